@@ -1,0 +1,44 @@
+//! The `qchess` command line: a thin layer that parses flags into a validated configuration
+//! and hands the work to the library crates.
+
+mod commands;
+mod exit;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Quantum Chess played by a real circuit compiler.
+#[derive(Debug, Parser)]
+#[command(name = "qchess", version, about, propagate_version = true)]
+struct Cli {
+    /// Print machine-readable JSON instead of human output.
+    #[arg(long, global = true)]
+    json: bool,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List every legal move of a position with its type and variant.
+    Moves(commands::moves::Args),
+    /// Count leaf nodes of the move tree (classical chess rules).
+    Perft(commands::perft::Args),
+    /// Run typed moves on an occupancy-level quantum board and print exact probabilities.
+    Board(commands::board::Args),
+    /// Run an OpenQASM 2.0 file on the built-in simulator.
+    Sim(commands::sim::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Moves(args) => commands::moves::run(args, cli.json),
+        Command::Perft(args) => commands::perft::run(args, cli.json),
+        Command::Board(args) => commands::board::run(args, cli.json),
+        Command::Sim(args) => commands::sim::run(args, cli.json),
+    };
+    exit::report(result)
+}

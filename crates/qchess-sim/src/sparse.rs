@@ -1,0 +1,1 @@
+//! Sparse state-vector simulator.

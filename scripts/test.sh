@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The test command: formatting, lints, docs and every test, as CI runs them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+section() { printf '\n==== %s ====\n' "$*"; }
+
+section "rustfmt"
+cargo fmt --all --check
+
+section "clippy (warnings are errors)"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+section "rustdoc (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
+
+section "tests"
+cargo test --workspace --locked
+
+section "all checks passed"

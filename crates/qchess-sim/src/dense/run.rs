@@ -1,0 +1,396 @@
+//! Running whole circuits: exact distributions and sampled counts.
+
+use std::collections::BTreeMap;
+
+use qchess_circuit::ir::{Circuit, Condition, Op};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::error::{DenseError, state_bytes};
+use super::plan::{Plan, Step, plan};
+use super::state::{DenseState, Limits};
+
+/// The most shots one call samples.
+pub const MAX_SHOTS: u64 = 10_000_000;
+
+/// Sampling with post-selection gives up after this many rejected runs per requested shot.
+const MAX_REJECTIONS_PER_SHOT: u64 = 1000;
+
+/// Outcome weights below this fraction of a branch are rounding noise, not a branch.
+const NEGLIGIBLE_WEIGHT: f64 = 1e-20;
+
+/// An exact probability distribution over the basis states of every qubit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Distribution {
+    /// Number of qubits.
+    pub num_qubits: usize,
+    /// `probabilities[k]` = probability that the qubits read `k` (qubit `i` = bit `i`),
+    /// conditioned on the post-selections.
+    pub probabilities: Vec<f64>,
+    /// Probability that a run satisfies every post-selection (1 without post-selection).
+    pub postselection_probability: f64,
+}
+
+/// What the keys of sampled counts mean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CountKeys {
+    /// Classical bit `i` is bit `i` of the key; the circuit has this many bits.
+    Clbits(usize),
+    /// The circuit measures nothing, so every qubit was read at the end: qubit `i` is bit `i`.
+    Qubits(usize),
+}
+
+/// Sampled results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Counts {
+    /// What the keys mean.
+    pub keys: CountKeys,
+    /// Shots taken (the counts add up to this).
+    pub shots: u64,
+    /// How often each result occurred; results that never occurred are absent.
+    pub counts: BTreeMap<u64, u64>,
+}
+
+/// The dense state-vector simulator for general circuits.
+///
+/// ```
+/// use qchess_circuit::ir::{Circuit, Gate, GateKind, QubitRole};
+/// use qchess_sim::dense::DenseSimulator;
+///
+/// let mut bell = Circuit::new();
+/// let a = bell.add_qubit(QubitRole::General);
+/// let b = bell.add_qubit(QubitRole::General);
+/// bell.push_gate(Gate::one(GateKind::H, a));
+/// bell.push_gate(Gate::cx(a, b));
+/// let exact = DenseSimulator::new().probabilities(&bell).unwrap();
+/// assert!((exact.probabilities[0b00] - 0.5).abs() < 1e-12);
+/// assert!((exact.probabilities[0b11] - 0.5).abs() < 1e-12);
+///
+/// let counts = DenseSimulator::new().sample(&bell, 1000, 7).unwrap();
+/// assert_eq!(counts.counts.keys().copied().collect::<Vec<_>>(), [0b00, 0b11]);
+/// assert_eq!(counts.counts.values().sum::<u64>(), 1000);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DenseSimulator {
+    limits: Limits,
+}
+
+/// One pending branch of an exact run: an unnormalised state, the classical bits it read and
+/// the next operation.
+struct Branch {
+    state: DenseState,
+    clbits: Vec<bool>,
+    next_op: usize,
+}
+
+fn condition_holds(circuit: &Circuit, condition: &Condition, clbits: &[bool]) -> bool {
+    let Some(register) = circuit.registers.get(condition.register) else { return false };
+    let start = register.start as usize;
+    let value =
+        clbits[start..start + register.len as usize].iter().rev().fold(0u64, |acc, &bit| (acc << 1) | u64::from(bit));
+    value == condition.value
+}
+
+impl DenseSimulator {
+    /// A simulator with the default limits.
+    pub fn new() -> DenseSimulator {
+        DenseSimulator::default()
+    }
+
+    /// A simulator with the given limits.
+    pub fn with_limits(limits: Limits) -> DenseSimulator {
+        DenseSimulator { limits }
+    }
+
+    /// The limits in force.
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Runs the gates of a circuit that needs no trajectory (no mid-circuit measurement read
+    /// later, no reset, no condition) and returns the final state. Post-selected measurements
+    /// project the state without renormalising it, so its squared norm is the post-selection
+    /// probability; other measurements are left to the caller (they are all final).
+    pub fn final_state(&self, circuit: &Circuit) -> Result<DenseState, DenseError> {
+        let plan = plan(circuit)?;
+        if let Some(index) = plan.steps.iter().position(|s| s.is_dynamic()) {
+            return Err(DenseError::NotUnitary {
+                op: index,
+                what: "a measurement read later, a reset or a conditional gate",
+            });
+        }
+        let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
+        self.run_static(circuit, &plan, &mut state, circuit.ops.len());
+        Ok(state)
+    }
+
+    /// Applies the static steps `0..end` (gates, post-selection projections) to `state`.
+    fn run_static(&self, circuit: &Circuit, plan: &Plan, state: &mut DenseState, end: usize) {
+        for (op, step) in circuit.ops[..end].iter().zip(&plan.steps) {
+            match (op, step) {
+                (Op::Gate { gate, .. }, Step::Gate) => state.apply_checked(gate),
+                (Op::Measure { qubit, .. }, Step::Postselect { value }) => {
+                    state.project_scaled(qubit.index(), *value, 1.0);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The exact distribution over every qubit at the end of the circuit, conditioned on the
+    /// circuit's post-selections. Mid-circuit measurements and resets branch on both outcomes
+    /// (within the memory budget); final measurements do not change the distribution.
+    pub fn probabilities(&self, circuit: &Circuit) -> Result<Distribution, DenseError> {
+        let plan = plan(circuit)?;
+        let num_qubits = circuit.num_qubits();
+        let initial = DenseState::zero(num_qubits, &self.limits)?;
+        let mut accumulated = vec![0.0f64; initial.amplitudes().len()];
+        let budget = state_bytes(self.limits.max_qubits);
+        let per_state = state_bytes(num_qubits);
+
+        let mut pending = vec![Branch { state: initial, clbits: vec![false; circuit.clbits as usize], next_op: 0 }];
+        while let Some(mut branch) = pending.pop() {
+            let mut op_index = branch.next_op;
+            let mut alive = true;
+            while alive && op_index < circuit.ops.len() {
+                let op = &circuit.ops[op_index];
+                match (op, plan.steps[op_index]) {
+                    (Op::Gate { gate, .. }, Step::Gate) => branch.state.apply_checked(gate),
+                    (Op::Gate { gate, condition: Some(condition) }, Step::ConditionalGate)
+                        if condition_holds(circuit, condition, &branch.clbits) =>
+                    {
+                        branch.state.apply_checked(gate);
+                    }
+                    (Op::Measure { .. }, Step::DeferredMeasure) => {}
+                    (Op::Measure { qubit, clbit }, Step::Postselect { value }) => {
+                        branch.state.project_scaled(qubit.index(), value, 1.0);
+                        branch.clbits[clbit.index()] = value;
+                    }
+                    (Op::Measure { qubit, .. }, _) | (Op::Reset { qubit }, _) => {
+                        let index = qubit.index();
+                        let (w0, w1) = branch.state.outcome_weights(index);
+                        let total = w0 + w1;
+                        let possible = [w0 > NEGLIGIBLE_WEIGHT * total, w1 > NEGLIGIBLE_WEIGHT * total];
+                        let record = |clbits: &mut Vec<bool>, value: bool| {
+                            if let Op::Measure { clbit, .. } = op {
+                                clbits[clbit.index()] = value;
+                            }
+                        };
+                        let reset = matches!(op, Op::Reset { .. });
+                        if possible == [true, true] {
+                            let live = pending.len() as u128 + 2;
+                            if per_state.saturating_mul(live) > budget {
+                                return Err(DenseError::TooManyBranches {
+                                    branches: pending.len() + 2,
+                                    qubits: num_qubits,
+                                    limit: self.limits.max_qubits,
+                                });
+                            }
+                            let mut one = Branch {
+                                state: branch.state.try_clone()?,
+                                clbits: branch.clbits.clone(),
+                                next_op: op_index + 1,
+                            };
+                            one.state.project_scaled(index, true, 1.0);
+                            if reset {
+                                one.state.apply_checked(&qchess_circuit::ir::Gate::x(*qubit));
+                            }
+                            record(&mut one.clbits, true);
+                            pending.push(one);
+                            branch.state.project_scaled(index, false, 1.0);
+                            record(&mut branch.clbits, false);
+                        } else if possible[1] {
+                            branch.state.project_scaled(index, true, 1.0);
+                            if reset {
+                                branch.state.apply_checked(&qchess_circuit::ir::Gate::x(*qubit));
+                            }
+                            record(&mut branch.clbits, true);
+                        } else if possible[0] {
+                            branch.state.project_scaled(index, false, 1.0);
+                            record(&mut branch.clbits, false);
+                        } else {
+                            // The branch has no weight left (a post-selection removed it).
+                            alive = false;
+                        }
+                    }
+                    _ => {}
+                }
+                op_index += 1;
+            }
+            if alive {
+                for (sum, amplitude) in accumulated.iter_mut().zip(branch.state.amplitudes()) {
+                    *sum += amplitude.norm_sqr();
+                }
+            }
+        }
+
+        let accepted: f64 = accumulated.iter().sum();
+        if accepted < NEGLIGIBLE_WEIGHT {
+            return Err(DenseError::PostSelectionImpossible);
+        }
+        accumulated.iter_mut().for_each(|p| *p /= accepted);
+        Ok(Distribution { num_qubits, probabilities: accumulated, postselection_probability: accepted.min(1.0) })
+    }
+
+    /// Samples `shots` runs of the circuit with a seeded ChaCha8 generator and counts the
+    /// results, read from the classical bits (or from every qubit if the circuit measures
+    /// nothing). Runs that miss a post-selection are thrown away and retried. A circuit whose
+    /// measurements are all final is simulated once and its final distribution sampled;
+    /// otherwise each shot runs the circuit from its first mid-circuit measurement, reset or
+    /// condition onwards.
+    pub fn sample(&self, circuit: &Circuit, shots: u64, seed: u64) -> Result<Counts, DenseError> {
+        if !(1..=MAX_SHOTS).contains(&shots) {
+            return Err(DenseError::InvalidShots { shots, max: MAX_SHOTS });
+        }
+        let plan = plan(circuit)?;
+        let keys = if plan.measures {
+            CountKeys::Clbits(circuit.clbits as usize)
+        } else {
+            CountKeys::Qubits(circuit.num_qubits())
+        };
+        let key_bits = match keys {
+            CountKeys::Clbits(bits) | CountKeys::Qubits(bits) => bits,
+        };
+        if key_bits > 64 {
+            return Err(DenseError::TooManyResultBits { bits: key_bits });
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
+        self.run_static(circuit, &plan, &mut state, plan.first_dynamic);
+        let weight = state.norm_sqr();
+        if weight < NEGLIGIBLE_WEIGHT {
+            return Err(DenseError::PostSelectionImpossible);
+        }
+
+        let key_of = |clbits: &[bool], index: usize| -> u64 {
+            match keys {
+                CountKeys::Qubits(_) => index as u64,
+                CountKeys::Clbits(_) => {
+                    let mut bits = clbits.to_vec();
+                    for (op, step) in circuit.ops.iter().zip(&plan.steps) {
+                        if let (Op::Measure { qubit, clbit }, Step::DeferredMeasure) = (op, step) {
+                            bits[clbit.index()] = index >> qubit.index() & 1 == 1;
+                        }
+                    }
+                    bits.iter().rev().fold(0u64, |acc, &bit| (acc << 1) | u64::from(bit))
+                }
+            }
+        };
+
+        let mut counts = BTreeMap::new();
+        if !plan.is_dynamic() {
+            let mut clbits = vec![false; circuit.clbits as usize];
+            for (op, step) in circuit.ops.iter().zip(&plan.steps) {
+                if let (Op::Measure { clbit, .. }, Step::Postselect { value }) = (op, step) {
+                    clbits[clbit.index()] = *value;
+                }
+            }
+            for (index, hits) in sample_indices(&state, shots, &mut rng) {
+                *counts.entry(key_of(&clbits, index)).or_insert(0) += hits;
+            }
+            return Ok(Counts { keys, shots, counts });
+        }
+
+        // Each shot restarts from the state before the first dynamic step.
+        let prefix = {
+            let mut normalised = state;
+            let scale = 1.0 / weight.sqrt();
+            normalised.amplitudes_mut().iter_mut().for_each(|a| *a *= scale);
+            normalised
+        };
+        let mut work = prefix.try_clone()?;
+        let mut clbits = vec![false; circuit.clbits as usize];
+        let (mut accepted, mut rejected) = (0u64, 0u64);
+        while accepted < shots {
+            work.copy_from(&prefix);
+            clbits.iter_mut().for_each(|b| *b = false);
+            if self.run_trajectory(circuit, &plan, &mut work, &mut clbits, &mut rng) {
+                let index = work.sample_index(&mut rng);
+                *counts.entry(key_of(&clbits, index)).or_insert(0) += 1;
+                accepted += 1;
+            } else {
+                rejected += 1;
+                if rejected > shots.saturating_mul(MAX_REJECTIONS_PER_SHOT) {
+                    return Err(DenseError::PostSelectionTooRare { accepted, rejected });
+                }
+            }
+        }
+        Ok(Counts { keys, shots, counts })
+    }
+
+    /// Runs the dynamic part of one shot; returns `false` if a post-selection failed.
+    fn run_trajectory(
+        &self,
+        circuit: &Circuit,
+        plan: &Plan,
+        state: &mut DenseState,
+        clbits: &mut [bool],
+        rng: &mut ChaCha8Rng,
+    ) -> bool {
+        for (op, step) in circuit.ops.iter().zip(&plan.steps).skip(plan.first_dynamic) {
+            match (op, *step) {
+                (Op::Gate { gate, .. }, Step::Gate) => state.apply_checked(gate),
+                (Op::Gate { gate, condition: Some(condition) }, Step::ConditionalGate)
+                    if condition_holds(circuit, condition, clbits) =>
+                {
+                    state.apply_checked(gate);
+                }
+                (Op::Measure { .. }, Step::DeferredMeasure) => {}
+                (Op::Measure { qubit, clbit }, Step::Postselect { value }) => {
+                    if state.measure_index(qubit.index(), rng) != value {
+                        return false;
+                    }
+                    clbits[clbit.index()] = value;
+                }
+                (Op::Measure { qubit, clbit }, _) => clbits[clbit.index()] = state.measure_index(qubit.index(), rng),
+                (Op::Reset { qubit }, _) => {
+                    let was_one = state.measure_index(qubit.index(), rng);
+                    if was_one {
+                        state.apply_checked(&qchess_circuit::ir::Gate::x(*qubit));
+                    }
+                }
+                _ => {}
+            }
+        }
+        true
+    }
+}
+
+/// Draws `shots` basis states from `state` (normalising by its squared norm) and returns how
+/// often each was drawn, in index order: the draws are sorted and matched against the
+/// cumulative distribution in one pass.
+fn sample_indices(state: &DenseState, shots: u64, rng: &mut ChaCha8Rng) -> Vec<(usize, u64)> {
+    let total = state.norm_sqr();
+    let mut draws: Vec<f64> = (0..shots).map(|_| rng.random::<f64>() * total).collect();
+    draws.sort_unstable_by(f64::total_cmp);
+    let mut result: Vec<(usize, u64)> = Vec::new();
+    let mut cumulative = 0.0;
+    let mut next = 0usize;
+    let mut last_nonzero = None;
+    for (index, amplitude) in state.amplitudes().iter().enumerate() {
+        let weight = amplitude.norm_sqr();
+        if weight == 0.0 {
+            continue;
+        }
+        last_nonzero = Some(index);
+        cumulative += weight;
+        let start = next;
+        while next < draws.len() && draws[next] < cumulative {
+            next += 1;
+        }
+        if next > start {
+            result.push((index, (next - start) as u64));
+        }
+    }
+    // Rounding can leave the largest draws just past the final cumulative sum.
+    if next < draws.len()
+        && let Some(index) = last_nonzero
+    {
+        let extra = (draws.len() - next) as u64;
+        match result.last_mut() {
+            Some((last, hits)) if *last == index => *hits += extra,
+            _ => result.push((index, extra)),
+        }
+    }
+    result
+}

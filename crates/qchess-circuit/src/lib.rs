@@ -3,4 +3,5 @@
 //!
 //! Depends only on `qchess-core`.
 
+pub mod compiler;
 pub mod ir;

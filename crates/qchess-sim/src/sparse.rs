@@ -1,1 +1,0 @@
-//! Sparse state-vector simulator.

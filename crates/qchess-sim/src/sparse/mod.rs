@@ -1,0 +1,492 @@
+//! Exact sparse state-vector simulation.
+//!
+//! A [`SparseState`] maps populated basis states to complex amplitudes. A basis state is a
+//! `u128` key: each live qubit has a bit position in it. The local quantum board pins every
+//! square's qubit to the square's index in the low 64 bits, so the low word of a key *is* the
+//! quantum part of a bitboard; ancillas take the high 64 bits.
+//!
+//! * Gates (the full [`GateKind`](qchess_circuit::ir::GateKind) set, with controls and
+//!   anti-controls) that map basis states to basis states are applied in place; the others go
+//!   through an accumulator, and amplitudes that cancel are dropped.
+//! * Measurements compute the exact outcome probability, then draw it (any [`rand::Rng`], e.g. a
+//!   seeded ChaCha) or take a forced value, project and renormalise. A forced outcome of
+//!   probability 0 is an error, never a silent fix.
+//! * [`SparseState::retire`] declares that nothing will touch a qubit again. A constant qubit (an
+//!   uncomputed flag, a measured qubit) is dropped; an entangled one keeps its bit only as a
+//!   *branch label*, and labels are renumbered compactly when positions run short.
+//! * A cap on the number of basis states (default [`DEFAULT_STATE_CAP`]) turns runaway growth
+//!   into [`SimError::StateTooLarge`], leaving the state as it was before the failing gate.
+//!
+//! ```
+//! use qchess_circuit::ir::{Gate, Qubit};
+//! use qchess_sim::sparse::SparseState;
+//!
+//! let mut state = SparseState::new();
+//! let (a, b) = (Qubit(0), Qubit(1));
+//! state.add_qubit_at(a, 0)?;
+//! state.add_qubit_at(b, 1)?;
+//! state.apply_gate(&Gate::x(a))?;
+//! state.apply_gate(&Gate::iswap(a, b, 0.5))?; // |a=1> -> (|10> + i|01>)/sqrt2
+//! assert!((state.probability(b, true)? - 0.5).abs() < 1e-12);
+//! let p = state.project(b, true)?;
+//! assert!((p - 0.5).abs() < 1e-12);
+//! state.retire(b)?; // b is now constant 1: dropped
+//! assert_eq!(state.len(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod error;
+mod kernel;
+mod layout;
+
+use num_complex::Complex64;
+use qchess_circuit::ir::{Circuit, Gate, Op, Qubit};
+use rand::{Rng, RngExt};
+use rustc_hash::FxHashMap;
+
+pub use error::SimError;
+use kernel::{Action, Kernel};
+use layout::Layout;
+
+/// Default cap on the number of basis states: 2^22.
+pub const DEFAULT_STATE_CAP: usize = 1 << 22;
+
+/// Amplitudes with a squared norm below this are dropped as cancelled.
+const PRUNE_NORM_SQR: f64 = 1e-24;
+
+/// Outcome probabilities at or below this are impossible.
+pub const IMPOSSIBLE_PROBABILITY: f64 = 1e-20;
+
+/// One populated basis state.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Entry {
+    key: u128,
+    amp: Complex64,
+}
+
+/// A sparse state vector over live qubits and branch labels. See the [module docs](self).
+#[derive(Debug)]
+pub struct SparseState {
+    entries: Vec<Entry>,
+    layout: Layout,
+    cap: usize,
+    /// Results of measurements into classical bits, by bit index.
+    clbits: Vec<Option<bool>>,
+    /// Reused accumulator for dense gates.
+    scratch: FxHashMap<u128, Complex64>,
+}
+
+impl Clone for SparseState {
+    fn clone(&self) -> SparseState {
+        SparseState {
+            entries: self.entries.clone(),
+            layout: self.layout.clone(),
+            cap: self.cap,
+            clbits: self.clbits.clone(),
+            scratch: FxHashMap::default(),
+        }
+    }
+}
+
+impl Default for SparseState {
+    fn default() -> SparseState {
+        SparseState::new()
+    }
+}
+
+impl SparseState {
+    /// The state with no qubits (one basis state, amplitude 1) and the default cap.
+    pub fn new() -> SparseState {
+        SparseState::with_cap(DEFAULT_STATE_CAP)
+    }
+
+    /// The state with no qubits and a cap on the number of basis states.
+    pub fn with_cap(cap: usize) -> SparseState {
+        SparseState {
+            entries: vec![Entry { key: 0, amp: Complex64::new(1.0, 0.0) }],
+            layout: Layout::new(),
+            cap: cap.max(1),
+            clbits: Vec::new(),
+            scratch: FxHashMap::default(),
+        }
+    }
+
+    /// Number of populated basis states.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether no basis state is populated (never true for a normalised state).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The cap on the number of basis states.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
+    /// The populated basis states: key and amplitude, in storage order.
+    pub fn amplitudes(&self) -> impl Iterator<Item = (u128, Complex64)> + '_ {
+        self.entries.iter().map(|e| (e.key, e.amp))
+    }
+
+    /// The key position of a live qubit.
+    pub fn position(&self, qubit: Qubit) -> Option<u8> {
+        self.layout.position(qubit).ok()
+    }
+
+    /// The live qubit at a key position.
+    pub fn qubit_at(&self, position: u8) -> Option<Qubit> {
+        if position < 128 { self.layout.owner(position) } else { None }
+    }
+
+    /// The live qubits with their key positions, in position order.
+    pub fn live_qubits(&self) -> impl Iterator<Item = (Qubit, u8)> + '_ {
+        self.layout.live()
+    }
+
+    /// Key positions that hold branch labels of retired qubits.
+    pub fn label_mask(&self) -> u128 {
+        self.layout.labels()
+    }
+
+    /// The recorded value of a classical bit, if it was measured.
+    pub fn clbit(&self, index: usize) -> Option<bool> {
+        self.clbits.get(index).copied().flatten()
+    }
+
+    /// Adds a qubit in |0> at an explicit key position (0..128).
+    pub fn add_qubit_at(&mut self, qubit: Qubit, position: u8) -> Result<(), SimError> {
+        if position >= 128 {
+            return Err(SimError::OutOfPositions);
+        }
+        self.layout.place(qubit, position)
+    }
+
+    /// Adds a qubit in |0> at the lowest free position of the high word.
+    pub fn add_qubit(&mut self, qubit: Qubit) -> Result<u8, SimError> {
+        let position = match self.layout.free_high() {
+            Some(position) => position,
+            None => {
+                self.compact_labels();
+                self.layout.free_high().ok_or(SimError::OutOfPositions)?
+            }
+        };
+        self.layout.place(qubit, position)?;
+        Ok(position)
+    }
+
+    // ---- gates ----
+
+    /// Applies a gate. On error (an unknown qubit, or growth past the cap) the state is unchanged.
+    pub fn apply_gate(&mut self, gate: &Gate) -> Result<(), SimError> {
+        let kernel = Kernel::new(gate, &self.layout)?;
+        match kernel.action {
+            Action::Monomial { row, factor } => {
+                self.apply_monomial(&kernel, row, factor);
+                Ok(())
+            }
+            Action::Dense { matrix } => self.apply_dense(&kernel, &matrix),
+        }
+    }
+
+    fn apply_monomial(&mut self, kernel: &Kernel, row: [usize; 4], factor: [Complex64; 4]) {
+        let clear = !kernel.target_mask();
+        let one = Complex64::new(1.0, 0.0);
+        for entry in &mut self.entries {
+            if !kernel.applies(entry.key) {
+                continue;
+            }
+            let column = kernel.index(entry.key);
+            entry.key = (entry.key & clear) | kernel.bits(row[column]);
+            if factor[column] != one {
+                entry.amp *= factor[column];
+            }
+        }
+    }
+
+    fn apply_dense(&mut self, kernel: &Kernel, matrix: &[[Complex64; 4]; 4]) -> Result<(), SimError> {
+        let clear = !kernel.target_mask();
+        let untouched = self.entries.iter().filter(|e| !kernel.applies(e.key)).count();
+        self.scratch.clear();
+        for entry in &self.entries {
+            if !kernel.applies(entry.key) {
+                continue;
+            }
+            let column = kernel.index(entry.key);
+            let base = entry.key & clear;
+            for (r, values) in matrix.iter().enumerate().take(kernel.dim) {
+                let m = values[column];
+                if m != Complex64::new(0.0, 0.0) {
+                    *self.scratch.entry(base | kernel.bits(r)).or_default() += m * entry.amp;
+                }
+            }
+            if untouched + self.scratch.len() > self.cap {
+                let needed = untouched + self.scratch.len();
+                self.scratch.clear();
+                return Err(SimError::StateTooLarge { needed, limit: self.cap });
+            }
+        }
+        self.entries.retain(|e| !kernel.applies(e.key));
+        self.entries.extend(
+            self.scratch
+                .drain()
+                .filter(|(_, amp)| amp.norm_sqr() >= PRUNE_NORM_SQR)
+                .map(|(key, amp)| Entry { key, amp }),
+        );
+        Ok(())
+    }
+
+    // ---- measurement ----
+
+    /// The probability that `qubit` reads `value`, normalised by the state's norm.
+    pub fn probability(&self, qubit: Qubit, value: bool) -> Result<f64, SimError> {
+        let mask = 1u128 << self.layout.position(qubit)?;
+        let (mut ones, mut total) = (0.0, 0.0);
+        for entry in &self.entries {
+            let p = entry.amp.norm_sqr();
+            total += p;
+            if entry.key & mask != 0 {
+                ones += p;
+            }
+        }
+        let one = if total > 0.0 { ones / total } else { 0.0 };
+        Ok(if value { one } else { 1.0 - one })
+    }
+
+    /// Post-selects `qubit` on `value`: keeps the matching basis states and renormalises.
+    /// Returns the probability the outcome had; an outcome of probability 0 is an error and
+    /// leaves the state unchanged.
+    pub fn project(&mut self, qubit: Qubit, value: bool) -> Result<f64, SimError> {
+        let probability = self.probability(qubit, value)?;
+        if probability <= IMPOSSIBLE_PROBABILITY {
+            return Err(SimError::ImpossibleOutcome { qubit, value });
+        }
+        let mask = 1u128 << self.layout.position(qubit)?;
+        let wanted = if value { mask } else { 0 };
+        self.entries.retain(|e| e.key & mask == wanted);
+        let norm: f64 = self.entries.iter().map(|e| e.amp.norm_sqr()).sum();
+        let scale = 1.0 / norm.sqrt();
+        for entry in &mut self.entries {
+            entry.amp *= scale;
+        }
+        Ok(probability)
+    }
+
+    /// Measures `qubit`: draws the outcome from `rng` with its exact probability and projects.
+    /// Returns the outcome and the probability it had.
+    pub fn measure(&mut self, qubit: Qubit, rng: &mut impl Rng) -> Result<(bool, f64), SimError> {
+        let one = self.probability(qubit, true)?;
+        let value = rng.random::<f64>() < one;
+        let probability = self.project(qubit, value)?;
+        Ok((value, probability))
+    }
+
+    /// Declares that no operation will touch `qubit` again. A qubit with the same value in every
+    /// basis state is dropped; an entangled one becomes a branch label in the high word.
+    pub fn retire(&mut self, qubit: Qubit) -> Result<(), SimError> {
+        let position = self.layout.position(qubit)?;
+        let mask = 1u128 << position;
+        let first = self.entries.first().map_or(0, |e| e.key & mask);
+        if self.entries.iter().all(|e| e.key & mask == first) {
+            if first != 0 {
+                for entry in &mut self.entries {
+                    entry.key &= !mask;
+                }
+            }
+            self.layout.remove(qubit)?;
+            return Ok(());
+        }
+        let label = if position >= 64 {
+            position
+        } else {
+            let target = match self.layout.free_high() {
+                Some(target) => target,
+                None => {
+                    self.compact_labels();
+                    self.layout.free_high().ok_or(SimError::OutOfPositions)?
+                }
+            };
+            let target_mask = 1u128 << target;
+            for entry in &mut self.entries {
+                if entry.key & mask != 0 {
+                    entry.key = (entry.key & !mask) | target_mask;
+                }
+            }
+            target
+        };
+        self.layout.remove(qubit)?;
+        self.layout.add_label(label);
+        Ok(())
+    }
+
+    /// Renumbers the branch labels densely: only which branches differ matters, so the distinct
+    /// label values are replaced by the smallest ids that tell them apart.
+    fn compact_labels(&mut self) {
+        let labels = self.layout.labels();
+        if labels == 0 {
+            return;
+        }
+        let mut ids: FxHashMap<u128, u128> = FxHashMap::default();
+        for entry in &self.entries {
+            let next = ids.len() as u128;
+            ids.entry(entry.key & labels).or_insert(next);
+        }
+        let bits = if ids.len() <= 1 { 0 } else { 128 - (ids.len() as u128 - 1).leading_zeros() };
+        let mut positions = 0u128;
+        let mut remaining = labels;
+        for _ in 0..bits {
+            positions |= remaining & remaining.wrapping_neg();
+            remaining &= remaining - 1;
+        }
+        for entry in &mut self.entries {
+            let id = ids.get(&(entry.key & labels)).copied().unwrap_or(0);
+            entry.key = (entry.key & !labels) | deposit(id, positions);
+        }
+        self.layout.set_labels(positions);
+    }
+
+    // ---- whole circuits ----
+
+    /// Runs a whole circuit from |0...0> with qubit `i` at key position `i` (at most 128 qubits).
+    /// Measurements whose classical bit has a recorded post-selection are forced to that value
+    /// (deferred measurement); the others are drawn from `rng`. `Reset` measures and flips back
+    /// to |0>; classical conditions read the bits measured so far (unmeasured bits read 0).
+    pub fn run_circuit(circuit: &Circuit, cap: usize, rng: &mut impl Rng) -> Result<SparseState, SimError> {
+        let mut state = SparseState::with_cap(cap);
+        if circuit.num_qubits() > 128 {
+            return Err(SimError::OutOfPositions);
+        }
+        for index in 0..circuit.num_qubits() {
+            state.add_qubit_at(Qubit(index as u32), index as u8)?;
+        }
+        state.clbits = vec![None; circuit.clbits as usize];
+        let forced: FxHashMap<u32, bool> = circuit.postselect.iter().map(|p| (p.clbit.0, p.value)).collect();
+        for op in &circuit.ops {
+            match op {
+                Op::Gate { gate, condition } => {
+                    if let Some(condition) = condition {
+                        let register = circuit
+                            .registers
+                            .get(condition.register)
+                            .ok_or(SimError::UnknownRegister(condition.register))?;
+                        let value = (0..register.len).fold(0u64, |acc, i| {
+                            let bit = state.clbit((register.start + i) as usize).unwrap_or(false);
+                            acc | (u64::from(bit) << i.min(63))
+                        });
+                        if value != condition.value {
+                            continue;
+                        }
+                    }
+                    state.apply_gate(gate)?;
+                }
+                Op::Measure { qubit, clbit } => {
+                    let value = match forced.get(&clbit.0) {
+                        Some(&value) => {
+                            state.project(*qubit, value)?;
+                            value
+                        }
+                        None => state.measure(*qubit, rng)?.0,
+                    };
+                    if let Some(slot) = state.clbits.get_mut(clbit.index()) {
+                        *slot = Some(value);
+                    }
+                }
+                Op::Reset { qubit } => {
+                    if state.measure(*qubit, rng)?.0 {
+                        state.apply_gate(&Gate::x(*qubit))?;
+                    }
+                }
+            }
+        }
+        Ok(state)
+    }
+
+    // ---- read-out ----
+
+    /// Exact distribution over the live qubits: each outcome as an integer with qubit `i` (by
+    /// circuit index) as bit `i`, zero-probability outcomes omitted, sorted by outcome. Branch
+    /// labels are summed over. Qubits must have indices below 128.
+    pub fn qubit_distribution(&self) -> Vec<(u128, f64)> {
+        let live: Vec<(u128, u128)> =
+            self.layout.live().map(|(q, p)| (1u128 << p, 1u128 << q.index().min(127))).collect();
+        let mut totals: FxHashMap<u128, f64> = FxHashMap::default();
+        let norm = self.norm_sqr();
+        for entry in &self.entries {
+            let outcome = live.iter().filter(|(bit, _)| entry.key & bit != 0).fold(0u128, |acc, (_, out)| acc | out);
+            *totals.entry(outcome).or_default() += entry.amp.norm_sqr() / norm;
+        }
+        let mut distribution: Vec<(u128, f64)> = totals.into_iter().collect();
+        distribution.sort_by_key(|&(outcome, _)| outcome);
+        distribution
+    }
+
+    /// Probability that each low-word position is 1.
+    pub fn low_word_probabilities(&self) -> [f64; 64] {
+        let mut probabilities = [0.0; 64];
+        let norm = self.norm_sqr();
+        for entry in &self.entries {
+            let p = entry.amp.norm_sqr() / norm;
+            let mut bits = entry.key as u64;
+            while bits != 0 {
+                probabilities[bits.trailing_zeros() as usize] += p;
+                bits &= bits - 1;
+            }
+        }
+        probabilities
+    }
+
+    /// Exact distribution of the low word (summed over ancillas and labels), most likely first,
+    /// ties by increasing value.
+    pub fn low_word_distribution(&self) -> Vec<(u64, f64)> {
+        let mut totals: FxHashMap<u64, f64> = FxHashMap::default();
+        let norm = self.norm_sqr();
+        for entry in &self.entries {
+            *totals.entry(entry.key as u64).or_default() += entry.amp.norm_sqr() / norm;
+        }
+        let mut distribution: Vec<(u64, f64)> = totals.into_iter().collect();
+        distribution.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        distribution
+    }
+
+    /// `shots` low words drawn from the state.
+    pub fn sample_low_words(&self, shots: usize, rng: &mut impl Rng) -> Vec<u64> {
+        let mut cumulative = Vec::with_capacity(self.entries.len());
+        let mut total = 0.0;
+        for entry in &self.entries {
+            total += entry.amp.norm_sqr();
+            cumulative.push(total);
+        }
+        (0..shots)
+            .map(|_| {
+                let u = rng.random::<f64>() * total;
+                let index = cumulative.partition_point(|&c| c <= u).min(self.entries.len().saturating_sub(1));
+                self.entries.get(index).map_or(0, |e| e.key as u64)
+            })
+            .collect()
+    }
+
+    /// The squared norm (1 up to rounding).
+    pub fn norm_sqr(&self) -> f64 {
+        self.entries.iter().map(|e| e.amp.norm_sqr()).sum()
+    }
+}
+
+/// Scatters the low bits of `value` onto the set bits of `mask`, lowest first.
+fn deposit(mut value: u128, mask: u128) -> u128 {
+    let mut out = 0u128;
+    let mut remaining = mask;
+    while remaining != 0 && value != 0 {
+        let bit = remaining & remaining.wrapping_neg();
+        if value & 1 != 0 {
+            out |= bit;
+        }
+        value >>= 1;
+        remaining &= remaining - 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -534,6 +534,76 @@ impl Circuit {
     }
 }
 
+/// Why a gate does not fit a circuit (see [`Gate::check_shape`]).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GateShapeError {
+    /// The number of targets differs from the kind's arity.
+    #[error("{kind} needs {expected} target(s), got {actual}")]
+    WrongArity {
+        /// The gate kind's name.
+        kind: String,
+        /// Targets the kind needs.
+        expected: usize,
+        /// Targets the gate has.
+        actual: usize,
+    },
+    /// A target or control does not exist.
+    #[error("qubit {qubit} does not exist (the circuit has {qubits})")]
+    QubitOutOfRange {
+        /// The missing qubit.
+        qubit: u32,
+        /// Qubits of the circuit.
+        qubits: usize,
+    },
+    /// The same qubit appears twice among the targets and controls.
+    #[error("qubit {qubit} is used twice")]
+    RepeatedQubit {
+        /// The repeated qubit.
+        qubit: u32,
+    },
+    /// A parameter is NaN or infinite.
+    #[error("parameter {value} is not a finite number")]
+    NonFiniteParameter {
+        /// The parameter.
+        value: f64,
+    },
+}
+
+impl GateKind {
+    /// The kind's real parameters (angles, or the power of `ISwap`), in declaration order.
+    pub fn parameters(self) -> SmallVec<[f64; 3]> {
+        use GateKind::*;
+        match self {
+            Rx(a) | Ry(a) | Rz(a) | Phase(a) | ISwap(a) | Rxx(a) | Ryy(a) | Rzz(a) => smallvec![a],
+            U(theta, phi, lambda) => smallvec![theta, phi, lambda],
+            X | Y | Z | H | S | Sdg | T | Tdg | Sx | Sxdg | Swap => SmallVec::new(),
+        }
+    }
+}
+
+impl Gate {
+    /// Checks that the gate fits a circuit of `num_qubits` qubits: as many targets as its
+    /// kind's arity, every qubit in range and used once, every parameter finite.
+    pub fn check_shape(&self, num_qubits: usize) -> Result<(), GateShapeError> {
+        let expected = self.kind.arity();
+        if self.targets.len() != expected {
+            return Err(GateShapeError::WrongArity { kind: self.kind.name(), expected, actual: self.targets.len() });
+        }
+        for (position, qubit) in self.qubits().enumerate() {
+            if qubit.index() >= num_qubits {
+                return Err(GateShapeError::QubitOutOfRange { qubit: qubit.0, qubits: num_qubits });
+            }
+            if self.qubits().take(position).any(|earlier| earlier == qubit) {
+                return Err(GateShapeError::RepeatedQubit { qubit: qubit.0 });
+            }
+        }
+        if let Some(&value) = self.kind.parameters().iter().find(|p| !p.is_finite()) {
+            return Err(GateShapeError::NonFiniteParameter { value });
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Display for Gate {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for control in &self.controls {
@@ -614,8 +684,7 @@ mod tests {
         // iSW^t = RXX(-pi t/2) RYY(-pi t/2) (reference notes, checked numerically there).
         for t in [1.0, 0.5, -0.5, -1.0] {
             let a = -std::f64::consts::FRAC_PI_2 * t;
-            let product =
-                mul4(&GateKind::Rxx(a).matrix4().expect("2q"), &GateKind::Ryy(a).matrix4().expect("2q"));
+            let product = mul4(&GateKind::Rxx(a).matrix4().expect("2q"), &GateKind::Ryy(a).matrix4().expect("2q"));
             let iswap = GateKind::ISwap(t).matrix4().expect("2q");
             for i in 0..4 {
                 for j in 0..4 {

@@ -2,3 +2,5 @@
 //! OpenQASM 2.0 input.
 //!
 //! Depends on `qchess-core` and `qchess-circuit`.
+
+pub mod lower;

@@ -8,7 +8,6 @@
 use qchess_circuit::ir::{Circuit, Op};
 
 use super::error::DenseError;
-use super::state::check_gate_shape;
 
 /// How one operation runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +78,7 @@ pub(crate) fn plan(circuit: &Circuit) -> Result<Plan, DenseError> {
     for (op_index, op) in circuit.ops.iter().enumerate() {
         match op {
             Op::Gate { gate, condition } => {
-                check_gate_shape(gate, num_qubits).map_err(|reason| invalid(op_index, reason))?;
+                gate.check_shape(num_qubits).map_err(|error| invalid(op_index, error.to_string()))?;
                 if let Some(condition) = condition {
                     let register = circuit.registers.get(condition.register).ok_or_else(|| {
                         invalid(op_index, format!("condition on register {}, which does not exist", condition.register))

@@ -144,19 +144,15 @@ impl DenseState {
         }
     }
 
-    /// Checks a gate against this state: target count, ranges, distinct qubits, finite angles.
-    pub(crate) fn check_gate(&self, gate: &Gate) -> Result<(), String> {
-        check_gate_shape(gate, self.num_qubits)
-    }
-
     /// Applies a unitary gate with its controls.
     pub fn apply_gate(&mut self, gate: &Gate) -> Result<(), DenseError> {
-        self.check_gate(gate).map_err(|reason| DenseError::InvalidGate { gate: gate.to_string(), reason })?;
+        gate.check_shape(self.num_qubits)
+            .map_err(|error| DenseError::InvalidGate { gate: gate.to_string(), reason: error.to_string() })?;
         self.apply_checked(gate);
         Ok(())
     }
 
-    /// Applies a gate already checked by [`check_gate_shape`].
+    /// Applies a gate already checked by [`Gate::check_shape`].
     pub(crate) fn apply_checked(&mut self, gate: &Gate) {
         let mut controls = ControlMask::default();
         for control in &gate.controls {
@@ -196,7 +192,7 @@ impl DenseState {
                 let m = kind.matrix4().unwrap_or_default();
                 kernels::apply_matrix4(amps, a.index(), b.index(), &m, controls);
             }
-            // Ruled out by `check_gate_shape`.
+            // Ruled out by `Gate::check_shape`.
             _ => {}
         }
     }
@@ -270,49 +266,4 @@ impl DenseState {
         // Rounding left a sliver past the last weight: it belongs to the last possible state.
         last_nonzero
     }
-}
-
-/// Checks a gate's shape against a register of `num_qubits` qubits.
-pub(crate) fn check_gate_shape(gate: &Gate, num_qubits: usize) -> Result<(), String> {
-    let arity = gate.kind.arity();
-    if gate.targets.len() != arity {
-        return Err(format!("{} needs {arity} target(s), got {}", gate.kind.name(), gate.targets.len()));
-    }
-    let mut seen = 0u128;
-    let mut seen_large = Vec::new();
-    for qubit in gate.qubits() {
-        let index = qubit.index();
-        if index >= num_qubits {
-            return Err(format!("qubit {index} does not exist (the circuit has {num_qubits})"));
-        }
-        let repeated = if index < 128 {
-            let bit = 1u128 << index;
-            let repeated = seen & bit != 0;
-            seen |= bit;
-            repeated
-        } else {
-            let repeated = seen_large.contains(&index);
-            seen_large.push(index);
-            repeated
-        };
-        if repeated {
-            return Err(format!("qubit {index} is used twice"));
-        }
-    }
-    let (angles, count) = match gate.kind {
-        GateKind::Rx(a)
-        | GateKind::Ry(a)
-        | GateKind::Rz(a)
-        | GateKind::Phase(a)
-        | GateKind::ISwap(a)
-        | GateKind::Rxx(a)
-        | GateKind::Ryy(a)
-        | GateKind::Rzz(a) => ([a, 0.0, 0.0], 1),
-        GateKind::U(t, p, l) => ([t, p, l], 3),
-        _ => ([0.0; 3], 0),
-    };
-    if let Some(bad) = angles[..count].iter().find(|a| !a.is_finite()) {
-        return Err(format!("parameter {bad} is not a finite number"));
-    }
-    Ok(())
 }

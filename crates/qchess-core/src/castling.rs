@@ -21,26 +21,35 @@ impl CastlingSide {
 
     /// The king's target square for `color`.
     pub const fn king_to(self, color: Color) -> Square {
-        self.square(color, match self {
-            CastlingSide::KingSide => 6,
-            CastlingSide::QueenSide => 2,
-        })
+        self.square(
+            color,
+            match self {
+                CastlingSide::KingSide => 6,
+                CastlingSide::QueenSide => 2,
+            },
+        )
     }
 
     /// The rook's starting square for `color`.
     pub const fn rook_from(self, color: Color) -> Square {
-        self.square(color, match self {
-            CastlingSide::KingSide => 7,
-            CastlingSide::QueenSide => 0,
-        })
+        self.square(
+            color,
+            match self {
+                CastlingSide::KingSide => 7,
+                CastlingSide::QueenSide => 0,
+            },
+        )
     }
 
     /// The rook's target square for `color`.
     pub const fn rook_to(self, color: Color) -> Square {
-        self.square(color, match self {
-            CastlingSide::KingSide => 5,
-            CastlingSide::QueenSide => 3,
-        })
+        self.square(
+            color,
+            match self {
+                CastlingSide::KingSide => 5,
+                CastlingSide::QueenSide => 3,
+            },
+        )
     }
 
     const fn square(self, color: Color, file: u8) -> Square {

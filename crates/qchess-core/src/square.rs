@@ -92,11 +92,7 @@ impl Square {
     pub const fn offset(self, df: i8, dr: i8) -> Option<Square> {
         let file = self.file() as i8 + df;
         let rank = self.rank() as i8 + dr;
-        if file >= 0 && file < 8 && rank >= 0 && rank < 8 {
-            Some(Square((rank * 8 + file) as u8))
-        } else {
-            None
-        }
+        if file >= 0 && file < 8 && rank >= 0 && rank < 8 { Some(Square((rank * 8 + file) as u8)) } else { None }
     }
 
     /// The square with the same file on the other side of the board (`a1` <-> `a8`).
@@ -111,11 +107,7 @@ impl Square {
         }
         let df = other.file() as i8 - self.file() as i8;
         let dr = other.rank() as i8 - self.rank() as i8;
-        if df == 0 || dr == 0 || df.abs() == dr.abs() {
-            Some((df.signum(), dr.signum()))
-        } else {
-            None
-        }
+        if df == 0 || dr == 0 || df.abs() == dr.abs() { Some((df.signum(), dr.signum())) } else { None }
     }
 
     /// The squares strictly between `self` and `other` on their rank, file or diagonal, or

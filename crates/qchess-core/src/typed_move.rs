@@ -382,7 +382,9 @@ pub enum TypedMoveProblem {
         reason: String,
     },
     /// The type is not one of the twelve move types.
-    #[error("unknown move type `{found}` (expected one of JUMP, SLIDE, SPLIT_JUMP, SPLIT_SLIDE, MERGE_JUMP, MERGE_SLIDE, PAWN_STEP, PAWN_TWO_STEP, PAWN_CAPTURE, PAWN_EP, KS_CASTLE, QS_CASTLE)")]
+    #[error(
+        "unknown move type `{found}` (expected one of JUMP, SLIDE, SPLIT_JUMP, SPLIT_SLIDE, MERGE_JUMP, MERGE_SLIDE, PAWN_STEP, PAWN_TWO_STEP, PAWN_CAPTURE, PAWN_EP, KS_CASTLE, QS_CASTLE)"
+    )]
     UnknownType {
         /// The type as given.
         found: String,
@@ -447,11 +449,7 @@ pub struct ParseTypedMoveError {
 
 impl TypedMove {
     /// A typed move, checked for the squares and geometry its type needs.
-    pub fn new(
-        squares: MoveSquares,
-        move_type: MoveType,
-        variant: MoveVariant,
-    ) -> Result<TypedMove, TypedMoveProblem> {
+    pub fn new(squares: MoveSquares, move_type: MoveType, variant: MoveVariant) -> Result<TypedMove, TypedMoveProblem> {
         let mv = TypedMove { squares, move_type, variant, promotion: None, outcome: None };
         mv.check()?;
         Ok(mv)
@@ -532,7 +530,10 @@ impl TypedMove {
             }
             (MoveType::KsCastle | MoveType::QsCastle, MoveSquares::Standard { from, to }) => {
                 let king_file = if self.move_type == MoveType::KsCastle { 6 } else { 2 };
-                if from.file() != 4 || to.file() != king_file || from.rank() != to.rank() || !matches!(from.rank(), 0 | 7)
+                if from.file() != 4
+                    || to.file() != king_file
+                    || from.rank() != to.rank()
+                    || !matches!(from.rank(), 0 | 7)
                 {
                     Err(self.geometry("the king castles from the e-file to the g-file (king side) or c-file (queen side) of its back rank"))
                 } else {

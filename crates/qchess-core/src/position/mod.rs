@@ -1,0 +1,378 @@
+//! The classical side of a quantum position, and the legal moves of the official game.
+//!
+//! A [`Position`] knows which piece kind each square may hold, whose turn it is, the castling
+//! rights, the en-passant square, the move counters, and the occupancy probability of every
+//! square (fed by the quantum board; all 0 or 1 for a position read from a FEN). From the
+//! probabilities each square is [`Occupancy::Empty`] (probability 0: its piece label is
+//! dropped), [`Occupancy::Full`] (probability 1) or [`Occupancy::Superposed`].
+//!
+//! [`Position::legal_moves`] lists every move the official rules allow, each a [`LegalMove`]
+//! pairing the move in official notation with the [`TypedMove`](crate::TypedMove) a quantum board runs.
+//! [`Position::validate`] checks and classifies a move a user typed, with a reason naming
+//! the rule when it is refused. The rules are those of the official Quantum Chess:
+//!
+//! - Superposed squares on a slide's path count as empty; a certainly full one blocks.
+//! - Jump and slide targets: empty or the same kind of piece is BASIC; a superposed piece of
+//!   the mover's side of another kind is EXCLUDED (certainly full: illegal); an opponent's
+//!   piece is CAPTURE. There is no check.
+//! - Pawn steps and two-steps (the square in between not certainly full): empty or own pawn
+//!   is BASIC, any other superposed piece EXCLUDED, any other certainly full piece illegal.
+//!   Diagonal moves capture an opponent's piece (PAWN_CAPTURE) or go to the en-passant square
+//!   (PAWN_EP: empty or own pawn BASIC, own superposed non-pawn EXCLUDED, opponent CAPTURE).
+//!   A pawn reaching the last rank must promote.
+//! - Castling (the king's move `e1g1` / `e1c1`): right held, own rook on its square. BASIC when
+//!   the king's target is certainly empty and the rook's target certainly empty or a superposed
+//!   own rook; illegal when either is certainly full; EXCLUDED otherwise. Queen side, the
+//!   b-file square must not be certainly full.
+//! - Splits and merges (not pawns): every target/source pair connected by the piece's own
+//!   jump or slide (a split arm's path may pass the other target, a merge arm's path the other
+//!   source), targets empty or holding the same kind; always BASIC.
+//!
+//! ```
+//! use qchess_core::{MoveType, MoveVariant, Position};
+//!
+//! let start = Position::start();
+//! let moves = start.legal_moves();
+//! assert_eq!(moves.len(), 22); // 20 standard moves and the knight splits b1^a3c3, g1^f3h3
+//! let split = moves.iter().find(|m| m.to_string() == "b1^a3c3").unwrap();
+//! assert_eq!((split.move_type(), split.variant()), (MoveType::SplitJump, MoveVariant::Basic));
+//!
+//! let err = start.parse_move("e2e5").unwrap_err();
+//! assert_eq!(err.to_string(), "e2e5: a pawn moves one square forward, or two from its starting rank");
+//! ```
+
+mod generate;
+mod illegal;
+mod legal_move;
+mod rules;
+
+use std::fmt;
+
+use thiserror::Error;
+
+pub use illegal::{Illegal, IllegalMove, MoveError};
+pub use legal_move::LegalMove;
+
+use crate::quantum_board::CERTAINTY_TOLERANCE;
+use crate::{Bitboard, CastlingRights, Color, Fen, Piece, Role, Square, SquareProbabilities};
+
+/// What a square's occupancy probability says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Occupancy {
+    /// Probability 0 (within [`CERTAINTY_TOLERANCE`]).
+    Empty,
+    /// Strictly between 0 and 1.
+    Superposed,
+    /// Probability 1 (within [`CERTAINTY_TOLERANCE`]).
+    Full,
+}
+
+/// Why a position cannot be built.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum PositionError {
+    /// A probability is not a number between 0 and 1.
+    #[error("the occupancy probability of {square} is {value}; probabilities lie between 0 and 1")]
+    ProbabilityOutOfRange {
+        /// The square.
+        square: Square,
+        /// The value given.
+        value: f64,
+    },
+    /// A square may be occupied but has no piece kind.
+    #[error("{square} has occupancy probability {probability} but no piece")]
+    Unlabelled {
+        /// The square.
+        square: Square,
+        /// Its probability.
+        probability: f64,
+    },
+    /// A pawn on the first or last rank.
+    #[error("a {} on {square}: pawns never stand on the first or last rank", illegal::piece_name(.piece))]
+    PawnOnBackRank {
+        /// The square.
+        square: Square,
+        /// The pawn.
+        piece: Piece,
+    },
+    /// The en-passant square is not behind an opponent's pawn that just made a two-step.
+    #[error("en passant square {square}: {reason}")]
+    InvalidEnPassant {
+        /// The en-passant square.
+        square: Square,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// The classical side of a quantum position: piece kinds, turn, rights, counters and the
+/// occupancy probability of every square.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Position {
+    board: [Option<Piece>; 64],
+    probabilities: SquareProbabilities,
+    full: Bitboard,
+    empty: Bitboard,
+    turn: Color,
+    castling: CastlingRights,
+    en_passant: Option<Square>,
+    halfmove_clock: u32,
+    fullmove_number: u32,
+}
+
+impl Position {
+    /// The standard starting position, every square certain.
+    pub fn start() -> Position {
+        // The start FEN satisfies every check, so this cannot fail; the fallback keeps the
+        // constructor total without a panic path.
+        Position::from_fen(&Fen::start()).unwrap_or_else(|_| Position::blank())
+    }
+
+    fn blank() -> Position {
+        Position {
+            board: [None; 64],
+            probabilities: SquareProbabilities::classical(Bitboard::EMPTY),
+            full: Bitboard::EMPTY,
+            empty: Bitboard::FULL,
+            turn: Color::White,
+            castling: CastlingRights::NONE,
+            en_passant: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+        }
+    }
+
+    /// A classical position: every piece of the FEN certainly present, every other square
+    /// certainly empty.
+    pub fn from_fen(fen: &Fen) -> Result<Position, PositionError> {
+        Position::new(fen.clone(), SquareProbabilities::classical(fen.occupancy()))
+    }
+
+    /// A position from piece kinds, turn, rights and counters (`setup`) and the occupancy
+    /// probability of each square.
+    ///
+    /// Squares with probability 0 lose their piece label. Probabilities within
+    /// [`CERTAINTY_TOLERANCE`] outside `[0, 1]` are clamped; any other value, or a square that
+    /// may be occupied but has no piece, is an error. So are pawns on the first or last rank
+    /// and an en-passant square that is not on the rank behind an opponent's pawn.
+    pub fn new(setup: Fen, probabilities: SquareProbabilities) -> Result<Position, PositionError> {
+        let mut board = setup.board;
+        let mut clamped = probabilities;
+        for sq in Square::ALL {
+            let index = usize::from(sq);
+            let value = clamped.probabilities[index];
+            if !value.is_finite() || !(-CERTAINTY_TOLERANCE..=1.0 + CERTAINTY_TOLERANCE).contains(&value) {
+                return Err(PositionError::ProbabilityOutOfRange { square: sq, value });
+            }
+            let value = value.clamp(0.0, 1.0);
+            clamped.probabilities[index] = value;
+            if value <= CERTAINTY_TOLERANCE {
+                board[index] = None;
+            } else {
+                match board[index] {
+                    None => return Err(PositionError::Unlabelled { square: sq, probability: value }),
+                    Some(piece) if piece.role == Role::Pawn && matches!(sq.rank(), 0 | 7) => {
+                        return Err(PositionError::PawnOnBackRank { square: sq, piece });
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        let position = Position {
+            board,
+            full: clamped.certainly_full(),
+            empty: clamped.certainly_empty(),
+            probabilities: clamped,
+            turn: setup.turn,
+            castling: setup.castling,
+            en_passant: setup.en_passant,
+            halfmove_clock: setup.halfmove_clock,
+            fullmove_number: setup.fullmove_number.max(1),
+        };
+        position.check_en_passant()?;
+        Ok(position)
+    }
+
+    fn check_en_passant(&self) -> Result<(), PositionError> {
+        let Some(square) = self.en_passant else { return Ok(()) };
+        let them = !self.turn;
+        // The skipped square is on the opponent's third rank; their pawn stands one further.
+        let (skipped_rank, pawn_rank) = match them {
+            Color::White => (2, 3),
+            Color::Black => (5, 4),
+        };
+        let invalid = |reason: String| Err(PositionError::InvalidEnPassant { square, reason });
+        if square.rank() != skipped_rank {
+            return invalid(format!("it is not on rank {}, where {them} pawns pass on a two-step", skipped_rank + 1));
+        }
+        let pawn_square = Square::from_coords(square.file(), pawn_rank).unwrap_or(square);
+        if self.piece_at(pawn_square) != Some(Piece::new(them, Role::Pawn)) {
+            return invalid(format!("no {them} pawn stands on {pawn_square} to be captured"));
+        }
+        Ok(())
+    }
+
+    /// The piece kind on `sq`; `None` when the square is certainly empty.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        self.board[usize::from(sq)]
+    }
+
+    /// The piece kind of every square, indexed by square.
+    pub fn board(&self) -> &[Option<Piece>; 64] {
+        &self.board
+    }
+
+    /// The occupancy probability of `sq`.
+    pub fn probability(&self, sq: Square) -> f64 {
+        self.probabilities.get(sq)
+    }
+
+    /// The occupancy probabilities of all squares.
+    pub fn probabilities(&self) -> &SquareProbabilities {
+        &self.probabilities
+    }
+
+    /// Whether `sq` is certainly empty, certainly full or superposed.
+    pub fn occupancy(&self, sq: Square) -> Occupancy {
+        if self.full.contains(sq) {
+            Occupancy::Full
+        } else if self.empty.contains(sq) {
+            Occupancy::Empty
+        } else {
+            Occupancy::Superposed
+        }
+    }
+
+    /// Squares that are certainly occupied.
+    pub fn certainly_full(&self) -> Bitboard {
+        self.full
+    }
+
+    /// Squares that are certainly empty.
+    pub fn certainly_empty(&self) -> Bitboard {
+        self.empty
+    }
+
+    /// Squares in superposition.
+    pub fn superposed(&self) -> Bitboard {
+        !(self.full | self.empty)
+    }
+
+    /// Squares that may hold a piece of `color`.
+    pub fn pieces_of(&self, color: Color) -> Bitboard {
+        Square::ALL.into_iter().filter(|&sq| self.piece_at(sq).is_some_and(|p| p.color == color)).collect()
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// Castling rights still held.
+    pub fn castling(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The square a pawn skipped with a two-step on the last move, if any.
+    pub fn en_passant(&self) -> Option<Square> {
+        self.en_passant
+    }
+
+    /// The fifty-move counter: plies since it was last reset.
+    pub fn halfmove_clock(&self) -> u32 {
+        self.halfmove_clock
+    }
+
+    /// The full-move number, from 1.
+    pub fn fullmove_number(&self) -> u32 {
+        self.fullmove_number
+    }
+
+    /// Plies played since the start of the game, as the move counters tell them.
+    pub fn ply(&self) -> u32 {
+        2 * (self.fullmove_number - 1) + u32::from(self.turn == Color::Black)
+    }
+
+    /// The FEN of this position: every square that may be occupied shows its piece.
+    /// Probabilities are not part of a FEN.
+    pub fn to_fen(&self) -> Fen {
+        Fen {
+            board: self.board,
+            turn: self.turn,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+        }
+    }
+}
+
+/// Prints the FEN (without probabilities).
+impl fmt::Display for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_fen())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fen(text: &str) -> Fen {
+        text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
+    }
+
+    #[test]
+    fn from_fen_is_classical() {
+        let position = Position::start();
+        assert_eq!(position.certainly_full(), Bitboard::START);
+        assert_eq!(position.certainly_empty(), !Bitboard::START);
+        assert!(position.superposed().is_empty());
+        assert_eq!(position.occupancy(Square::E2), Occupancy::Full);
+        assert_eq!(position.occupancy(Square::E4), Occupancy::Empty);
+        assert_eq!(position.to_fen(), Fen::start());
+        assert_eq!(position.ply(), 0);
+        assert_eq!(position.pieces_of(Color::Black).count(), 16);
+    }
+
+    #[test]
+    fn probability_zero_drops_the_label_and_halves_are_superposed() {
+        let mut probabilities = SquareProbabilities::classical(Bitboard::START);
+        probabilities.probabilities[usize::from(Square::B1)] = 0.0;
+        probabilities.probabilities[usize::from(Square::G1)] = 0.5;
+        let position = Position::new(Fen::start(), probabilities).expect("valid");
+        assert_eq!(position.piece_at(Square::B1), None);
+        assert_eq!(position.occupancy(Square::B1), Occupancy::Empty);
+        assert_eq!(position.occupancy(Square::G1), Occupancy::Superposed);
+        assert_eq!(position.superposed(), Bitboard::from_square(Square::G1));
+    }
+
+    #[test]
+    fn bad_probabilities_are_refused() {
+        let mut probabilities = SquareProbabilities::classical(Bitboard::START);
+        probabilities.probabilities[usize::from(Square::E2)] = 1.5;
+        let err = Position::new(Fen::start(), probabilities.clone()).expect_err("1.5");
+        assert_eq!(err.to_string(), "the occupancy probability of e2 is 1.5; probabilities lie between 0 and 1");
+        probabilities.probabilities[usize::from(Square::E2)] = f64::NAN;
+        assert!(Position::new(Fen::start(), probabilities.clone()).is_err());
+        probabilities.probabilities[usize::from(Square::E2)] = 1.0 + 1e-12;
+        let position = Position::new(Fen::start(), probabilities.clone()).expect("rounding noise is clamped");
+        assert_eq!(position.probability(Square::E2), 1.0);
+        probabilities.probabilities[usize::from(Square::E4)] = 0.25;
+        let err = Position::new(Fen::start(), probabilities).expect_err("unlabelled");
+        assert_eq!(err.to_string(), "e4 has occupancy probability 0.25 but no piece");
+    }
+
+    #[test]
+    fn pawns_on_back_ranks_and_bad_en_passant_are_refused() {
+        let err = Position::from_fen(&fen("4k2P/8/8/8/8/8/8/4K3 w - - 0 1")).expect_err("pawn on h8");
+        assert!(err.to_string().contains("a white pawn on h8"), "{err}");
+        let err = Position::from_fen(&fen("4k3/8/8/8/8/8/8/4K3 w - e6 0 1")).expect_err("no pawn");
+        assert_eq!(err.to_string(), "en passant square e6: no black pawn stands on e5 to be captured");
+        let ok = Position::from_fen(&fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1")).expect("valid ep");
+        assert_eq!(ok.en_passant(), Some(Square::D6));
+        let mut setup = fen("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1");
+        setup.en_passant = Some(Square::D3);
+        let err = Position::from_fen(&setup).expect_err("wrong rank");
+        assert!(err.to_string().contains("not on rank 6"), "{err}");
+    }
+}

@@ -21,16 +21,16 @@ pub enum ClassicalError {
     #[error("a pawn on {0}: pawns never stand on the first or last rank")]
     PawnOnBackRank(Square),
     /// A castling right whose king or rook is not on its home square.
-    #[error("castling: {color} has the {} right but its king is not on {king} or its rook not on {rook}", side_word(.side))]
+    #[error("castling: {color} has the {} right but no {color} {missing_role} on {missing}", side_word(.side))]
     CastlingWithoutPieces {
         /// The side holding the right.
         color: Color,
         /// Which right.
         side: CastlingSide,
-        /// The king's home square.
-        king: Square,
-        /// The rook's home square.
-        rook: Square,
+        /// The piece that is missing: the king or the rook.
+        missing_role: Role,
+        /// The home square it is missing from.
+        missing: Square,
     },
     /// The en-passant square does not follow a two-step.
     #[error("en passant: {square} {reason}")]
@@ -144,12 +144,14 @@ impl ClassicalPosition {
         }
         for color in Color::ALL {
             for side in CastlingSide::ALL {
+                if !position.castling.has(color, side) {
+                    continue;
+                }
                 let king = Square::from_coords(4, color.back_rank()).unwrap_or(Square::E1);
-                let rook = side.rook_from(color);
-                let in_place = position.pieces(color, Role::King) & bit(king) != 0
-                    && position.pieces(color, Role::Rook) & bit(rook) != 0;
-                if position.castling.has(color, side) && !in_place {
-                    return Err(ClassicalError::CastlingWithoutPieces { color, side, king, rook });
+                for (missing_role, missing) in [(Role::King, king), (Role::Rook, side.rook_from(color))] {
+                    if position.pieces(color, missing_role) & bit(missing) == 0 {
+                        return Err(ClassicalError::CastlingWithoutPieces { color, side, missing_role, missing });
+                    }
                 }
             }
         }

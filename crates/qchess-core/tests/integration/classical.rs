@@ -193,10 +193,8 @@ fn impossible_fens_are_refused_with_reasons() {
         ("4k3/8/8/8/8/8/8/8 w - - 0 1", "white has 0 kings"),
         ("4k3/8/8/8/8/8/8/3KK3 w - - 0 1", "white has 2 kings"),
         ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", "a pawn on a1"),
-        (
-            "4k3/8/8/8/8/8/8/4K3 w K - 0 1",
-            "castling: white has the king-side right but its king is not on e1 or its rook not on h1",
-        ),
+        ("4k3/8/8/8/8/8/8/4K3 w K - 0 1", "castling: white has the king-side right but no white rook on h1"),
+        ("4k3/8/8/8/8/8/8/R2K4 w Q - 0 1", "castling: white has the queen-side right but no white king on e1"),
         ("4k3/8/8/8/8/8/8/4K3 w - e6 0 1", "en passant: e6 is not right behind a pawn"),
         ("4k3/4p3/8/4p3/8/8/8/4K3 w - e6 0 1", "en passant: e6 cannot follow a two-step"),
         ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", "white is not to move but is in check"),

@@ -154,7 +154,7 @@ impl Fen {
     /// Plies played since the start of the game, as the move counters tell them:
     /// `2 * (fullmove_number - 1)`, plus one when Black is to move.
     pub fn ply(&self) -> u32 {
-        2 * self.fullmove_number.saturating_sub(1) + u32::from(self.turn == Color::Black)
+        ply_from_counters(self.fullmove_number, self.turn)
     }
 }
 
@@ -162,6 +162,11 @@ impl Default for Fen {
     fn default() -> Fen {
         Fen::start()
     }
+}
+
+/// Plies before the move `fullmove_number` of `turn` (saturating for absurd counters).
+pub(crate) fn ply_from_counters(fullmove_number: u32, turn: Color) -> u32 {
+    fullmove_number.saturating_sub(1).saturating_mul(2).saturating_add(u32::from(turn == Color::Black))
 }
 
 fn rank_file(rank: u8, file: u8) -> Square {
@@ -352,6 +357,13 @@ mod tests {
         let fen: Fen = "4k3/8/8/8/8/8/8/4K3 b - -".parse().expect("four fields");
         assert_eq!(fen.to_string(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
         assert_eq!(fen.ply(), 1);
+    }
+
+    #[test]
+    fn huge_counters_parse_and_saturate_the_ply() {
+        let fen: Fen = "4k3/8/8/8/8/8/8/4K3 b - - 4294967295 4294967295".parse().expect("u32 counters");
+        assert_eq!(fen.ply(), u32::MAX);
+        assert_eq!(fen.to_string(), "4k3/8/8/8/8/8/8/4K3 b - - 4294967295 4294967295");
     }
 
     #[test]

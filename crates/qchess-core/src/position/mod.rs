@@ -289,7 +289,7 @@ impl Position {
 
     /// Plies played since the start of the game, as the move counters tell them.
     pub fn ply(&self) -> u32 {
-        2 * (self.fullmove_number - 1) + u32::from(self.turn == Color::Black)
+        crate::fen::ply_from_counters(self.fullmove_number, self.turn)
     }
 
     /// The FEN of this position: every square that may be occupied shows its piece.
@@ -332,6 +332,12 @@ mod tests {
         assert_eq!(position.to_fen(), Fen::start());
         assert_eq!(position.ply(), 0);
         assert_eq!(position.pieces_of(Color::Black).count(), 16);
+    }
+
+    #[test]
+    fn huge_move_counters_do_not_overflow() {
+        let position = Position::from_fen(&fen("4k3/8/8/8/8/8/8/4K3 w - - 0 4294967295")).expect("valid");
+        assert_eq!(position.ply(), u32::MAX, "saturates");
     }
 
     #[test]

@@ -304,3 +304,45 @@ proptest! {
         }
     }
 }
+
+/// Random classical positions: one king per side, pawns off the back ranks, random rights
+/// (kept only where king and rook stand at home).
+fn classical_position() -> impl Strategy<Value = qchess_core::classical::ClassicalPosition> {
+    (board(0.2), square(), square(), color(), castling()).prop_filter_map(
+        "a valid classical position",
+        |(mut board, white_king, black_king, turn, castling)| {
+            for sq in Square::ALL {
+                let piece = board[usize::from(sq)];
+                if piece.is_some_and(|p| p.role == Role::King || (p.role == Role::Pawn && matches!(sq.rank(), 0 | 7))) {
+                    board[usize::from(sq)] = None;
+                }
+            }
+            board[usize::from(white_king)] = Some(Piece::new(Color::White, Role::King));
+            board[usize::from(black_king)] = Some(Piece::new(Color::Black, Role::King));
+            let mut fen = Fen { board, turn, castling, en_passant: None, halfmove_clock: 0, fullmove_number: 1 };
+            for color in Color::ALL {
+                for side in CastlingSide::ALL {
+                    let king_home = Square::from_coords(4, color.back_rank())?;
+                    let at_home = fen.piece_at(king_home) == Some(Piece::new(color, Role::King))
+                        && fen.piece_at(side.rook_from(color)) == Some(Piece::new(color, Role::Rook));
+                    fen.castling = fen.castling.set(color, side, fen.castling.has(color, side) && at_home);
+                }
+            }
+            qchess_core::classical::ClassicalPosition::from_fen(&fen).ok()
+        },
+    )
+}
+
+proptest! {
+    #[test]
+    fn classical_moves_never_leave_the_king_in_check(position in classical_position()) {
+        use qchess_core::classical::ClassicalPosition;
+        for &mv in &position.legal_moves() {
+            let next = position.played(mv);
+            // Re-reading the position checks, among the rest, that the side that just moved
+            // is not in check.
+            prop_assert_eq!(ClassicalPosition::from_fen(&next.to_fen()), Ok(next.clone()), "{} after {}", position.to_fen(), mv);
+            prop_assert_eq!(position.parse_move(&mv.to_string()), Ok(mv));
+        }
+    }
+}

@@ -37,8 +37,8 @@ use crate::sparse::{DEFAULT_STATE_CAP, IMPOSSIBLE_PROBABILITY, SimError, SparseS
 
 /// Largest state (in basis states) kept as an undo snapshot.
 const SNAPSHOT_MAX_STATES: usize = 1 << 14;
-/// Total basis states kept in undo snapshots; older snapshots are dropped beyond it.
-const SNAPSHOT_BUDGET_STATES: usize = 1 << 20;
+/// Default total of basis states kept in undo snapshots (32 bytes each).
+pub const DEFAULT_SNAPSHOT_BUDGET: usize = 1 << 20;
 
 /// How a [`LocalBoard`] is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,11 +47,14 @@ pub struct LocalBoardOptions {
     pub seed: u64,
     /// Largest number of basis states the simulator may hold.
     pub state_cap: usize,
+    /// Total basis states kept in undo snapshots (older ones are dropped beyond it); moves
+    /// without a snapshot are undone by replaying recorded outcomes. 0 always replays.
+    pub snapshot_budget: usize,
 }
 
 impl Default for LocalBoardOptions {
     fn default() -> LocalBoardOptions {
-        LocalBoardOptions { seed: 0, state_cap: DEFAULT_STATE_CAP }
+        LocalBoardOptions { seed: 0, state_cap: DEFAULT_STATE_CAP, snapshot_budget: DEFAULT_SNAPSHOT_BUDGET }
     }
 }
 
@@ -264,12 +267,13 @@ impl LocalBoard {
     /// A snapshot of the current state for undo, if it fits the budget.
     fn take_snapshot(&mut self) -> Option<SparseState> {
         let size = self.state.len();
-        if size > SNAPSHOT_MAX_STATES {
+        let budget = self.options.snapshot_budget;
+        if size > SNAPSHOT_MAX_STATES.min(budget) {
             return None;
         }
         // Oldest snapshots go first; replay covers the gap.
         let mut oldest = 0;
-        while self.snapshot_states + size > SNAPSHOT_BUDGET_STATES && oldest < self.history.len() {
+        while self.snapshot_states + size > budget && oldest < self.history.len() {
             if let Some(dropped) = self.history[oldest].snapshot.take() {
                 self.snapshot_states -= dropped.len();
             }

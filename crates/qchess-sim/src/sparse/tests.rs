@@ -1,1 +1,171 @@
-//! Unit tests of the sparse simulator.
+//! Unit tests of the sparse simulator against hand-computed amplitudes.
+
+use std::f64::consts::{FRAC_1_SQRT_2 as H, PI};
+
+use num_complex::Complex64;
+use qchess_circuit::ir::{Circuit, Gate, GateKind, Qubit, QubitRole};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use super::{SimError, SparseState};
+
+fn c(re: f64, im: f64) -> Complex64 {
+    Complex64::new(re, im)
+}
+
+fn state(qubits: u32) -> SparseState {
+    let mut s = SparseState::new();
+    for i in 0..qubits {
+        s.add_qubit_at(Qubit(i), i as u8).expect("free position");
+    }
+    s
+}
+
+fn amplitude(s: &SparseState, key: u128) -> Complex64 {
+    s.amplitudes().filter(|&(k, _)| k == key).map(|(_, a)| a).sum()
+}
+
+#[test]
+fn hadamard_and_rotations_match_hand_values() {
+    let mut s = state(1);
+    s.apply_gate(&Gate::one(GateKind::H, Qubit(0))).expect("gate");
+    assert!((amplitude(&s, 0) - c(H, 0.0)).norm() < 1e-12 && (amplitude(&s, 1) - c(H, 0.0)).norm() < 1e-12);
+    // H again cancels the |1> amplitude exactly enough to be dropped.
+    s.apply_gate(&Gate::one(GateKind::H, Qubit(0))).expect("gate");
+    assert_eq!(s.len(), 1);
+    // Rx(pi/2)|0> = (|0> - i|1>)/sqrt2.
+    s.apply_gate(&Gate::one(GateKind::Rx(PI / 2.0), Qubit(0))).expect("gate");
+    assert!((amplitude(&s, 1) - c(0.0, -H)).norm() < 1e-12);
+}
+
+#[test]
+fn controls_and_anti_controls() {
+    let mut s = state(3);
+    s.apply_gate(&Gate::x(Qubit(0))).expect("gate");
+    // X on 2 where 0 = 1 and 1 = 0: fires.
+    s.apply_gate(&Gate::x(Qubit(2)).controlled(Qubit(0)).anti_controlled(Qubit(1))).expect("gate");
+    assert_eq!(s.amplitudes().map(|(k, _)| k).collect::<Vec<_>>(), vec![0b101]);
+    // iSWAP(0, 1) where 2 = 0: does not fire.
+    s.apply_gate(&Gate::iswap(Qubit(0), Qubit(1), 1.0).anti_controlled(Qubit(2))).expect("gate");
+    assert_eq!(s.amplitudes().map(|(k, _)| k).collect::<Vec<_>>(), vec![0b101]);
+    s.apply_gate(&Gate::iswap(Qubit(0), Qubit(1), 1.0)).expect("gate");
+    assert!((amplitude(&s, 0b110) - c(0.0, 1.0)).norm() < 1e-12);
+}
+
+#[test]
+fn malformed_gates_and_unknown_qubits_are_errors() {
+    let mut s = state(2);
+    let twice = Gate::x(Qubit(0)).controlled(Qubit(0));
+    assert!(matches!(s.apply_gate(&twice), Err(SimError::MalformedGate(_))));
+    assert!(matches!(s.apply_gate(&Gate::x(Qubit(5))), Err(SimError::UnknownQubit(Qubit(5)))));
+    assert!(matches!(s.add_qubit_at(Qubit(9), 1), Err(SimError::PositionTaken { position: 1 })));
+}
+
+#[test]
+fn the_cap_refuses_growth_and_keeps_the_state() {
+    let mut s = SparseState::with_cap(2);
+    for i in 0..2 {
+        s.add_qubit_at(Qubit(i), i as u8).expect("free");
+    }
+    s.apply_gate(&Gate::one(GateKind::H, Qubit(0))).expect("2 states fit");
+    let before: Vec<_> = s.amplitudes().collect();
+    let error = s.apply_gate(&Gate::one(GateKind::H, Qubit(1))).expect_err("4 > 2");
+    assert!(matches!(error, SimError::StateTooLarge { limit: 2, .. }), "{error}");
+    assert_eq!(s.amplitudes().collect::<Vec<_>>(), before);
+}
+
+#[test]
+fn projection_of_an_impossible_outcome_is_an_error() {
+    let mut s = state(1);
+    assert!(matches!(s.project(Qubit(0), true), Err(SimError::ImpossibleOutcome { .. })));
+    assert_eq!(s.len(), 1);
+    assert!((s.project(Qubit(0), false).expect("certain") - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn retired_entangled_qubits_become_labels_and_are_compacted() {
+    // Bell pair on positions 0 and 1; retiring 1 keeps its bit as a label in the high word.
+    let mut s = state(2);
+    s.apply_gate(&Gate::one(GateKind::H, Qubit(0))).expect("gate");
+    s.apply_gate(&Gate::cx(Qubit(0), Qubit(1))).expect("gate");
+    s.retire(Qubit(1)).expect("retire");
+    assert_eq!(s.label_mask().count_ones(), 1);
+    assert!(s.label_mask() >> 64 != 0, "labels live in the high word");
+    assert!((s.low_word_probabilities()[0] - 0.5).abs() < 1e-12);
+    // The label keeps the branches apart: H on qubit 0 no longer interferes back to |0>.
+    s.apply_gate(&Gate::one(GateKind::H, Qubit(0))).expect("gate");
+    assert!((s.probability(Qubit(0), true).expect("live") - 0.5).abs() < 1e-12);
+    // Fill every free high position with labels, then ask for one more qubit: compaction
+    // renumbers the labels into the few bits needed.
+    let mut next = 10u32;
+    while s.layout.free_high().is_some() {
+        let qubit = Qubit(next);
+        s.add_qubit(qubit).expect("free");
+        s.apply_gate(&Gate::cx(Qubit(0), qubit)).expect("gate");
+        s.retire(qubit).expect("retire");
+        next += 1;
+    }
+    let distribution = s.low_word_distribution();
+    s.add_qubit(Qubit(next)).expect("compaction frees positions");
+    assert!(s.label_mask().count_ones() <= 2, "{:#x}", s.label_mask());
+    assert_eq!(s.low_word_distribution(), distribution);
+}
+
+#[test]
+fn retiring_a_constant_qubit_drops_it() {
+    let mut s = state(2);
+    s.apply_gate(&Gate::x(Qubit(1))).expect("gate");
+    s.retire(Qubit(1)).expect("retire");
+    assert_eq!(s.amplitudes().map(|(k, _)| k).collect::<Vec<_>>(), vec![0]);
+    assert_eq!(s.label_mask(), 0);
+    assert!(s.add_qubit_at(Qubit(7), 1).is_ok(), "its position is free again");
+}
+
+#[test]
+fn run_circuit_post_selects_recorded_outcomes() {
+    // Split-like circuit: X(0); sqrt-iSWAP(0,1); measure 1 post-selected on 1.
+    let mut circuit = Circuit::new();
+    let a = circuit.add_qubit(QubitRole::General);
+    let b = circuit.add_qubit(QubitRole::General);
+    circuit.push_gate(Gate::x(a));
+    circuit.push_gate(Gate::iswap(a, b, 0.5));
+    let clbit = circuit.push_measure(b);
+    circuit.postselect.push(qchess_circuit::ir::PostSelection { qubit: b, clbit, value: true });
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let s = SparseState::run_circuit(&circuit, 16, &mut rng).expect("runs");
+    assert_eq!(s.qubit_distribution(), vec![(0b10, 1.0)]);
+    assert_eq!(s.clbit(0), Some(true));
+}
+
+#[test]
+fn run_circuit_resets_and_conditions() {
+    let mut circuit = Circuit::new();
+    let a = circuit.add_qubit(QubitRole::General);
+    let b = circuit.add_qubit(QubitRole::General);
+    let register = circuit.add_register("c", 1);
+    circuit.push_gate(Gate::x(a));
+    circuit.ops.push(qchess_circuit::ir::Op::Measure { qubit: a, clbit: qchess_circuit::ir::Clbit(0) });
+    circuit.ops.push(qchess_circuit::ir::Op::Gate {
+        gate: Gate::x(b),
+        condition: Some(qchess_circuit::ir::Condition { register, value: 1 }),
+    });
+    circuit.ops.push(qchess_circuit::ir::Op::Reset { qubit: a });
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let s = SparseState::run_circuit(&circuit, 16, &mut rng).expect("runs");
+    assert_eq!(s.qubit_distribution(), vec![(0b10, 1.0)]);
+}
+
+#[test]
+fn measurement_draws_with_the_exact_probability() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let mut ones = 0;
+    for _ in 0..2000 {
+        let mut s = state(1);
+        s.apply_gate(&Gate::one(GateKind::Ry(2.0 * (0.25f64).sqrt().asin()), Qubit(0))).expect("gate");
+        let (value, p) = s.measure(Qubit(0), &mut rng).expect("measure");
+        assert!((p - if value { 0.25 } else { 0.75 }).abs() < 1e-12);
+        ones += usize::from(value);
+    }
+    // Binomial(2000, 1/4): mean 500, sd ~19.4; 6 sd is far beyond 1e-6.
+    assert!((ones as f64 - 500.0).abs() < 6.0 * 19.4, "{ones}");
+}

@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use qchess_circuit::compiler::{CompileError, Measurement, Register, Step, makes_measurement};
-use qchess_circuit::ir::{Gate, GateKind, Op, Qubit, QubitRole};
+use qchess_circuit::ir::{Gate, Op, Qubit, QubitRole};
 use qchess_core::{Bitboard, MoveSquares, MoveType, MoveVariant, Square, TypedMove};
 
 fn sq(name: &str) -> Square {
@@ -184,7 +184,8 @@ fn re_entering_squares_get_new_generations() {
 #[test]
 fn errors_name_the_move_and_append_nothing() {
     let mut r = Register::new(bb("b1 e1 h1 g1 e2"));
-    let cases: [(&str, fn(&CompileError) -> bool); 5] = [
+    type Expect = fn(&CompileError) -> bool;
+    let cases: [(&str, Expect); 5] = [
         ("b1c3.m1:JUMP:BASIC", |e| matches!(e, CompileError::NoMeasurement { .. })),
         ("b1^a3c3.m0:SPLIT_JUMP:BASIC", |e| matches!(e, CompileError::NoMeasurement { .. })),
         ("e1g1.m1:KS_CASTLE:EXCLUDED", |e| matches!(e, CompileError::ImpossibleOutcome { outcome: true, .. })),

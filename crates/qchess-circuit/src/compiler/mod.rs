@@ -1,4 +1,4 @@
-//! The move compiler: typed moves become fragments of one accumulated [`Circuit`].
+//! The move compiler: typed moves become fragments of one accumulated [`Circuit`](crate::ir::Circuit).
 //!
 //! A [`Register`] is the quantum side of an occupancy board. It keeps
 //! * the classical occupancy of every square that has no qubit (authoritative for those squares),

@@ -1,6 +1,17 @@
-//! OpenQASM and IonQ JSON for qchess circuits: an AST with printers, hardware lowerings, and
-//! OpenQASM 2.0 input.
+//! OpenQASM and IonQ JSON for qchess circuits.
+//!
+//! * [`ast`] and [`print`](mod@print): an OpenQASM 2.0 / 3.0 AST and its printer;
+//! * [`emit`]: IR circuits to OpenQASM 2.0 and 3.0, with a header mapping qubits to squares;
+//! * [`lower`]: lowering passes to hardware gate sets (CX, sqrt-iSWAP, IonQ QIS), each
+//!   proven by unitary-equivalence tests;
+//! * [`ionq`]: IonQ's `ionq.circuit.v1` QIS JSON, both ways;
+//! * [`parse`]: OpenQASM 2.0 input into the IR, with file, line and column in every error.
 //!
 //! Depends on `qchess-core` and `qchess-circuit`.
 
+pub mod ast;
+pub mod emit;
+pub mod ionq;
 pub mod lower;
+pub mod parse;
+pub mod print;

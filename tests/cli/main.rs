@@ -3,6 +3,10 @@
 mod common;
 
 mod board;
+mod compile;
+mod demo;
+mod game;
 mod moves;
 mod perft;
+mod play;
 mod sim;

@@ -30,6 +30,14 @@ enum Command {
     Board(commands::board::Args),
     /// Run an OpenQASM 2.0 file on the built-in simulator.
     Sim(commands::sim::Args),
+    /// Write the circuit of a game or of typed board moves as OpenQASM or IonQ JSON.
+    Compile(commands::compile::Args),
+    /// Apply moves in official notation to a position and print the result.
+    Game(commands::game::Args),
+    /// Play an interactive game in the terminal, against a person or the computer.
+    Play(commands::play::Args),
+    /// Play a short narrated demo game on the built-in simulator.
+    Demo(commands::demo::Args),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +47,10 @@ fn main() -> ExitCode {
         Command::Perft(args) => commands::perft::run(args, cli.json),
         Command::Board(args) => commands::board::run(args, cli.json),
         Command::Sim(args) => commands::sim::run(args, cli.json),
+        Command::Compile(args) => commands::compile::run(args, cli.json),
+        Command::Game(args) => commands::game::run(args, cli.json),
+        Command::Play(args) => commands::play::run(args, cli.json),
+        Command::Demo(args) => commands::demo::run(args, cli.json),
     };
     exit::report(result)
 }

@@ -1,6 +1,10 @@
 //! One module per subcommand.
 
 pub mod board;
+pub mod compile;
+pub mod demo;
+pub mod game;
 pub mod moves;
 pub mod perft;
+pub mod play;
 pub mod sim;

@@ -1,10 +1,184 @@
-//! `qchess sim`.
+//! `qchess sim`: run an OpenQASM 2.0 file on the built-in simulator.
+//!
+//! Exact mode prints the probability of every basis state over all qubits; shot mode prints
+//! counts over the classical bits (or over every qubit when the program measures nothing).
+//! Keys are decimal integers with qubit / bit `i` as bit `i`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use qchess_circuit::ir::Circuit;
+use qchess_sim::dense::{CountKeys, Counts, DEFAULT_MAX_QUBITS, DenseSimulator, Distribution, Limits, MAX_SHOTS};
+use serde::ser::{SerializeMap, Serializer};
+
+use crate::exit;
 
 /// Flags of `qchess sim`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The OpenQASM 2.0 file to run.
+    pub file: PathBuf,
+    /// Sample this many shots (counts over the classical bits) instead of exact probabilities.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_SHOTS as i64), conflicts_with = "exact")]
+    pub shots: Option<u64>,
+    /// Seed of the shot sampler; without it a random seed is drawn and printed.
+    #[arg(long, requires = "shots")]
+    pub seed: Option<u64>,
+    /// Print exact probabilities over all qubits (the default without --shots).
+    #[arg(long)]
+    pub exact: bool,
+    /// The most qubits the simulator may allocate a state for.
+    #[arg(long, default_value_t = DEFAULT_MAX_QUBITS)]
+    pub max_qubits: usize,
+}
+
+/// The simulator that runs a circuit. Only the dense simulator runs general circuits today;
+/// the choice lives here so that picking another backend when it pays off is one change.
+fn simulator_for(_circuit: &Circuit, limits: Limits) -> DenseSimulator {
+    DenseSimulator::with_limits(limits)
+}
+
+/// Probabilities below this are rounding noise, not outcomes, and are not printed.
+const NOISE: f64 = 1e-20;
+
+/// Rows of the human table before it is cut short.
+const HUMAN_ROWS: usize = 64;
 
 /// Runs `qchess sim`.
-pub fn run(_args: Args, _json: bool) -> anyhow::Result<()> {
-    anyhow::bail!("qchess sim is not built yet")
+pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
+    let circuit = qchess_qasm::parse::parse_file(&args.file).map_err(exit::bad_input)?;
+    let simulator = simulator_for(&circuit, Limits::with_max_qubits(args.max_qubits));
+    let name = args.file.display().to_string();
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    match args.shots {
+        None => {
+            let distribution =
+                simulator.probabilities(&circuit).with_context(|| format!("cannot simulate {name}"))?;
+            if json {
+                write_probabilities_json(&mut out, &distribution)?;
+            } else {
+                write_probabilities_table(&mut out, &name, &distribution)?;
+            }
+        }
+        Some(shots) => {
+            let seed = args.seed.unwrap_or_else(random_seed);
+            let counts = simulator.sample(&circuit, shots, seed).with_context(|| format!("cannot simulate {name}"))?;
+            if json {
+                write_counts_json(&mut out, &circuit, &counts, seed)?;
+            } else {
+                write_counts_table(&mut out, &name, &counts, seed)?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// A seed from the clock and the process id, for runs that did not ask for one.
+fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    // SplitMix64 finaliser: nearby times give unrelated seeds.
+    let mut z = nanos ^ (u64::from(std::process::id()) << 32);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// `{"5": 0.5, ...}` in increasing key order.
+struct Entries<'a, T: serde::Serialize>(&'a [(u64, T)]);
+
+impl<T: serde::Serialize> serde::Serialize for Entries<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            map.serialize_entry(&key.to_string(), value)?;
+        }
+        map.end()
+    }
+}
+
+fn nonzero(distribution: &Distribution) -> Vec<(u64, f64)> {
+    distribution.probabilities.iter().enumerate().filter(|(_, p)| **p > NOISE).map(|(k, &p)| (k as u64, p)).collect()
+}
+
+fn write_probabilities_json(out: &mut impl Write, distribution: &Distribution) -> anyhow::Result<()> {
+    #[derive(serde::Serialize)]
+    struct Output<'a> {
+        qubits: usize,
+        probabilities: Entries<'a, f64>,
+    }
+    let entries = nonzero(distribution);
+    serde_json::to_writer(&mut *out, &Output { qubits: distribution.num_qubits, probabilities: Entries(&entries) })?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn write_counts_json(out: &mut impl Write, circuit: &Circuit, counts: &Counts, seed: u64) -> anyhow::Result<()> {
+    #[derive(serde::Serialize)]
+    struct Output<'a> {
+        qubits: usize,
+        clbits: u32,
+        shots: u64,
+        seed: u64,
+        counts: Entries<'a, u64>,
+    }
+    let entries: Vec<(u64, u64)> = counts.counts.iter().map(|(&k, &v)| (k, v)).collect();
+    let output =
+        Output { qubits: circuit.num_qubits(), clbits: circuit.clbits, shots: counts.shots, seed, counts: Entries(&entries) };
+    serde_json::to_writer(&mut *out, &output)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+/// `key` as `width` binary digits, most significant first.
+fn bits(key: u64, width: usize) -> String {
+    (0..width).rev().map(|i| if key >> i & 1 == 1 { '1' } else { '0' }).collect()
+}
+
+/// The rows worth showing: all if few, else the most likely.
+fn shown_rows<T: Copy + PartialOrd>(mut rows: Vec<(u64, T)>) -> (Vec<(u64, T)>, usize) {
+    if rows.len() <= HUMAN_ROWS {
+        return (rows, 0);
+    }
+    rows.sort_by(|a, b| b.1.partial_cmp(&a.1).unwrap_or(std::cmp::Ordering::Equal).then(a.0.cmp(&b.0)));
+    let hidden = rows.len() - HUMAN_ROWS;
+    rows.truncate(HUMAN_ROWS);
+    (rows, hidden)
+}
+
+fn write_probabilities_table(out: &mut impl Write, name: &str, distribution: &Distribution) -> anyhow::Result<()> {
+    let n = distribution.num_qubits;
+    writeln!(out, "{name}: {n} qubits, exact probabilities")?;
+    let (rows, hidden) = shown_rows(nonzero(distribution));
+    let label = if n == 0 { "(no qubits)".to_string() } else { format!("q{}..q0", n - 1) };
+    let width = label.len().max(n);
+    writeln!(out, "{:>12}  {:<width$}  probability", "outcome", label)?;
+    for (key, p) in rows {
+        writeln!(out, "{key:>12}  {:<width$}  {p:.12}", bits(key, n))?;
+    }
+    if hidden > 0 {
+        writeln!(out, "... and {hidden} less likely outcomes (--json prints all)")?;
+    }
+    Ok(())
+}
+
+fn write_counts_table(out: &mut impl Write, name: &str, counts: &Counts, seed: u64) -> anyhow::Result<()> {
+    let (width, what) = match counts.keys {
+        CountKeys::Clbits(n) => (n, format!("classical bits c{}..c0", n.saturating_sub(1))),
+        CountKeys::Qubits(n) => (n, format!("every qubit, q{}..q0 (the program measures nothing)", n.saturating_sub(1))),
+    };
+    writeln!(out, "{name}: {} shots, seed {seed}, read on {what}", counts.shots)?;
+    let (rows, hidden) = shown_rows(counts.counts.iter().map(|(&k, &v)| (k, v)).collect());
+    let column = width.max(4);
+    writeln!(out, "{:>12}  {:<column$}  {:>10}  frequency", "outcome", "bits", "count")?;
+    for (key, count) in rows {
+        let frequency = count as f64 / counts.shots as f64;
+        writeln!(out, "{key:>12}  {:<column$}  {count:>10}  {frequency:.6}", bits(key, width))?;
+    }
+    if hidden > 0 {
+        writeln!(out, "... and {hidden} rarer outcomes (--json prints all)")?;
+    }
+    Ok(())
 }

@@ -1,1 +1,126 @@
 //! `qchess sim`.
+
+use std::path::PathBuf;
+
+use crate::common::qchess;
+
+/// Writes `text` to a fresh file and keeps its directory alive.
+fn qasm_file(text: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("circuit.qasm");
+    std::fs::write(&path, text).expect("write");
+    (dir, path)
+}
+
+const BELL: &str =
+    "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\ncreg c[2];\nh q[0];\ncx q[0], q[1];\nmeasure q -> c;\n";
+
+fn probability(json: &serde_json::Value, key: &str) -> f64 {
+    json["probabilities"][key].as_f64().unwrap_or(0.0)
+}
+
+#[test]
+fn exact_json_lists_nonzero_probabilities_over_all_qubits() {
+    let (_dir, path) = qasm_file(BELL);
+    let run = qchess(&["sim", path.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let json = run.json();
+    assert_eq!(json["qubits"], 2);
+    let probabilities = json["probabilities"].as_object().expect("object");
+    assert_eq!(probabilities.keys().collect::<Vec<_>>(), ["0", "3"]);
+    assert!((probability(&json, "0") - 0.5).abs() < 1e-12);
+    assert!((probability(&json, "3") - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn exact_mode_branches_on_mid_circuit_measurement_and_conditions() {
+    // q0 = Ry(theta)|0>, measured; the result is copied into q1 by a condition; q2 gets H.
+    // P(q0 = 1) = sin^2(theta/2) with theta = 2 asin(sqrt(0.3)): P(011) = 0.15, P(111) = 0.15,
+    // P(000) = P(100) = 0.35.
+    let text = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[3];\ncreg c[1];\nry(1.1592794807274085) q[0];\n\
+                measure q[0] -> c[0];\nif (c == 1) x q[1];\nh q[2];\n";
+    let (_dir, path) = qasm_file(text);
+    let json = qchess(&["sim", path.to_str().expect("utf-8"), "--exact", "--json"]).json();
+    let expected = [("0", 0.35), ("3", 0.15), ("4", 0.35), ("7", 0.15)];
+    assert_eq!(json["probabilities"].as_object().expect("object").len(), 4);
+    for (key, p) in expected {
+        assert!((probability(&json, key) - p).abs() < 1e-12, "P({key}) = {}", probability(&json, key));
+    }
+}
+
+#[test]
+fn shots_are_counted_over_classical_bits_and_reproducible_with_a_seed() {
+    let (_dir, path) = qasm_file(BELL);
+    let file = path.to_str().expect("utf-8");
+    let first = qchess(&["sim", file, "--shots", "2000", "--seed", "11", "--json"]);
+    assert_eq!(first.code, Some(0), "{}", first.stderr);
+    let json = first.json();
+    assert_eq!(json["shots"], 2000);
+    assert_eq!(json["seed"], 11);
+    let counts = json["counts"].as_object().expect("object");
+    assert!(counts.keys().all(|k| k == "0" || k == "3"), "{counts:?}");
+    assert_eq!(counts.values().map(|v| v.as_u64().expect("count")).sum::<u64>(), 2000);
+    // 2000 fair coin flips: 1000 +- 5 sigma.
+    let zeros = counts["0"].as_u64().expect("count");
+    assert!((1000i64 - zeros as i64).abs() < 112, "{zeros}");
+    let again = qchess(&["sim", file, "--shots", "2000", "--seed", "11", "--json"]);
+    assert_eq!(again.stdout, first.stdout);
+}
+
+#[test]
+fn a_program_without_measurements_is_sampled_on_every_qubit() {
+    let text = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[3];\nx q[0];\nx q[2];\n";
+    let (_dir, path) = qasm_file(text);
+    let json = qchess(&["sim", path.to_str().expect("utf-8"), "--shots", "10", "--seed", "1", "--json"]).json();
+    assert_eq!(json["counts"], serde_json::json!({"5": 10}));
+}
+
+#[test]
+fn human_output_is_a_table() {
+    let (_dir, path) = qasm_file(BELL);
+    let file = path.to_str().expect("utf-8");
+    let exact = qchess(&["sim", file]);
+    assert_eq!(exact.code, Some(0));
+    assert!(exact.stdout.contains("2 qubits, exact probabilities"), "{}", exact.stdout);
+    assert!(exact.stdout.contains("           3  11      0.500000000000"), "{}", exact.stdout);
+    let sampled = qchess(&["sim", file, "--shots", "100", "--seed", "5"]);
+    assert!(sampled.stdout.contains("100 shots, seed 5, read on classical bits c1..c0"), "{}", sampled.stdout);
+    let rows = sampled.stdout.lines().filter(|l| l.trim_start().starts_with(['0', '3'])).count();
+    assert_eq!(rows, 2, "{}", sampled.stdout);
+}
+
+#[test]
+fn bad_input_exits_2_with_file_line_column() {
+    let (_dir, path) = qasm_file("OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[1];\nfoo q[0];\n");
+    let file = path.to_str().expect("utf-8");
+    let run = qchess(&["sim", file]);
+    assert_eq!(run.code, Some(2));
+    assert_eq!(run.stderr.trim(), format!("qchess: error: {file}:4:1: undefined gate `foo`"));
+    assert_eq!(run.stderr.lines().count(), 1);
+
+    let missing = qchess(&["sim", "/nonexistent/circuit.qasm"]);
+    assert_eq!(missing.code, Some(2));
+    assert!(missing.stderr.contains("/nonexistent/circuit.qasm: "), "{}", missing.stderr);
+
+    let (_dir, path) = qasm_file(BELL);
+    let file = path.to_str().expect("utf-8");
+    assert_eq!(qchess(&["sim", file, "--shots", "0"]).code, Some(2));
+    assert_eq!(qchess(&["sim", file, "--shots", "5", "--exact"]).code, Some(2));
+    assert_eq!(qchess(&["sim", file, "--seed", "5"]).code, Some(2));
+}
+
+#[test]
+fn a_state_past_the_qubit_limit_is_refused_before_allocation() {
+    let (_dir, path) = qasm_file(BELL);
+    let run = qchess(&["sim", path.to_str().expect("utf-8"), "--max-qubits", "1"]);
+    assert_eq!(run.code, Some(1));
+    assert!(
+        run.stderr.contains("2 qubits need 64 B for a dense state vector, over the limit of 1 qubits"),
+        "{}",
+        run.stderr
+    );
+    let (_dir, path) = qasm_file("OPENQASM 2.0;\nqreg q[40];\n");
+    let run = qchess(&["sim", path.to_str().expect("utf-8")]);
+    assert_eq!(run.code, Some(1));
+    assert!(run.stderr.contains("40 qubits need 16 TiB"), "{}", run.stderr);
+}

@@ -20,7 +20,7 @@ pub struct Args {
     /// The OpenQASM 2.0 file to run.
     pub file: PathBuf,
     /// Sample this many shots (counts over the classical bits) instead of exact probabilities.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_SHOTS as i64), conflicts_with = "exact")]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_SHOTS), conflicts_with = "exact")]
     pub shots: Option<u64>,
     /// Seed of the shot sampler; without it a random seed is drawn and printed.
     #[arg(long, requires = "shots")]
@@ -54,8 +54,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     match args.shots {
         None => {
-            let distribution =
-                simulator.probabilities(&circuit).with_context(|| format!("cannot simulate {name}"))?;
+            let distribution = simulator.probabilities(&circuit).with_context(|| format!("cannot simulate {name}"))?;
             if json {
                 write_probabilities_json(&mut out, &distribution)?;
             } else {
@@ -125,8 +124,13 @@ fn write_counts_json(out: &mut impl Write, circuit: &Circuit, counts: &Counts, s
         counts: Entries<'a, u64>,
     }
     let entries: Vec<(u64, u64)> = counts.counts.iter().map(|(&k, &v)| (k, v)).collect();
-    let output =
-        Output { qubits: circuit.num_qubits(), clbits: circuit.clbits, shots: counts.shots, seed, counts: Entries(&entries) };
+    let output = Output {
+        qubits: circuit.num_qubits(),
+        clbits: circuit.clbits,
+        shots: counts.shots,
+        seed,
+        counts: Entries(&entries),
+    };
     serde_json::to_writer(&mut *out, &output)?;
     writeln!(out)?;
     Ok(())
@@ -167,7 +171,9 @@ fn write_probabilities_table(out: &mut impl Write, name: &str, distribution: &Di
 fn write_counts_table(out: &mut impl Write, name: &str, counts: &Counts, seed: u64) -> anyhow::Result<()> {
     let (width, what) = match counts.keys {
         CountKeys::Clbits(n) => (n, format!("classical bits c{}..c0", n.saturating_sub(1))),
-        CountKeys::Qubits(n) => (n, format!("every qubit, q{}..q0 (the program measures nothing)", n.saturating_sub(1))),
+        CountKeys::Qubits(n) => {
+            (n, format!("every qubit, q{}..q0 (the program measures nothing)", n.saturating_sub(1)))
+        }
     };
     writeln!(out, "{name}: {} shots, seed {seed}, read on {what}", counts.shots)?;
     let (rows, hidden) = shown_rows(counts.counts.iter().map(|(&k, &v)| (k, v)).collect());

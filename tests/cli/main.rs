@@ -9,4 +9,5 @@ mod game;
 mod moves;
 mod perft;
 mod play;
+mod serve;
 mod sim;

@@ -38,6 +38,8 @@ enum Command {
     Play(commands::play::Args),
     /// Play a short narrated demo game on the built-in simulator.
     Demo(commands::demo::Args),
+    /// Serve the IonQ-compatible provider API and the quantum board REST API over HTTP.
+    Serve(commands::serve::Args),
 }
 
 fn main() -> ExitCode {
@@ -51,6 +53,7 @@ fn main() -> ExitCode {
         Command::Game(args) => commands::game::run(args, cli.json),
         Command::Play(args) => commands::play::run(args, cli.json),
         Command::Demo(args) => commands::demo::run(args, cli.json),
+        Command::Serve(args) => commands::serve::run(args, cli.json),
     };
     exit::report(result)
 }

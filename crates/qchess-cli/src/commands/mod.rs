@@ -7,4 +7,5 @@ pub mod game;
 pub mod moves;
 pub mod perft;
 pub mod play;
+pub mod serve;
 pub mod sim;

@@ -1,0 +1,401 @@
+//! The remote quantum board: a [`QuantumBoard`] whose circuits run on a provider.
+//!
+//! The board keeps the move compiler's [`Register`]: the circuit accumulated since the last
+//! fully classical position, with a post-selection for every earlier measurement. IonQ JSON
+//! circuits cannot measure mid-way, so measurements are deferred: a measured qubit is never
+//! touched again, the provider measures every qubit at the end, and the board keeps only the
+//! shots that agree with the recorded outcomes (and, under [`Mitigation::DropImpossiblePieceCounts`],
+//! have a possible number of pieces). The shot budget grows with the number of post-selections
+//! ([`suggest_shots`]).
+//!
+//! * A move that measures runs the circuit up to its measurement and draws the outcome from the
+//!   surviving shots with a seeded generator; a forced outcome that no surviving shot supports
+//!   is [`BoardError::ImpossibleOutcome`].
+//! * Results are cached per circuit, so asking for probabilities twice, or after a move whose
+//!   measurement said no (which adds no gate), does not submit another job.
+//! * When every surviving shot agrees on the board, the position is classical again and the
+//!   circuit restarts empty.
+//! * A failed `apply` (a provider error, an impossible outcome) leaves the board as it was.
+//!
+//! The trait is synchronous, so the board owns a single-threaded tokio runtime and blocks on
+//! it; do not call it from inside another tokio runtime.
+//!
+//! ```no_run
+//! use qchess_core::{Bitboard, QuantumBoard, Square, TypedMove};
+//! use qchess_remote::board::{RemoteBoard, RemoteBoardConfig};
+//! use qchess_remote::config::{ApiKey, ProviderConfig};
+//!
+//! let provider = ProviderConfig::new("http://127.0.0.1:8080/v0.4")?.with_api_key(ApiKey::new("key")?);
+//! let mut board = RemoteBoard::new(Bitboard::from_square(Square::B1), RemoteBoardConfig::new(provider))?;
+//! board.apply(&"b1^a3c3:SPLIT_JUMP:BASIC".parse::<TypedMove>()?)?;
+//! let probabilities = board.square_probabilities()?; // one job on the provider
+//! assert!((probabilities.get(Square::A3) - 0.5).abs() < 0.1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod shots;
+
+use std::sync::Arc;
+
+use qchess_circuit::compiler::{Register, Step};
+use qchess_circuit::ir::Circuit;
+use qchess_core::{Bitboard, BoardError, MoveReport, QuantumBoard, SquareProbabilities, TypedMove};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use thiserror::Error;
+
+pub use shots::{AllowedPieces, Survivors, suggest_shots};
+
+use crate::client::{IonqClient, JobResult};
+use crate::config::ProviderConfig;
+use crate::error::RemoteError;
+
+/// Default shots per job before the post-selection factor.
+pub const DEFAULT_SHOTS: u64 = 1000;
+
+/// The most shots one job may ask for (IonQ's limit).
+pub const DEFAULT_MAX_SHOTS: u64 = 1_000_000;
+
+/// Circuits whose results are kept (the current one, and a few for undo).
+const CACHE_SIZE: usize = 8;
+
+/// Which shots are thrown away besides those that contradict recorded outcomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Mitigation {
+    /// Keep every post-selected shot.
+    #[default]
+    None,
+    /// Drop shots whose piece count no sequence of captures could give (noise); doubles the
+    /// shot budget.
+    DropImpossiblePieceCounts,
+}
+
+/// How a [`RemoteBoard`] runs: the provider, the shot budget, mitigation and the seed.
+#[derive(Debug, Clone)]
+pub struct RemoteBoardConfig {
+    /// The provider connection.
+    pub provider: ProviderConfig,
+    /// Shots per job before the post-selection factor of [`suggest_shots`].
+    pub shots: u64,
+    /// The most shots one job may ask for.
+    pub max_shots: u64,
+    /// Error mitigation.
+    pub mitigation: Mitigation,
+    /// Seed of the generator that draws outcomes and samples from the surviving shots.
+    pub seed: u64,
+}
+
+impl RemoteBoardConfig {
+    /// Defaults: [`DEFAULT_SHOTS`], [`DEFAULT_MAX_SHOTS`], no mitigation, seed 0.
+    pub fn new(provider: ProviderConfig) -> RemoteBoardConfig {
+        RemoteBoardConfig {
+            provider,
+            shots: DEFAULT_SHOTS,
+            max_shots: DEFAULT_MAX_SHOTS,
+            mitigation: Mitigation::None,
+            seed: 0,
+        }
+    }
+}
+
+/// Why the remote board could not do what was asked, beyond the provider's own errors.
+#[derive(Debug, Error)]
+pub enum RemoteBoardError {
+    /// The provider failed.
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
+    /// Every shot contradicted a recorded outcome (or had an impossible piece count), even at
+    /// the largest shot budget.
+    #[error(
+        "no shot of {shots} survived the {postselections} recorded outcomes{}; the position is too unlikely on this backend",
+        if *.mitigated { " and the piece-count check" } else { "" }
+    )]
+    NoSurvivingShots {
+        /// Shots of the last job.
+        shots: u64,
+        /// Post-selections of the circuit.
+        postselections: usize,
+        /// Whether mitigation dropped shots too.
+        mitigated: bool,
+    },
+    /// The tokio runtime could not start.
+    #[error("cannot start the async runtime: {0}")]
+    Runtime(String),
+}
+
+impl From<RemoteBoardError> for BoardError {
+    fn from(error: RemoteBoardError) -> BoardError {
+        BoardError::Backend(Box::new(error))
+    }
+}
+
+/// One applied move, as kept for undo.
+#[derive(Debug, Clone)]
+struct Applied {
+    register: Register,
+    allowed: AllowedPieces,
+}
+
+/// A cached job result for one circuit.
+#[derive(Debug)]
+struct Cached {
+    key: String,
+    result: Arc<JobResult>,
+}
+
+/// A sampled quantum board on a remote provider: see the [module docs](self).
+#[derive(Debug)]
+pub struct RemoteBoard {
+    config: RemoteBoardConfig,
+    client: IonqClient,
+    runtime: tokio::runtime::Runtime,
+    rng: ChaCha8Rng,
+    register: Register,
+    allowed: AllowedPieces,
+    history: Vec<Applied>,
+    cache: Vec<Cached>,
+    jobs: usize,
+    last_state_size: usize,
+}
+
+impl RemoteBoard {
+    /// A board at a classical occupancy.
+    pub fn new(occupancy: Bitboard, config: RemoteBoardConfig) -> Result<RemoteBoard, RemoteBoardError> {
+        let client = IonqClient::new(config.provider.clone())?;
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| RemoteBoardError::Runtime(e.to_string()))?;
+        Ok(RemoteBoard {
+            rng: ChaCha8Rng::seed_from_u64(config.seed),
+            config,
+            client,
+            runtime,
+            register: Register::new(occupancy),
+            allowed: AllowedPieces::new(occupancy),
+            history: Vec::new(),
+            cache: Vec::new(),
+            jobs: 0,
+            last_state_size: 1,
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &RemoteBoardConfig {
+        &self.config
+    }
+
+    /// The circuit accumulated since the last classical position.
+    pub fn circuit(&self) -> &Circuit {
+        self.register.circuit()
+    }
+
+    /// The compiler's register: circuit, square qubits, classical occupancy.
+    pub fn register(&self) -> &Register {
+        &self.register
+    }
+
+    /// How many jobs this board has submitted.
+    pub fn jobs_submitted(&self) -> usize {
+        self.jobs
+    }
+
+    /// The shots the next job of the current circuit would ask for.
+    pub fn next_shots(&self) -> u64 {
+        suggest_shots(
+            self.config.shots,
+            self.register.circuit().postselect.len(),
+            self.config.mitigation == Mitigation::DropImpossiblePieceCounts,
+            self.config.max_shots,
+        )
+    }
+
+    fn mitigated(&self) -> bool {
+        self.config.mitigation == Mitigation::DropImpossiblePieceCounts
+    }
+
+    /// The surviving outcomes of the current circuit, running it if its results are not cached.
+    fn survivors(&mut self) -> Result<Survivors, RemoteBoardError> {
+        let circuit = self.register.circuit();
+        let key = format!("{}|{:?}", circuit.num_qubits(), circuit.ops);
+        let exact = self.config.provider.exact_results();
+        let mut shots = self.next_shots();
+        loop {
+            let result = match self.cache.iter().position(|c| c.key == key) {
+                Some(index) if self.cache[index].result.shots >= shots || exact => {
+                    let hit = self.cache.remove(index);
+                    let result = Arc::clone(&hit.result);
+                    self.cache.push(hit);
+                    result
+                }
+                _ => {
+                    let circuit = self.register.circuit().clone();
+                    let result = Arc::new(self.runtime.block_on(self.client.run(&circuit, shots))?);
+                    self.jobs += 1;
+                    self.cache.retain(|c| c.key != key);
+                    if self.cache.len() >= CACHE_SIZE {
+                        self.cache.remove(0);
+                    }
+                    self.cache.push(Cached { key: key.clone(), result: Arc::clone(&result) });
+                    result
+                }
+            };
+            let allowed = self.mitigated().then_some(&self.allowed);
+            let job_shots = (!exact).then_some(result.shots);
+            let postselect = &self.register.circuit().postselect;
+            match shots::survivors(&result.probabilities, &self.register, postselect, allowed, job_shots) {
+                Ok(survivors) => {
+                    self.last_state_size = survivors.distribution().len();
+                    return Ok(survivors);
+                }
+                // More shots may let a rare outcome survive; exact results will not change.
+                Err(_) if !exact && shots < self.config.max_shots => {
+                    shots = shots.saturating_mul(4).min(self.config.max_shots);
+                }
+                Err(_) => {
+                    return Err(RemoteBoardError::NoSurvivingShots {
+                        shots: result.shots,
+                        postselections: postselect.len(),
+                        mitigated: self.mitigated(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// The survivors of the current position, restarting the circuit when they all agree.
+    fn settled(&mut self) -> Result<Option<Survivors>, RemoteBoardError> {
+        if self.register.quantum_squares().is_empty() {
+            self.restart(self.register.classical_occupancy());
+            return Ok(None);
+        }
+        let survivors = self.survivors()?;
+        match survivors.classical_board() {
+            Some(board) => {
+                self.restart(board);
+                Ok(None)
+            }
+            None => Ok(Some(survivors)),
+        }
+    }
+
+    /// Drops the circuit: the position is classical with this occupancy.
+    fn restart(&mut self, occupancy: Bitboard) {
+        if !self.register.circuit().ops.is_empty() || !self.register.quantum_squares().is_empty() {
+            self.register = Register::new(occupancy);
+        }
+        self.last_state_size = 1;
+    }
+
+    fn run_move(&mut self, mv: &TypedMove) -> Result<MoveReport, BoardError> {
+        if self.register.quantum_squares().is_empty() {
+            self.restart(self.register.classical_occupancy());
+        }
+        let request = match self.register.begin(mv)? {
+            Step::Done(result) => {
+                return Ok(MoveReport {
+                    proceeded: result.proceeded,
+                    outcome: result.measurement.outcome(),
+                    outcome_probability: None,
+                });
+            }
+            Step::Measure(request) => request,
+        };
+        let survivors = self.survivors()?;
+        let qubit = request.qubit.index();
+        let proceed = survivors.qubit_probability(qubit, request.proceed_value);
+        let outcome = match request.forced {
+            Some(forced) => forced,
+            None => {
+                let drawn = survivors.draw(self.rng.random::<f64>());
+                (drawn >> qubit & 1 == 1) == request.proceed_value
+            }
+        };
+        let probability = if outcome { proceed } else { 1.0 - proceed };
+        let impossible = match survivors.shots {
+            Some(_) => probability <= 0.0,
+            None => probability <= shots::NEGLIGIBLE,
+        };
+        if impossible {
+            return Err(BoardError::ImpossibleOutcome { mv: mv.to_string(), outcome });
+        }
+        let result = self.register.resolve(outcome)?;
+        Ok(MoveReport { proceeded: result.proceeded, outcome: Some(outcome), outcome_probability: Some(probability) })
+    }
+}
+
+impl QuantumBoard for RemoteBoard {
+    fn init(&mut self, occupancy: Bitboard) -> Result<(), BoardError> {
+        self.register = Register::new(occupancy);
+        self.allowed = AllowedPieces::new(occupancy);
+        self.history.clear();
+        self.rng = ChaCha8Rng::seed_from_u64(self.config.seed);
+        self.last_state_size = 1;
+        Ok(())
+    }
+
+    fn apply(&mut self, mv: &TypedMove) -> Result<MoveReport, BoardError> {
+        let before = Applied { register: self.register.clone(), allowed: self.allowed.clone() };
+        match self.run_move(mv) {
+            Ok(report) => {
+                self.allowed.after(mv);
+                self.history.push(before);
+                Ok(report)
+            }
+            Err(error) => {
+                self.register = before.register;
+                self.allowed = before.allowed;
+                Err(error)
+            }
+        }
+    }
+
+    fn undo(&mut self) -> Result<(), BoardError> {
+        let before = self.history.pop().ok_or(BoardError::NothingToUndo)?;
+        self.register = before.register;
+        self.allowed = before.allowed;
+        Ok(())
+    }
+
+    fn square_probabilities(&mut self) -> Result<SquareProbabilities, BoardError> {
+        match self.settled()? {
+            None => Ok(SquareProbabilities::classical(self.register.classical_occupancy())),
+            Some(survivors) => {
+                let (probabilities, standard_errors) = survivors.square_probabilities();
+                Ok(SquareProbabilities { probabilities, standard_errors })
+            }
+        }
+    }
+
+    fn distribution(&mut self) -> Result<Vec<(Bitboard, f64)>, BoardError> {
+        match self.settled()? {
+            None => Ok(vec![(self.register.classical_occupancy(), 1.0)]),
+            Some(survivors) => Ok(survivors.distribution()),
+        }
+    }
+
+    fn sample(&mut self, shots: usize) -> Result<Vec<Bitboard>, BoardError> {
+        let distribution = self.distribution()?;
+        Ok((0..shots)
+            .map(|_| {
+                let u = self.rng.random::<f64>();
+                let mut cumulative = 0.0;
+                for &(board, p) in &distribution {
+                    cumulative += p;
+                    if u < cumulative {
+                        return board;
+                    }
+                }
+                distribution.last().map_or(Bitboard::EMPTY, |d| d.0)
+            })
+            .collect())
+    }
+
+    fn state_size(&self) -> usize {
+        self.last_state_size
+    }
+
+    fn is_exact(&self) -> bool {
+        self.config.provider.exact_results()
+    }
+}

@@ -1,0 +1,35 @@
+//! Remote quantum providers over HTTP.
+//!
+//! * [`config`]: a validated provider connection ([`ProviderConfig`]): base URL, API key
+//!   (never printed), backend, noise model, timeouts, retries, polling.
+//! * [`client`]: [`IonqClient`], an asynchronous IonQ v0.4 client that submits
+//!   `ionq.circuit.v1` jobs, polls them, fetches probabilities and cancels them.
+//! * [`board`]: [`RemoteBoard`], a [`QuantumBoard`](qchess_core::QuantumBoard) whose
+//!   accumulated circuit runs on the provider with deferred measurement and post-selection.
+//! * [`probabilities`], [`wire`], [`retry`]: results, JSON shapes and retry timing.
+//! * [`error`]: [`RemoteError`], what went wrong, sorted by what the user can do about it.
+//!
+//! Depends on `qchess-core`, `qchess-circuit` and `qchess-qasm` (for the IonQ JSON lowering).
+//!
+//! ```
+//! use qchess_remote::{ProviderConfig, RemoteBoardConfig};
+//!
+//! let provider = ProviderConfig::new(qchess_remote::config::DEFAULT_PROVIDER_URL)?;
+//! let board = RemoteBoardConfig { shots: 2000, ..RemoteBoardConfig::new(provider) };
+//! assert_eq!(board.provider.target().as_str(), "simulator");
+//! # Ok::<(), qchess_remote::config::ConfigError>(())
+//! ```
+
+pub mod board;
+pub mod client;
+pub mod config;
+pub mod error;
+mod interrupt;
+pub mod probabilities;
+pub mod retry;
+pub mod wire;
+
+pub use board::{Mitigation, RemoteBoard, RemoteBoardConfig, RemoteBoardError};
+pub use client::{IonqClient, JobResult};
+pub use config::{ApiKey, ProviderConfig};
+pub use error::RemoteError;

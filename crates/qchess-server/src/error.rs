@@ -1,0 +1,91 @@
+//! Errors: HTTP answers in IonQ's error shape, and why a server could not start.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use thiserror::Error;
+
+/// An error answer: `{"statusCode": 400, "error": "Bad Request", "message": "..."}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// What went wrong, for a person.
+    pub message: String,
+    /// Seconds after which a retry may succeed (sent as `Retry-After`).
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    /// An error with this status and message.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: message.into(), retry_after: None }
+    }
+
+    /// 400: the request is malformed or asks for something unsupported.
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 404: no such resource.
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, message)
+    }
+
+    /// 401: no or the wrong API key.
+    pub fn unauthorized() -> ApiError {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "Invalid key provided. Send the header `Authorization: apiKey <key>` with the key the server was started with.",
+        )
+    }
+
+    /// 429 with `Retry-After`.
+    pub fn too_many(message: impl Into<String>, retry_after: u64) -> ApiError {
+        ApiError { retry_after: Some(retry_after), ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, message) }
+    }
+
+    /// The short error name IonQ uses for the status.
+    fn name(&self) -> &'static str {
+        match self.status {
+            StatusCode::BAD_REQUEST => "Bad Request",
+            StatusCode::UNAUTHORIZED => "Unauthorized Error",
+            StatusCode::NOT_FOUND => "Not Found Error",
+            StatusCode::PAYLOAD_TOO_LARGE => "Payload Too Large",
+            StatusCode::TOO_MANY_REQUESTS => "Too Many Requests",
+            StatusCode::METHOD_NOT_ALLOWED => "Method Not Allowed",
+            status if status.is_server_error() => "Internal Server Error",
+            _ => "Error",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = json!({ "statusCode": self.status.as_u16(), "error": self.name(), "message": self.message });
+        let mut response = (self.status, axum::Json(body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}
+
+/// Why the server could not start or stopped with an error.
+#[derive(Debug, Error)]
+pub enum ServeError {
+    /// A setting is out of range.
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    /// The address could not be bound.
+    #[error("cannot listen on {addr}: {source}")]
+    Bind {
+        /// The address.
+        addr: std::net::SocketAddr,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// Serving failed.
+    #[error("the server failed: {0}")]
+    Io(#[from] std::io::Error),
+}

@@ -1,0 +1,218 @@
+//! The qchess HTTP server behind `qchess serve`.
+//!
+//! * The IonQ v0.4 provider API under `/v0.4` (jobs create / get / list / delete / cancel,
+//!   results probabilities, backends, whoami), compatible with the unmodified `cirq-ionq` and
+//!   `qiskit-ionq` clients: statuses `submitted|ready|started|completed|failed|canceled`, the
+//!   relative results URL, `shots` as a number or string, `target(s)` and `control(s)`, echoed
+//!   metadata, unknown fields ignored, errors as `{"statusCode", "error", "message"}`, and jobs
+//!   moved along by a worker rather than in the request. The `simulator` backend with the
+//!   `ideal` noise model answers exact probabilities; `qpu.*` backends and noisy models answer
+//!   shot frequencies with the configured [`NoiseOptions`].
+//! * The official engine's quantum board REST API under `/quantumboard` ([`board_api`]).
+//! * `GET /health`.
+//!
+//! Requests are bounded ([`Limits`]: body size, qubits, shots, gates, stored jobs), an optional
+//! API key guards everything but `/health` and `/v0.4/backends`, and [`Server::run`] stops
+//! gracefully, letting requests in flight finish.
+//!
+//! ```no_run
+//! use qchess_server::{Server, ServerConfig, shutdown_signal};
+//!
+//! # async fn start() -> Result<(), qchess_server::ServeError> {
+//! let server = Server::bind(ServerConfig::new("127.0.0.1:0".parse().unwrap())).await?;
+//! println!("listening on http://{}", server.local_addr());
+//! server.run(shutdown_signal()).await
+//! # }
+//! ```
+//!
+//! Depends on `qchess-core`, `qchess-circuit`, `qchess-sim` (the simulators), `qchess-qasm`
+//! (IonQ JSON) and `qchess-remote` (the API's JSON shapes).
+
+pub mod board_api;
+pub mod config;
+pub mod error;
+pub mod jobs;
+pub mod provider;
+pub mod simulate;
+mod time;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::header::AUTHORIZATION;
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, put};
+use axum::{Json, Router};
+use qchess_core::Bitboard;
+use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
+use serde_json::json;
+use tokio::net::TcpListener;
+use tokio::sync::mpsc;
+
+pub use config::{ConfigError, Limits, NoiseOptions, ServerConfig, ServerKey};
+pub use error::{ApiError, ServeError};
+
+use jobs::JobStore;
+
+/// The quantum board's occupancy before any `init`: the standard start position.
+const START_OCCUPANCY: u64 = 0xFFFF_0000_0000_FFFF;
+
+/// Shared state of every request.
+#[derive(Debug)]
+pub struct AppState {
+    /// The configuration.
+    pub config: ServerConfig,
+    /// Provider jobs.
+    pub jobs: Mutex<JobStore>,
+    /// The quantum board of the board API.
+    pub board: Mutex<LocalBoard>,
+    /// Ids of submitted jobs, for the worker.
+    pub queue: mpsc::UnboundedSender<String>,
+    /// When the server started.
+    pub started: SystemTime,
+}
+
+impl AppState {
+    /// A fresh job id in UUID v4 form.
+    pub fn new_id(&self) -> String {
+        let bits: u128 = rand::random::<u128>() & !(0xF << 76) & !(0x3 << 62) | (0x4 << 76) | (0x2 << 62);
+        let hex = format!("{bits:032x}");
+        format!("{}-{}-{}-{}-{}", &hex[..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..])
+    }
+}
+
+/// A bound server, ready to run.
+#[derive(Debug)]
+pub struct Server {
+    listener: TcpListener,
+    state: Arc<AppState>,
+    queue: mpsc::UnboundedReceiver<String>,
+}
+
+impl Server {
+    /// Checks the configuration and binds its address (port 0 picks a free port).
+    pub async fn bind(config: ServerConfig) -> Result<Server, ServeError> {
+        config.validate()?;
+        let listener =
+            TcpListener::bind(config.addr).await.map_err(|source| ServeError::Bind { addr: config.addr, source })?;
+        let (sender, queue) = mpsc::unbounded_channel();
+        let board = LocalBoard::with_options(
+            Bitboard(START_OCCUPANCY),
+            LocalBoardOptions { seed: config.seed, ..LocalBoardOptions::default() },
+        );
+        let state = Arc::new(AppState {
+            jobs: Mutex::new(JobStore::new(config.limits.max_jobs)),
+            board: Mutex::new(board),
+            queue: sender,
+            started: SystemTime::now(),
+            config,
+        });
+        Ok(Server { listener, state, queue })
+    }
+
+    /// The address actually bound.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener.local_addr().unwrap_or(self.state.config.addr)
+    }
+
+    /// The shared state (for inspection in tests).
+    pub fn state(&self) -> Arc<AppState> {
+        Arc::clone(&self.state)
+    }
+
+    /// Serves until `shutdown` resolves, then stops accepting connections and finishes the
+    /// requests in flight.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
+        let worker = tokio::spawn(provider::run_worker(Arc::clone(&self.state), self.queue));
+        let app = router(Arc::clone(&self.state));
+        let served = axum::serve(self.listener, app).with_graceful_shutdown(shutdown).await;
+        worker.abort();
+        served.map_err(ServeError::Io)
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        // If the handler cannot be installed, only SIGTERM stops the server.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+}
+
+/// Every route, with the body limit and the API key check.
+pub fn router(state: Arc<AppState>) -> Router {
+    let guarded = Router::new()
+        .route("/v0.4/jobs", post(provider::create_job).get(provider::list_jobs))
+        .route("/v0.4/jobs/{id}", get(provider::get_job).delete(provider::delete_job))
+        .route("/v0.4/jobs/{id}/results/probabilities", get(provider::get_results))
+        .route("/v0.4/jobs/{id}/results/probabilities/aggregated", get(provider::get_results))
+        .route("/v0.4/jobs/{id}/status/cancel", put(provider::cancel_job))
+        .route("/v0.4/whoami", get(provider::whoami))
+        .route("/quantumboard/init", post(board_api::init))
+        .route("/quantumboard/do_move", post(board_api::do_move))
+        .route("/quantumboard/undo_last_move", post(board_api::undo))
+        .route_layer(middleware::from_fn_with_state(Arc::clone(&state), require_key));
+    let open = Router::new()
+        .route("/health", get(health))
+        .route("/v0.4/backends", get(provider::list_backends))
+        .route("/v0.4/backends/{backend}", get(provider::get_backend));
+    let limit = state.config.limits.max_body_bytes;
+    guarded
+        .merge(open)
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(limit))
+        .with_state(state)
+}
+
+async fn health() -> Json<serde_json::Value> {
+    Json(json!({ "status": "ok" }))
+}
+
+async fn not_found(request: Request) -> ApiError {
+    ApiError::not_found(format!("no route for {} {}", request.method(), request.uri().path()))
+}
+
+async fn method_not_allowed(request: Request) -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::METHOD_NOT_ALLOWED,
+        format!("{} is not allowed on {}", request.method(), request.uri().path()),
+    )
+}
+
+/// Answers 401 unless the request carries the server's key as `Authorization: apiKey KEY`.
+async fn require_key(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    if let Some(key) = &state.config.api_key {
+        let given = request
+            .headers()
+            .get(AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("apiKey ").or_else(|| v.strip_prefix("Bearer ")))
+            .map(str::trim);
+        if !given.is_some_and(|given| key.matches(given)) {
+            return ApiError::unauthorized().into_response();
+        }
+    }
+    next.run(request).await
+}

@@ -36,7 +36,7 @@ pub use notation::{AlgebraicMove, Notation, ParseMoveError};
 pub use piece::Piece;
 pub use position::{Illegal, IllegalMove, LegalMove, MoveError, Occupancy, Position, PositionError};
 pub use position_spec::{ParsePositionError, PositionSpec, StartPosition};
-pub use quantum_board::{BoardError, MoveReport, QuantumBoard, SquareProbabilities};
+pub use quantum_board::{BoardError, MoveReport, QuantumBoard, SquarePairDensity, SquareProbabilities};
 pub use role::Role;
 pub use square::{ParseSquareError, Square};
 pub use typed_move::{MoveSquares, MoveType, MoveVariant, ParseTypedMoveError, Shape, TypedMove, TypedMoveProblem};

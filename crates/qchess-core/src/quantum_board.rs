@@ -4,6 +4,7 @@
 //! takes [`TypedMove`]s, says whether each went ahead, and answers occupancy probabilities. The
 //! local simulator implements it exactly; a remote provider implements it by sampling.
 
+use num_complex::Complex64;
 use thiserror::Error;
 
 use crate::{Bitboard, Square, TypedMove};
@@ -74,6 +75,31 @@ impl SquareProbabilities {
     }
 }
 
+/// The reduced density matrix of the occupancy of two squares, everything else traced out.
+///
+/// Rows and columns are the basis states `|x y>` of the two squares in the order `|00>`, `|01>`,
+/// `|10>`, `|11>` (index `2 * x + y`), where `x` is the first square's occupancy (1 = occupied)
+/// and `y` the second's. A square without a qubit contributes its classical value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SquarePairDensity {
+    /// The first square (`x`, the left of each ket).
+    pub first: Square,
+    /// The second square (`y`, the right of each ket).
+    pub second: Square,
+    /// The matrix entries `rho[row][column]`.
+    pub matrix: [[Complex64; 4]; 4],
+}
+
+impl SquarePairDensity {
+    /// The density matrix of a product of two classical occupancies.
+    pub fn classical(first: Square, second: Square, first_full: bool, second_full: bool) -> SquarePairDensity {
+        let mut matrix = [[Complex64::new(0.0, 0.0); 4]; 4];
+        let index = 2 * usize::from(first_full) + usize::from(second_full);
+        matrix[index][index] = Complex64::new(1.0, 0.0);
+        SquarePairDensity { first, second, matrix }
+    }
+}
+
 /// Why a quantum board could not do what was asked.
 #[derive(Debug, Error)]
 pub enum BoardError {
@@ -110,6 +136,13 @@ pub enum BoardError {
     /// There is no move to undo.
     #[error("there is no move to undo")]
     NothingToUndo,
+    /// The backend cannot answer this kind of question (for example, a sampling backend
+    /// asked for the phases of a density matrix).
+    #[error("this backend cannot give {what}")]
+    Unsupported {
+        /// What was asked for.
+        what: String,
+    },
     /// A remote or otherwise external backend failed; the source says how.
     #[error("backend failed: {0}")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
@@ -142,4 +175,52 @@ pub trait QuantumBoard {
 
     /// Whether probabilities are exact (a simulator) rather than estimated from shots.
     fn is_exact(&self) -> bool;
+
+    /// The reduced density matrix of two different squares' occupancy (see
+    /// [`SquarePairDensity`]). Backends that keep no amplitudes answer
+    /// [`BoardError::Unsupported`], which is what this default does.
+    fn pair_density(&mut self, first: Square, second: Square) -> Result<SquarePairDensity, BoardError> {
+        let _ = (first, second);
+        Err(BoardError::Unsupported { what: "two-square density matrices".to_owned() })
+    }
+}
+
+/// A boxed board is a board, so code that takes any `QuantumBoard` also takes a
+/// `Box<dyn QuantumBoard>`.
+impl<B: QuantumBoard + ?Sized> QuantumBoard for Box<B> {
+    fn init(&mut self, occupancy: Bitboard) -> Result<(), BoardError> {
+        (**self).init(occupancy)
+    }
+
+    fn apply(&mut self, mv: &TypedMove) -> Result<MoveReport, BoardError> {
+        (**self).apply(mv)
+    }
+
+    fn undo(&mut self) -> Result<(), BoardError> {
+        (**self).undo()
+    }
+
+    fn square_probabilities(&mut self) -> Result<SquareProbabilities, BoardError> {
+        (**self).square_probabilities()
+    }
+
+    fn distribution(&mut self) -> Result<Vec<(Bitboard, f64)>, BoardError> {
+        (**self).distribution()
+    }
+
+    fn sample(&mut self, shots: usize) -> Result<Vec<Bitboard>, BoardError> {
+        (**self).sample(shots)
+    }
+
+    fn state_size(&self) -> usize {
+        (**self).state_size()
+    }
+
+    fn is_exact(&self) -> bool {
+        (**self).is_exact()
+    }
+
+    fn pair_density(&mut self, first: Square, second: Square) -> Result<SquarePairDensity, BoardError> {
+        (**self).pair_density(first, second)
+    }
 }

@@ -27,9 +27,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod density;
+
 use qchess_circuit::compiler::{Checkpoint, Register, Step};
 use qchess_circuit::ir::{Circuit, Op, Qubit, QubitRole};
-use qchess_core::{Bitboard, BoardError, MoveReport, QuantumBoard, SquareProbabilities, TypedMove};
+use qchess_core::{
+    Bitboard, BoardError, MoveReport, QuantumBoard, Square, SquarePairDensity, SquareProbabilities, TypedMove,
+};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -355,5 +359,9 @@ impl QuantumBoard for LocalBoard {
 
     fn is_exact(&self) -> bool {
         true
+    }
+
+    fn pair_density(&mut self, first: Square, second: Square) -> Result<SquarePairDensity, BoardError> {
+        self.exact_pair_density(first, second)
     }
 }

@@ -1,0 +1,89 @@
+//! Why the game refused a move or could not go on.
+
+use qchess_core::{BoardError, Color, IllegalMove, ParseMoveError, PositionError, Square};
+use thiserror::Error;
+
+use crate::{EndReason, GameResult};
+
+/// Why a [`Game`](crate::Game) operation failed. The game is unchanged after every one of these.
+#[derive(Debug, Error)]
+pub enum GameError {
+    /// The move text is not official notation.
+    #[error(transparent)]
+    Parse(#[from] ParseMoveError),
+    /// The move is well formed but the rules do not allow it here.
+    #[error(transparent)]
+    Illegal(#[from] IllegalMove),
+    /// The game has ended; no more moves are taken.
+    #[error("the game is over ({result}, {reason}); no more moves")]
+    GameOver {
+        /// How it ended.
+        result: GameResult,
+        /// Why.
+        reason: EndReason,
+    },
+    /// The quantum board refused or failed the move (an impossible forced outcome, a state too
+    /// large, a backend failure).
+    #[error("{mv}: {source}")]
+    Board {
+        /// The move, in official notation.
+        mv: String,
+        /// What the board said.
+        #[source]
+        source: BoardError,
+    },
+    /// The quantum board failed outside a move (reading probabilities, undoing).
+    #[error("the quantum board failed: {0}")]
+    Backend(#[source] BoardError),
+    /// The start position is not valid.
+    #[error("start position: {0}")]
+    Position(#[from] PositionError),
+    /// The board's probabilities do not fit the pieces the tracker knows (a backend bug).
+    #[error("{mv}: the quantum board left {square} occupied with probability {probability}, but no piece can be there")]
+    Inconsistent {
+        /// The move, in official notation.
+        mv: String,
+        /// The square at fault.
+        square: Square,
+        /// Its probability.
+        probability: f64,
+    },
+    /// A full-board measurement given for replay is impossible in the current state.
+    #[error("the measured board {board} has probability 0 here")]
+    ImpossibleMeasurement {
+        /// The occupied squares of the board, space-separated.
+        board: String,
+    },
+    /// There is no move to undo.
+    #[error("there is no move to undo")]
+    NothingToUndo,
+    /// The side to move has no move the rules and the board allow.
+    #[error("{side} has no legal move")]
+    NoLegalMove {
+        /// The side to move.
+        side: Color,
+    },
+}
+
+impl GameError {
+    /// Whether the error is the user's input (a malformed, illegal or impossible move, a move
+    /// after the end, a bad start) rather than a failure of the machinery.
+    pub fn is_input_error(&self) -> bool {
+        match self {
+            GameError::Parse(_)
+            | GameError::Illegal(_)
+            | GameError::GameOver { .. }
+            | GameError::Position(_)
+            | GameError::ImpossibleMeasurement { .. }
+            | GameError::NothingToUndo => true,
+            GameError::NoLegalMove { .. } => false,
+            GameError::Board { source, .. } => matches!(
+                source,
+                BoardError::ImpossibleOutcome { .. }
+                    | BoardError::NoMeasurement { .. }
+                    | BoardError::InvalidMove { .. }
+            ),
+            GameError::Backend(_) | GameError::Inconsistent { .. } => false,
+        }
+    }
+}

@@ -1,0 +1,80 @@
+//! The end of the game: kings, the fifty-move rule, repetition, and measuring every square.
+
+use qchess_core::{Bitboard, Color, PositionError};
+use rand::RngExt;
+
+use super::Game;
+use crate::{EndReason, GameEnd, GameError, MoveCode};
+
+/// The fifty-move counter value at which every square is measured.
+pub const FIFTY_MOVE_LIMIT: u32 = 100;
+
+/// Probabilities at or below this count as impossible for a replayed full-board measurement.
+const IMPOSSIBLE: f64 = 1e-12;
+
+impl Game {
+    /// Decides how the game stands after the tracker took in a move; sets the end if it
+    /// ended. Returns the move's official result code.
+    pub(super) fn decide(&mut self) -> Result<MoveCode, GameError> {
+        if !self.options.enforce_win_conditions {
+            return Ok(MoveCode::Success);
+        }
+        let kings = (self.tracker.has_king(Color::White), self.tracker.has_king(Color::Black));
+        if let Some(end) = GameEnd::from_kings(kings.0, kings.1, None) {
+            self.tracker.end = Some(end);
+            return Ok(end.code);
+        }
+        let claim = if self.tracker.position.halfmove_clock() >= FIFTY_MOVE_LIMIT {
+            Some(EndReason::FiftyMoveRule)
+        } else if self.is_third_repetition() {
+            Some(EndReason::ThreefoldRepetition)
+        } else {
+            None
+        };
+        let Some(claim) = claim else { return Ok(MoveCode::Success) };
+        let measured = self.measure_every_square()?;
+        self.tracker = self.tracker.after_measurement(measured).map_err(position_error)?;
+        let kings = (self.tracker.has_king(Color::White), self.tracker.has_king(Color::Black));
+        let end = GameEnd::from_kings(kings.0, kings.1, Some(claim));
+        self.tracker.end = end;
+        Ok(end.map_or(MoveCode::Success, |end| end.code))
+    }
+
+    /// Whether the current (fully classical) position occurred at least twice before.
+    fn is_third_repetition(&self) -> bool {
+        let Some(key) = self.tracker.repetition_key() else { return false };
+        let earlier = self.snapshots.iter().filter(|s| s.tracker.repetition_key() == Some(key)).count();
+        earlier >= 2
+    }
+
+    /// One whole board drawn from the exact distribution with the game's generator, or the
+    /// board set for replay (checked to be possible when the board is exact).
+    fn measure_every_square(&mut self) -> Result<Bitboard, GameError> {
+        let distribution = self.board.distribution().map_err(GameError::Backend)?;
+        if let Some(measured) = self.pending_measurement {
+            let probability: f64 = distribution.iter().filter(|(b, _)| *b == measured).map(|(_, p)| p).sum();
+            if self.board.is_exact() && probability <= IMPOSSIBLE {
+                let squares: Vec<String> = measured.iter().map(|sq| sq.to_string()).collect();
+                return Err(GameError::ImpossibleMeasurement { board: squares.join(" ") });
+            }
+            self.pending_measurement = None;
+            return Ok(measured);
+        }
+        let total: f64 = distribution.iter().map(|(_, p)| p).sum();
+        let mut draw = self.rng.random::<f64>() * total;
+        for &(board, probability) in &distribution {
+            if draw < probability {
+                return Ok(board);
+            }
+            draw -= probability;
+        }
+        // Rounding left the draw past the end: the last board with weight is the one.
+        distribution.iter().rev().find(|(_, p)| *p > 0.0).map(|&(board, _)| board).ok_or_else(|| {
+            GameError::Backend(qchess_core::BoardError::Backend("the board has an empty distribution".into()))
+        })
+    }
+}
+
+fn position_error(error: PositionError) -> GameError {
+    GameError::Position(error)
+}

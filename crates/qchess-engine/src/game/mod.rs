@@ -1,0 +1,296 @@
+//! A game of Quantum Chess: the classical tracker on top of any [`QuantumBoard`].
+//!
+//! [`Game::play`] parses a move in official notation, checks and classifies it with the rules
+//! ([`Position`]), runs the typed move on the quantum board, and feeds the result back into the
+//! tracker (see [`tracker`](crate::tracker) for exactly what changes). Then it checks how the game
+//! stands:
+//!
+//! - A side has a king while some square labelled with its king has probability above 0. When
+//!   one side has none, the other wins (`1-0` / `0-1`, code `WHITE_WIN` / `BLACK_WIN`); when
+//!   neither has, the game is drawn (`1/2-1/2`, code `MUTUAL_WIN`).
+//! - **Fifty-move rule**: when the counter reaches 100, every square is measured.
+//! - **Threefold repetition**: when the position after a move is fully classical (every square
+//!   certainly empty or full) and the same pieces on the same squares, with the same side to
+//!   move, castling rights and en-passant square, occurred twice before in this game (after
+//!   earlier plies or at the start), every square is measured. Positions with a square in
+//!   superposition are never compared: two such positions could differ in their phases.
+//! - Measuring every square draws one whole board from the exact distribution with the game's
+//!   seeded generator; the drawn board is kept (records store it) so replays are deterministic.
+//!   If both kings remain the game is drawn (code `DRAW`); otherwise it is decided as above.
+//!
+//! A move whose measurement said m0 still uses the turn. Every refused move leaves the game and
+//! the board exactly as they were; [`Game::undo`] restores the exact earlier position, quantum
+//! state and generator.
+//!
+//! ```
+//! use qchess_engine::{Game, GameOptions, GameResult};
+//!
+//! let mut game = Game::new(&qchess_core::Fen::start(), GameOptions::default())?;
+//! game.play("b1^a3c3")?; // split: the knight is on a3 and c3 with probability 1/2 each
+//! game.play("e7e6")?;
+//! game.play("a3c3^b5")?; // merge: the halves interfere and the knight is fully on b5
+//! assert!((game.probability("b5".parse()?) - 1.0).abs() < 1e-12);
+//! assert_eq!(game.result(), GameResult::Ongoing);
+//!
+//! let err = game.play("b5b6").unwrap_err();
+//! assert_eq!(err.to_string(), "b5b6: a knight cannot move from b5 to b6");
+//! game.undo()?;
+//! assert!((game.probability("a3".parse()?) - 0.5).abs() < 1e-12);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod end;
+mod play;
+
+use std::any::Any;
+
+use qchess_core::{
+    AlgebraicMove, Bitboard, BoardError, CastlingRights, Color, Fen, LegalMove, MoveReport, Piece, Position,
+    QuantumBoard, Square, SquareProbabilities, TypedMove,
+};
+use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+use crate::tracker::Tracker;
+use crate::{GameEnd, GameError, GameOptions, GameResult, MoveCode};
+
+/// A quantum board the game can own: any [`QuantumBoard`] that is `'static`, so the game can
+/// tell whether it is a [`LocalBoard`].
+pub trait GameBoard: QuantumBoard + Any {}
+
+impl<B: QuantumBoard + Any> GameBoard for B {}
+
+/// One move as it was played.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlayedMove {
+    /// The move in canonical official notation, with the measurement outcome that happened
+    /// (`b1wc3.m0`), so it replays exactly.
+    pub notation: AlgebraicMove,
+    /// The typed move the board ran, with the outcome that happened.
+    pub typed: TypedMove,
+    /// The piece that moved.
+    pub mover: Piece,
+    /// What the board reported.
+    pub report: MoveReport,
+    /// The official result code: `SUCCESS`, or how the move ended the game.
+    pub code: MoveCode,
+}
+
+/// The state before one ply, kept for undo.
+#[derive(Debug, Clone)]
+struct Snapshot {
+    tracker: Tracker,
+    rng: ChaCha8Rng,
+}
+
+/// A game of Quantum Chess. See the [module docs](self).
+pub struct Game {
+    board: Box<dyn GameBoard>,
+    options: GameOptions,
+    start: Fen,
+    tracker: Tracker,
+    played: Vec<PlayedMove>,
+    snapshots: Vec<Snapshot>,
+    rng: ChaCha8Rng,
+    /// A full-board measurement to use (instead of drawing one) at the next claim: replays
+    /// of records set it.
+    pending_measurement: Option<Bitboard>,
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game")
+            .field("options", &self.options)
+            .field("start", &self.start.to_string())
+            .field("position", &self.tracker.position.to_string())
+            .field("plies", &self.played.len())
+            .field("end", &self.tracker.end)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The generator of the game's own draws: the seed on a stream of its own, apart from the
+/// local board's.
+fn game_rng(seed: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(1);
+    rng
+}
+
+impl Game {
+    /// A game from `start` on the exact local board (seeded with `options.seed`).
+    pub fn new(start: &Fen, options: GameOptions) -> Result<Game, GameError> {
+        let local = LocalBoardOptions { seed: options.seed, ..LocalBoardOptions::default() };
+        Game::with_board(start, options, LocalBoard::with_options(start.occupancy(), local))
+    }
+
+    /// A game from the standard starting position with the default options.
+    pub fn standard() -> Game {
+        let position = Position::start();
+        Game::assemble(Box::new(LocalBoard::new(Bitboard::START)), GameOptions::default(), Fen::start(), position)
+    }
+
+    /// A game from `start` on any quantum board; the board is reset to the start's occupancy.
+    pub fn with_board(start: &Fen, options: GameOptions, mut board: impl GameBoard) -> Result<Game, GameError> {
+        let position = Position::from_fen(start)?;
+        board.init(start.occupancy()).map_err(GameError::Backend)?;
+        Ok(Game::assemble(Box::new(board), options, start.clone(), position))
+    }
+
+    fn assemble(board: Box<dyn GameBoard>, options: GameOptions, start: Fen, position: Position) -> Game {
+        Game {
+            board,
+            options,
+            start,
+            tracker: Tracker::start(position),
+            played: Vec::new(),
+            snapshots: Vec::new(),
+            rng: game_rng(options.seed),
+            pending_measurement: None,
+        }
+    }
+
+    /// The options the game was made with.
+    pub fn options(&self) -> GameOptions {
+        self.options
+    }
+
+    /// The position the game started from.
+    pub fn start_fen(&self) -> &Fen {
+        &self.start
+    }
+
+    /// The current classical position: piece kinds, probabilities, turn, rights, counters.
+    pub fn position(&self) -> &Position {
+        &self.tracker.position
+    }
+
+    /// Every square's occupancy probability (after a full-board measurement, that board's).
+    pub fn probabilities(&self) -> &SquareProbabilities {
+        self.tracker.position.probabilities()
+    }
+
+    /// The occupancy probability of one square.
+    pub fn probability(&self, square: Square) -> f64 {
+        self.tracker.position.probability(square)
+    }
+
+    /// The piece kind that may stand on `square` (`None` when it is certainly empty).
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        self.tracker.position.piece_at(square)
+    }
+
+    /// The moves played so far, in order.
+    pub fn moves(&self) -> &[PlayedMove] {
+        &self.played
+    }
+
+    /// The side to move.
+    pub fn turn(&self) -> Color {
+        self.tracker.position.turn()
+    }
+
+    /// Plies played since the start of the game.
+    pub fn ply(&self) -> u32 {
+        self.tracker.ply
+    }
+
+    /// The fifty-move counter (plies since the expected piece count last changed by 1 or more).
+    pub fn fifty_move_counter(&self) -> u32 {
+        self.tracker.position.halfmove_clock()
+    }
+
+    /// The castling rights still held.
+    pub fn castling(&self) -> CastlingRights {
+        self.tracker.position.castling()
+    }
+
+    /// The en-passant square, after a pawn two-step.
+    pub fn en_passant(&self) -> Option<Square> {
+        self.tracker.position.en_passant()
+    }
+
+    /// How the game ended, once it has.
+    pub fn end(&self) -> Option<GameEnd> {
+        self.tracker.end
+    }
+
+    /// The PGN result: `*` while the game goes on.
+    pub fn result(&self) -> GameResult {
+        self.tracker.end.map_or(GameResult::Ongoing, |end| end.result)
+    }
+
+    /// Whether the game has ended.
+    pub fn is_over(&self) -> bool {
+        self.tracker.end.is_some()
+    }
+
+    /// The board drawn when every square was measured (fifty-move rule or repetition).
+    pub fn measured_board(&self) -> Option<Bitboard> {
+        self.tracker.measured
+    }
+
+    /// Whether `color` still has a king (a square labelled with its king may be occupied).
+    pub fn has_king(&self, color: Color) -> bool {
+        self.tracker.has_king(color)
+    }
+
+    /// The legal moves of the side to move.
+    pub fn legal_moves(&self) -> Vec<LegalMove> {
+        self.tracker.position.legal_moves()
+    }
+
+    /// The quantum board, for queries.
+    pub fn board(&self) -> &dyn QuantumBoard {
+        &*self.board
+    }
+
+    /// The quantum board, for queries that need `&mut` (sampling backends run jobs to answer).
+    /// Moves must go through [`Game::play`], or the tracker and the board disagree.
+    pub(crate) fn board_mut(&mut self) -> &mut dyn QuantumBoard {
+        &mut *self.board
+    }
+
+    /// The local board, when the game runs on one: its accumulated circuit and register are
+    /// what `qchess compile` exports.
+    pub fn local_board(&self) -> Option<&LocalBoard> {
+        let any: &dyn Any = &*self.board;
+        any.downcast_ref::<LocalBoard>()
+    }
+
+    /// Whether the board's probabilities are exact.
+    pub fn is_exact(&self) -> bool {
+        self.board.is_exact()
+    }
+
+    /// The number of basis states (or distinct sampled boards) the board holds.
+    pub fn state_size(&self) -> usize {
+        self.board.state_size()
+    }
+
+    /// The probability of every board occupancy, most likely first (after a full-board
+    /// measurement, that board alone).
+    pub fn distribution(&mut self) -> Result<Vec<(Bitboard, f64)>, GameError> {
+        match self.tracker.measured {
+            Some(board) => Ok(vec![(board, 1.0)]),
+            None => self.board.distribution().map_err(GameError::Backend),
+        }
+    }
+
+    /// Uses `measured` instead of a random draw when the next fifty-move or repetition claim
+    /// measures every square (replays of records do this).
+    pub fn set_pending_measurement(&mut self, measured: Option<Bitboard>) {
+        self.pending_measurement = measured;
+    }
+
+    /// The full-board measurement set for the next claim and not used yet.
+    pub fn pending_measurement(&self) -> Option<Bitboard> {
+        self.pending_measurement
+    }
+}
+
+/// Maps a board error on a move to a game error naming the move.
+fn board_error(mv: &AlgebraicMove, source: BoardError) -> GameError {
+    GameError::Board { mv: mv.to_string(), source }
+}

@@ -1,0 +1,171 @@
+//! The classical tracker: what the game knows besides the quantum state, and how one move
+//! changes it.
+//!
+//! After the quantum board has run a move, the tracker derives the next classical
+//! state from the previous one, the move, whether it proceeded, and the board's new square
+//! probabilities:
+//!
+//! - **Pieces.** When the move proceeded, each target takes the mover's kind (the promoted
+//!   piece for a promotion), and a castle puts the rook's kind on the rook's target. Then every
+//!   square whose probability is 0 loses its label. A source keeps its label while it may still
+//!   hold the piece.
+//! - **Castling rights.** A right is lost when its king or rook moves (a proceeded move with
+//!   that square as a source), when a proceeded move lands on that square (a capture, or
+//!   another piece joining it), and whenever the king's or rook's home square no longer
+//!   certainly holds that king or rook (it was measured away). A move that did not proceed
+//!   keeps the rights of the pieces it named.
+//! - **En passant.** Set to the skipped square after a proceeded pawn two-step whose target
+//!   may now hold the pawn; cleared after every other move.
+//! - **Fifty-move counter.** +1 per ply; reset to 0 whenever the expected piece count (the
+//!   sum of all square probabilities) differs by at least 1 from its value at the last reset.
+//! - **Turn and move number.** The opponent of the piece that moved is to move; the move
+//!   number grows after each Black move.
+
+use qchess_core::quantum_board::CERTAINTY_TOLERANCE;
+use qchess_core::{
+    Bitboard, CastlingRights, CastlingSide, Color, Fen, LegalMove, MoveReport, MoveType, Piece, Position,
+    PositionError, Role, Square, SquareProbabilities,
+};
+
+use crate::GameEnd;
+
+/// The classical state after some plies; one is kept per ply so undo is exact.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Tracker {
+    /// Pieces, probabilities, turn, rights, en passant, fifty-move counter, move number.
+    pub position: Position,
+    /// Plies played since the start of the game.
+    pub ply: u32,
+    /// The expected piece count when the fifty-move counter was last reset.
+    pub count_at_reset: f64,
+    /// How the game ended, once it has.
+    pub end: Option<GameEnd>,
+    /// The board drawn when every square was measured (fifty-move rule, repetition).
+    pub measured: Option<Bitboard>,
+}
+
+/// What identifies a fully classical position for the repetition rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct RepetitionKey {
+    board: [Option<Piece>; 64],
+    turn: Color,
+    castling: CastlingRights,
+    en_passant: Option<Square>,
+}
+
+impl Tracker {
+    /// The state at the start of a game.
+    pub fn start(position: Position) -> Tracker {
+        let count_at_reset = position.probabilities().expected_piece_count();
+        Tracker { position, ply: 0, count_at_reset, end: None, measured: None }
+    }
+
+    /// The repetition key of this position, when every square is certain.
+    pub fn repetition_key(&self) -> Option<RepetitionKey> {
+        if !self.position.superposed().is_empty() || self.measured.is_some() {
+            return None;
+        }
+        Some(RepetitionKey {
+            board: *self.position.board(),
+            turn: self.position.turn(),
+            castling: self.position.castling(),
+            en_passant: self.position.en_passant(),
+        })
+    }
+
+    /// Whether `color` still has a king: some square labelled with its king may be occupied.
+    pub fn has_king(&self, color: Color) -> bool {
+        let king = Piece::new(color, Role::King);
+        self.position.board().contains(&Some(king))
+    }
+
+    /// The state after `mv` (moved by `mover`) ran on the board with `report`, leaving
+    /// `probabilities`. See the [module docs](self).
+    pub fn after_move(
+        &self,
+        mv: &LegalMove,
+        mover: Piece,
+        report: &MoveReport,
+        probabilities: SquareProbabilities,
+    ) -> Result<Tracker, PositionError> {
+        let mut fen = self.position.to_fen();
+        let typed = &mv.typed;
+        let mut en_passant = None;
+        if report.proceeded {
+            let placed = typed.promotion.unwrap_or(mover);
+            for target in typed.targets() {
+                fen.board[usize::from(target)] = Some(placed);
+            }
+            let mut named = typed.sources();
+            named.extend(typed.targets());
+            if let Some(side) = castle_side(typed.move_type) {
+                fen.board[usize::from(side.rook_to(mover.color))] = Some(Piece::new(mover.color, Role::Rook));
+                named.push(side.rook_from(mover.color));
+            }
+            fen.castling = named.into_iter().fold(fen.castling, CastlingRights::without_square);
+            if typed.move_type == MoveType::PawnTwoStep {
+                let (from, to) = (typed.sources()[0], typed.targets()[0]);
+                if probabilities.get(to) > CERTAINTY_TOLERANCE {
+                    en_passant = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
+                }
+            }
+        }
+        fen.castling = keep_standing_rights(&fen, &probabilities);
+        fen.en_passant = en_passant;
+        fen.turn = !mover.color;
+        if mover.color == Color::Black {
+            fen.fullmove_number = fen.fullmove_number.saturating_add(1);
+        }
+        let count = probabilities.expected_piece_count();
+        let mut count_at_reset = self.count_at_reset;
+        fen.halfmove_clock = fen.halfmove_clock.saturating_add(1);
+        if (count - count_at_reset).abs() >= 1.0 - CERTAINTY_TOLERANCE {
+            fen.halfmove_clock = 0;
+            count_at_reset = count;
+        }
+        let position = Position::new(fen, probabilities)?;
+        Ok(Tracker { position, ply: self.ply.saturating_add(1), count_at_reset, end: None, measured: None })
+    }
+
+    /// This state after every square was measured with result `measured`: squares found empty
+    /// lose their labels and every probability becomes 0 or 1.
+    pub fn after_measurement(&self, measured: Bitboard) -> Result<Tracker, PositionError> {
+        let mut fen: Fen = self.position.to_fen();
+        for square in Square::ALL {
+            if !measured.contains(square) {
+                fen.board[usize::from(square)] = None;
+            }
+        }
+        fen.castling = keep_standing_rights(&fen, &SquareProbabilities::classical(measured));
+        let position = Position::new(fen, SquareProbabilities::classical(measured))?;
+        Ok(Tracker { position, measured: Some(measured), ..self.clone() })
+    }
+}
+
+/// The castle a move type makes, if any.
+fn castle_side(move_type: MoveType) -> Option<CastlingSide> {
+    match move_type {
+        MoveType::KsCastle => Some(CastlingSide::KingSide),
+        MoveType::QsCastle => Some(CastlingSide::QueenSide),
+        _ => None,
+    }
+}
+
+/// The rights in `fen` whose king and rook still certainly stand on their home squares.
+fn keep_standing_rights(fen: &Fen, probabilities: &SquareProbabilities) -> CastlingRights {
+    let stands = |square: Square, piece: Piece| {
+        fen.board[usize::from(square)] == Some(piece) && probabilities.get(square) >= 1.0 - CERTAINTY_TOLERANCE
+    };
+    let mut rights = fen.castling;
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            let king_home = Square::from_coords(4, color.back_rank()).unwrap_or(Square::E1);
+            let standing = stands(king_home, Piece::new(color, Role::King))
+                && stands(side.rook_from(color), Piece::new(color, Role::Rook));
+            if !standing {
+                rights = rights.set(color, side, false);
+            }
+        }
+    }
+    rights
+}

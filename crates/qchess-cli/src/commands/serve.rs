@@ -1,10 +1,106 @@
-//! `qchess serve`.
+//! `qchess serve`: the IonQ-compatible provider API, the quantum board REST API and `/health`
+//! over HTTP, until Ctrl-C or SIGTERM.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use anyhow::Context;
+use qchess_server::{Limits, NoiseOptions, Server, ServerConfig, ServerKey, shutdown_signal};
+
+use crate::exit::bad_input;
+
+/// The environment variable `serve` reads its API key from when `--api-key` is not given.
+const API_KEY_ENV: &str = "QCHESS_SERVE_API_KEY";
 
 /// Flags of `qchess serve`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Address to listen on; port 0 picks a free port. The bound address is the first line of
+    /// stdout.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    addr: SocketAddr,
+    /// Require `Authorization: apiKey KEY` on every route but /health and /v0.4/backends (also
+    /// read from QCHESS_SERVE_API_KEY).
+    #[arg(long)]
+    api_key: Option<String>,
+    /// Depolarizing probability per gate of the hardware stand-ins (qpu.* backends and noisy
+    /// simulator models).
+    #[arg(long, default_value_t = 0.0)]
+    depolarizing: f64,
+    /// Probability of reading each bit wrong on the hardware stand-ins.
+    #[arg(long, default_value_t = 0.0)]
+    readout_error: f64,
+    /// Seed of shot sampling and of the quantum board's measurement outcomes.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Milliseconds a job waits queued before it runs (a stand-in for a provider's queue).
+    #[arg(long, default_value_t = 0)]
+    queue_delay_ms: u64,
+    /// Qubits of the simulator backend (at most 64).
+    #[arg(long, default_value_t = Limits::default().max_qubits)]
+    max_qubits: u32,
+    /// Most shots one job may ask for.
+    #[arg(long, default_value_t = Limits::default().max_shots)]
+    max_shots: u64,
+    /// Jobs kept at once; the oldest finished jobs are dropped to make room.
+    #[arg(long, default_value_t = Limits::default().max_jobs)]
+    max_jobs: usize,
+    /// Largest request body in bytes.
+    #[arg(long, default_value_t = Limits::default().max_body_bytes)]
+    max_body_bytes: usize,
+    /// Jobs simulated at once.
+    #[arg(long, default_value_t = 2)]
+    workers: usize,
+}
 
 /// Runs `qchess serve`.
-pub fn run(_args: Args, _json: bool) -> anyhow::Result<()> {
-    anyhow::bail!("qchess serve is not built yet")
+pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
+    let key = match args.api_key {
+        Some(key) => Some(key),
+        None => std::env::var(API_KEY_ENV).ok().filter(|k| !k.trim().is_empty()),
+    };
+    let api_key = key.map(|k| ServerKey::new(&k)).transpose().map_err(bad_input)?;
+    let config = ServerConfig {
+        addr: args.addr,
+        api_key,
+        limits: Limits {
+            max_qubits: args.max_qubits,
+            max_shots: args.max_shots,
+            max_jobs: args.max_jobs,
+            max_body_bytes: args.max_body_bytes,
+            ..Limits::default()
+        },
+        noise: NoiseOptions { depolarizing: args.depolarizing, readout_error: args.readout_error },
+        seed: args.seed,
+        queue_delay: Duration::from_millis(args.queue_delay_ms),
+        workers: args.workers,
+    };
+    config.validate().map_err(bad_input)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let server = Server::bind(config).await?;
+        let addr = server.local_addr();
+        let mut stdout = std::io::stdout().lock();
+        if json {
+            writeln!(
+                stdout,
+                "{}",
+                serde_json::json!({ "address": addr.to_string(), "url": format!("http://{addr}") })
+            )?;
+        } else {
+            writeln!(stdout, "listening on http://{addr}")?;
+        }
+        stdout.flush()?;
+        drop(stdout);
+        eprintln!(
+            "qchess serve: provider API at http://{addr}/v0.4, board API at http://{addr}/quantumboard; Ctrl-C stops"
+        );
+        server.run(shutdown_signal()).await?;
+        anyhow::Ok(())
+    })
 }

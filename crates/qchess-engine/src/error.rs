@@ -24,7 +24,7 @@ pub enum GameError {
     },
     /// The quantum board refused or failed the move (an impossible forced outcome, a state too
     /// large, a backend failure).
-    #[error("{mv}: {source}")]
+    #[error("{mv}: {}", board_reason(.source))]
     Board {
         /// The move, in official notation.
         mv: String,
@@ -85,5 +85,17 @@ impl GameError {
             ),
             GameError::Backend(_) | GameError::Inconsistent { .. } => false,
         }
+    }
+}
+
+/// What a board error says about a move, without the board's own spelling of the move.
+fn board_reason(error: &BoardError) -> String {
+    match error {
+        BoardError::ImpossibleOutcome { outcome, .. } => {
+            format!("outcome m{} has probability 0 here", u8::from(*outcome))
+        }
+        BoardError::NoMeasurement { .. } => "an outcome was given but this move makes no measurement".to_owned(),
+        BoardError::InvalidMove { reason, .. } => reason.clone(),
+        other => other.to_string(),
     }
 }

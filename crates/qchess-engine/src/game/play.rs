@@ -23,10 +23,10 @@ impl Game {
             typed = typed.with_outcome(None);
         }
         let report = self.board.apply(&typed).map_err(|e| board_error(&legal.notation, e))?;
-        let recorded = LegalMove {
-            notation: legal.notation.with_outcome(report.outcome),
-            typed: typed.with_outcome(report.outcome),
-        };
+        // Only a measurement of a qubit can go either way; a certain (classical) one is not
+        // written, so records stay as the players wrote them.
+        let outcome = report.outcome_probability.and(report.outcome);
+        let recorded = LegalMove { notation: legal.notation.with_outcome(outcome), typed: typed.with_outcome(outcome) };
         match self.advance(&recorded, mover, report) {
             Ok(played) => Ok(played),
             Err(error) => {

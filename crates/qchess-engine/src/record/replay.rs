@@ -78,7 +78,7 @@ pub enum ReplayError {
     #[error("start position: {0}")]
     Start(#[source] Box<GameError>),
     /// A move could not be replayed (illegal, or its recorded outcome has probability 0).
-    #[error("move {number} {mv}: {source}")]
+    #[error("move {number} {mv}: {}", without_move(.mv, .source))]
     Move {
         /// The move number as movetext writes it (`3.` or `3...`).
         number: String,
@@ -235,6 +235,12 @@ fn move_number(start: &Fen, ply: usize) -> String {
     let offset = ply + usize::from(start.turn == Color::Black);
     let number = u64::from(start.fullmove_number.max(1)) + (offset / 2) as u64;
     if offset.is_multiple_of(2) { format!("{number}.") } else { format!("{number}...") }
+}
+
+/// The error's message without a leading `mv: `, which the replay error already says.
+fn without_move(mv: &str, error: &GameError) -> String {
+    let text = error.to_string();
+    text.strip_prefix(mv).and_then(|rest| rest.strip_prefix(": ")).map_or(text.clone(), str::to_owned)
 }
 
 /// The occupied squares, space-separated, or `-`.

@@ -6,6 +6,7 @@
 //!   `ionq.circuit.v1` jobs, polls them, fetches probabilities and cancels them.
 //! * [`board`]: [`RemoteBoard`], a [`QuantumBoard`](qchess_core::QuantumBoard) whose
 //!   accumulated circuit runs on the provider with deferred measurement and post-selection.
+//! * [`settings`]: command-line flags to a validated [`RemoteBoardConfig`].
 //! * [`probabilities`], [`wire`], [`retry`]: results, JSON shapes and retry timing.
 //! * [`error`]: [`RemoteError`], what went wrong, sorted by what the user can do about it.
 //!
@@ -27,9 +28,11 @@ pub mod error;
 mod interrupt;
 pub mod probabilities;
 pub mod retry;
+pub mod settings;
 pub mod wire;
 
 pub use board::{Mitigation, RemoteBoard, RemoteBoardConfig, RemoteBoardError};
 pub use client::{IonqClient, JobResult};
 pub use config::{ApiKey, ProviderConfig};
 pub use error::RemoteError;
+pub use settings::RemoteSettings;

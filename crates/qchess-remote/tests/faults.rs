@@ -290,3 +290,65 @@ fn a_failed_move_or_query_leaves_the_remote_board_unchanged() {
     assert_eq!(probabilities.get(Square::E5), 1.0);
     assert_eq!(probabilities.get(Square::H3), 0.0);
 }
+
+/// Set in the child process of [`ctrl_c_while_waiting_cancels_the_job`].
+const INTERRUPT_CHILD: &str = "QCHESS_REMOTE_INTERRUPT_CHILD";
+
+#[test]
+fn ctrl_c_while_waiting_cancels_the_job() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+
+    if std::env::var_os(INTERRUPT_CHILD).is_some() {
+        // The child: wait on a job that never finishes until Ctrl-C arrives.
+        let fake = Arc::new(Fake::default());
+        fake.stuck.store(true, Ordering::SeqCst);
+        let client = IonqClient::new(config(&start(Arc::clone(&fake))).with_cancel_on_interrupt(true)).expect("client");
+        let error = block_on(async {
+            let id =
+                client.submit(&qchess_qasm::ionq::to_ionq(&x_circuit()).expect("lowers"), 10).await.expect("submitted");
+            // Announce only once the wait (polled first) listens for Ctrl-C.
+            let announce = async {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                println!("waiting");
+                std::io::stdout().flush().expect("flush");
+            };
+            let (result, ()) = tokio::join!(client.wait(&id), announce);
+            result.expect_err("interrupted")
+        });
+        println!("result: {error} | cancels={}", fake.cancels.load(Ordering::SeqCst));
+        println!("idle");
+        std::io::stdout().flush().expect("flush");
+        // Not waiting any more: Ctrl-C ends the process as usual.
+        std::thread::sleep(Duration::from_secs(20));
+        println!("still alive");
+        return;
+    }
+    let mut child = Command::new(std::env::current_exe().expect("test binary"))
+        .args(["--exact", "ctrl_c_while_waiting_cancels_the_job", "--nocapture", "--test-threads=1"])
+        .env(INTERRUPT_CHILD, "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("child starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("piped")).lines();
+    let mut next_line = |wanted: &str| loop {
+        let line = lines.next().expect("the child prints").expect("reads");
+        if line.contains(wanted) {
+            return line;
+        }
+    };
+    next_line("waiting");
+    let interrupt = || {
+        let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().expect("kill runs");
+        assert!(status.success());
+    };
+    interrupt();
+    let result = next_line("result:");
+    assert!(result.contains("was canceled at the user's request") && result.contains("cancels=1"), "{result}");
+    next_line("idle");
+    interrupt();
+    let status = child.wait().expect("the child ends");
+    assert_eq!(status.signal(), Some(2), "Ctrl-C outside a wait ends the process: {status}");
+}

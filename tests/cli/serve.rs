@@ -384,6 +384,20 @@ fn bad_flags_exit_2_and_sigterm_stops_the_server_cleanly() {
     assert!(run.stderr.contains("--depolarizing"), "{}", run.stderr);
     let run = qchess(&["serve", "--addr", "not-an-address"]);
     assert_eq!(run.code, Some(2));
+    // With --json the first line is an object with the address.
+    let mut json_child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("starts");
+    let mut first = String::new();
+    BufReader::new(json_child.stdout.take().expect("piped")).read_line(&mut first).expect("reads");
+    let _ = json_child.kill();
+    let _ = json_child.wait();
+    let announced: Value = serde_json::from_str(&first).expect("JSON first line");
+    let url = announced["url"].as_str().expect("url");
+    assert!(url.starts_with("http://127.0.0.1:") && !url.ends_with(":0"), "{first}");
     let mut served = Served::start(&[]);
     let status = Command::new("kill").args(["-TERM", &served.child.id().to_string()]).status().expect("kill runs");
     assert!(status.success());

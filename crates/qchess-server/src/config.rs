@@ -23,8 +23,12 @@ pub struct Limits {
     /// Most gates one circuit may have.
     pub max_gates: usize,
     /// Jobs kept at once; the oldest finished jobs are dropped to make room, and a submission
-    /// finding only unfinished jobs is answered 429.
+    /// finding only unfinished jobs is answered 429. A finished job keeps only its results (at
+    /// most `2^max_dense_qubits` outcomes, or the basis states of a sparse run), not its circuit.
     pub max_jobs: usize,
+    /// Outcomes all stored results may hold together (16 bytes each); the oldest finished jobs
+    /// are dropped beyond it.
+    pub max_result_entries: usize,
 }
 
 impl Default for Limits {
@@ -32,11 +36,12 @@ impl Default for Limits {
         Limits {
             max_body_bytes: 4 << 20,
             max_qubits: 29,
-            max_dense_qubits: 22,
+            max_dense_qubits: 20,
             max_sparse_states: 1 << 20,
             max_shots: 1_000_000,
             max_gates: 100_000,
             max_jobs: 10_000,
+            max_result_entries: 1 << 24,
         }
     }
 }

@@ -153,6 +153,8 @@ pub struct JobStore {
     order: VecDeque<String>,
     limit: usize,
     serial: u64,
+    /// Outcomes held in the results of all stored jobs.
+    result_entries: usize,
 }
 
 impl JobStore {
@@ -179,7 +181,7 @@ impl JobStore {
             match oldest_final {
                 Some(index) => {
                     if let Some(id) = self.order.remove(index) {
-                        self.jobs.remove(&id);
+                        self.remove(&id);
                     }
                 }
                 None => return Err(StoreFull { limit: self.limit }),
@@ -218,7 +220,33 @@ impl JobStore {
 
     /// Removes a job.
     pub fn remove(&mut self, id: &str) -> Option<Job> {
-        self.jobs.remove(id)
+        let job = self.jobs.remove(id)?;
+        self.result_entries -= job.results.as_ref().map_or(0, |r| r.len());
+        Some(job)
+    }
+
+    /// Stores a finished job's results, then drops the oldest other finished jobs while all
+    /// stored results together hold more than `budget` outcomes.
+    pub fn complete(&mut self, id: &str, results: Vec<(u64, f64)>, budget: usize) {
+        let Some(job) = self.jobs.get_mut(id) else { return };
+        self.result_entries += results.len();
+        job.results = Some(Arc::new(results));
+        job.phase = Phase::Completed;
+        while self.result_entries > budget {
+            let jobs = &self.jobs;
+            let oldest = self.order.iter().position(|other| {
+                other != id && jobs.get(other).is_some_and(|job| job.phase.is_final() && job.results.is_some())
+            });
+            let Some(index) = oldest else { break };
+            if let Some(other) = self.order.remove(index) {
+                self.remove(&other);
+            }
+        }
+    }
+
+    /// Outcomes held in the results of all stored jobs.
+    pub fn result_entries(&self) -> usize {
+        self.result_entries
     }
 
     /// Jobs newest first, starting at `after` (exclusive) when given, optionally only those in
@@ -288,6 +316,12 @@ mod tests {
         assert_eq!(next, None);
         let (failed, _) = store.list(Some(Phase::Failed), 10, None);
         assert_eq!(failed.len(), 1);
+        store.complete("a", vec![(0, 0.5), (1, 0.5)], 3);
+        store.complete("b", vec![(0, 1.0)], 3);
+        assert_eq!(store.result_entries(), 3);
+        store.complete("d", vec![(1, 1.0)], 3);
+        assert!(store.get("a").is_none(), "the oldest results made room");
+        assert_eq!(store.result_entries(), 2);
         let shown = store.get("c").expect("stored").to_json();
         assert_eq!(shown["status"], "failed");
         assert_eq!(shown["metadata"]["shots"], "100");

@@ -135,28 +135,40 @@ impl Server {
     }
 }
 
-/// Resolves on Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
-    let interrupt = async {
-        // If the handler cannot be installed, only SIGTERM stops the server.
+/// A future that resolves on Ctrl-C or SIGTERM. The handlers are installed when this is
+/// called (inside a tokio runtime), so a signal that arrives before the future is first polled
+/// still counts: call it before announcing the address.
+pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut terminate = signal(SignalKind::terminate()).ok();
+        let mut interrupt = signal(SignalKind::interrupt()).ok();
+        async move {
+            // A handler that could not be installed never fires.
+            let term = async {
+                match terminate.as_mut() {
+                    Some(signal) => drop(signal.recv().await),
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            let int = async {
+                match interrupt.as_mut() {
+                    Some(signal) => drop(signal.recv().await),
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = term => {}
+                () = int => {}
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = interrupt => {}
-        () = terminate => {}
     }
 }
 

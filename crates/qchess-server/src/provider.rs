@@ -201,6 +201,8 @@ pub async fn cancel_job(State(state): State<Arc<AppState>>, Path(id): Path<Strin
         _ => {
             job.phase = Phase::Canceled;
             job.completed_at = Some(SystemTime::now());
+            // The circuit is not needed any more; a stored job keeps only its results.
+            Arc::make_mut(&mut job.spec).input = Value::Null;
         }
     }
     Ok(Json(json!({ "id": id, "status": "canceled" })))
@@ -319,11 +321,10 @@ fn finish(state: &AppState, id: &str, outcome: Result<Vec<(u64, f64)>, JobFailur
         return;
     }
     job.completed_at = Some(SystemTime::now());
+    // The circuit is not needed any more; a stored job keeps only its results.
+    Arc::make_mut(&mut job.spec).input = Value::Null;
     match outcome {
-        Ok(results) => {
-            job.results = Some(Arc::new(results));
-            job.phase = Phase::Completed;
-        }
+        Ok(results) => jobs.complete(id, results, state.config.limits.max_result_entries),
         Err(failure) => {
             job.failure = Some(failure);
             job.phase = Phase::Failed;

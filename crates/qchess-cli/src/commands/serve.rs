@@ -84,6 +84,8 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         .context("cannot start the async runtime")?;
     runtime.block_on(async {
         let server = Server::bind(config).await?;
+        // Listen for Ctrl-C and SIGTERM before anyone can learn the address.
+        let shutdown = shutdown_signal();
         let addr = server.local_addr();
         let mut stdout = std::io::stdout().lock();
         if json {
@@ -100,7 +102,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         eprintln!(
             "qchess serve: provider API at http://{addr}/v0.4, board API at http://{addr}/quantumboard; Ctrl-C stops"
         );
-        server.run(shutdown_signal()).await?;
+        server.run(shutdown).await?;
         anyhow::Ok(())
     })
 }

@@ -17,4 +17,7 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 section "tests"
 cargo test --workspace --locked
 
+section "python cross-checks (qiskit, qiskit-aer, IonQ clients)"
+tests/python/run_all.sh
+
 section "all checks passed"

@@ -191,7 +191,11 @@ impl IonqClient {
         let mut delay = poll.initial;
         loop {
             let info = match self.job_before(job_id, deadline).await {
-                Err(RemoteError::Timeout { .. }) => return Err(self.abandon(job_id, false).await),
+                Err(error @ RemoteError::Timeout { .. }) => {
+                    // Best effort: the job is abandoned whether or not the provider hears us.
+                    let _ = self.cancel(job_id).await;
+                    return Err(error);
+                }
                 other => other?,
             };
             progress.update(&info.status);

@@ -1,1 +1,30 @@
-//! `qchess demo`.
+//! `qchess demo`: narrated, deterministic, and machine-readable with --json.
+
+use crate::common::qchess;
+
+#[test]
+fn the_demo_narrates_split_merge_capture_and_measurement() {
+    let run = qchess(&["demo"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for expected in ["splits the knight", "merges the two halves", "captures on h6", "measured m", "Final position"] {
+        assert!(run.stdout.contains(expected), "missing {expected:?}:\n{}", run.stdout);
+    }
+    assert!(run.stdout.lines().all(|line| line.chars().count() <= 80), "fits 80 columns");
+    let again = qchess(&["demo"]);
+    assert_eq!(again.stdout, run.stdout, "deterministic");
+}
+
+#[test]
+fn the_demo_in_json() {
+    let run = qchess(&["demo", "--json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let out = run.json();
+    let steps = out["steps"].as_array().expect("steps");
+    assert_eq!(steps.len(), 9);
+    assert_eq!(steps[0]["move"]["move"], "b1^a3c3");
+    let measured: Vec<_> = steps.iter().filter(|s| !s["move"]["outcome_probability"].is_null()).collect();
+    assert_eq!(measured.len(), 1, "one measurement");
+    assert!((measured[0]["move"]["outcome_probability"].as_f64().unwrap_or(0.0) - 0.5).abs() < 1e-12);
+    assert_eq!(out["game"]["result"], "*");
+    assert_eq!(out["game"]["probabilities"].as_object().map(|m| m.len()), Some(64));
+}

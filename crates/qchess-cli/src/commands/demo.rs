@@ -1,10 +1,146 @@
-//! `qchess demo`.
+//! `qchess demo`: a short narrated game on the built-in simulator showing a split, a merge,
+//! a capture of a piece in superposition and a measurement. The seed fixes the measurement, so
+//! the demo is the same on every run.
+
+use std::fmt::Write as _;
+
+use anyhow::Result;
+use qchess_core::Fen;
+use qchess_engine::diagram::Diagram;
+use qchess_engine::{Game, GameOptions, PlayedMove};
+use serde_json::json;
+
+use super::game::{game_error, output, print};
 
 /// Flags of `qchess demo`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Seed of the demo's one random measurement.
+    #[arg(long, default_value_t = 7)]
+    seed: u64,
+    /// Draw the board with letters instead of Unicode chess symbols.
+    #[arg(long)]
+    ascii: bool,
+}
+
+/// One step: the move, what to say before it, and whether to show the board after it.
+struct Step {
+    mv: &'static str,
+    before: &'static str,
+    show_board: bool,
+}
+
+const STEPS: [Step; 9] = [
+    Step {
+        mv: "b1^a3c3",
+        before: "White splits the knight on b1 between a3 and c3. It now stands on each square with \
+                 probability 1/2, in one superposition.",
+        show_board: true,
+    },
+    Step { mv: "e7e6", before: "Black opens the way for the queen and bishop.", show_board: false },
+    Step {
+        mv: "a3c3^b5",
+        before: "White merges the two halves on b5. Their amplitudes interfere, and the knight is on b5 \
+                 with certainty: the split is undone.",
+        show_board: true,
+    },
+    Step { mv: "g8^f6h6", before: "Black splits the king's knight between f6 and h6.", show_board: false },
+    Step { mv: "d2d3", before: "White opens the diagonal from c1 to h6.", show_board: false },
+    Step { mv: "b8c6", before: "Black develops the other knight.", show_board: false },
+    Step {
+        mv: "c1xh6",
+        before: "White's bishop captures on h6, where the knight is only half present. The bishop is \
+                 certainly on c1 and its path certainly clear, so nothing is measured: the capture takes \
+                 the h6 half, and the black knight lives on f6 with probability 1/2.",
+        show_board: true,
+    },
+    Step {
+        mv: "f7wf6",
+        before: "Black's pawn steps onto f6, which its own knight may hold: an excluded move. The engine \
+                 measures the question \"is f6 empty?\"",
+        show_board: false,
+    },
+    Step {
+        mv: "b5^a3d4",
+        before: "White splits the knight on b5 between a3 and d4, and the game goes on in superposition.",
+        show_board: false,
+    },
+];
 
 /// Runs `qchess demo`.
-pub fn run(_args: Args, _json: bool) -> anyhow::Result<()> {
-    anyhow::bail!("qchess demo is not built yet")
+pub fn run(args: Args, json: bool) -> Result<()> {
+    let mut game =
+        Game::new(&Fen::start(), GameOptions::with_seed(args.seed)).map_err(|e| game_error(e, "demo".to_owned()))?;
+    let diagram = if args.ascii { Diagram::ascii() } else { Diagram::unicode() };
+    let mut text = String::from("Quantum Chess demo: every move runs as a circuit on the built-in simulator.\n\n");
+    let mut steps = Vec::new();
+    for step in &STEPS {
+        let played = game.play(step.mv).map_err(|e| game_error(e, format!("demo move {}", step.mv)))?;
+        let after = aftermath(&mut game, &played)?;
+        let _ = writeln!(text, "{}\n  {}", wrap(step.before), output::describe_move(&played));
+        if !after.is_empty() {
+            let _ = writeln!(text, "{}", wrap(&after));
+        }
+        if step.show_board {
+            let _ = write!(text, "\n{}", diagram.render(game.position()));
+        }
+        text.push('\n');
+        steps.push(json!({"narration": step.before, "aftermath": after, "move": output::move_json(&played)}));
+    }
+    let _ = writeln!(text, "Final position:\n{}{}", diagram.render(game.position()), output::status_line(&game));
+    let distribution = game.distribution().map_err(|e| game_error(e, "demo".to_owned()))?;
+    let configurations = match distribution.len() {
+        1 => "one configuration".to_owned(),
+        n => format!("{n} configurations"),
+    };
+    let _ = writeln!(text, "The board is in {configurations}, each square's probability shown above.");
+    if json {
+        return print(&format!("{}\n", json!({"steps": steps, "game": output::game_json(&game)})));
+    }
+    print(&text)
+}
+
+/// What to say after a move: the entanglement a split made, or how the measurement went.
+fn aftermath(game: &mut Game, played: &PlayedMove) -> Result<String> {
+    let text = match played.notation.to_string().as_str() {
+        "b1^a3c3" => {
+            let a3 = "a3".parse()?;
+            let entanglement = game.entanglement(a3).map_err(|e| game_error(e, "demo analysis".to_owned()))?;
+            format!(
+                "The two squares are maximally entangled: their log negativity is {:.0} (one ebit).",
+                entanglement[usize::from(qchess_core::Square::C3)]
+            )
+        }
+        _ if played.report.outcome_probability.is_some() => {
+            if played.report.proceeded {
+                "The answer was yes: the knight had been captured on h6, so f6 was empty and the pawn \
+                 moved there."
+                    .to_owned()
+            } else {
+                "The answer was no: the knight survived, now certainly on f6, and the pawn stays on f7. \
+                 The measurement still used Black's turn."
+                    .to_owned()
+            }
+        }
+        _ => String::new(),
+    };
+    Ok(text)
+}
+
+/// Wraps prose at 78 columns.
+fn wrap(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.len() + 1 + word.len() > 78 {
+            let _ = writeln!(out, "{line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out
 }

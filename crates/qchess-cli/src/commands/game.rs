@@ -1,10 +1,177 @@
-//! `qchess game`.
+//! `qchess game`: applies moves in official notation to a position (or to a replayed record)
+//! and prints pieces, probabilities, counters and the result.
+//!
+//! Malformed or illegal moves, impossible forced outcomes, bad positions and unreadable
+//! records are input errors (exit code 2); nothing is printed or saved then. A failure of the
+//! quantum board (a state too large) exits with code 1.
+
+pub mod output;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result};
+use qchess_core::{Bitboard, Fen, PositionSpec};
+use qchess_engine::diagram::Diagram;
+use qchess_engine::record::{FileError, GameRecord, RecordInfo, ReplayError};
+use qchess_engine::{Game, GameError, GameOptions};
+use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
+
+use crate::exit::bad_input;
 
 /// Flags of `qchess game`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The start: `startpos` or `fen <FEN>`, optionally followed by `moves ...`.
+    #[arg(long, default_value = "startpos", value_name = "POSITION", conflicts_with = "record")]
+    position: String,
+    /// Moves in official notation, separated by spaces (`b1^a3c3 e7e6 a3c3^b5`); `.m0` / `.m1`
+    /// force a measurement outcome.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Seed of the measurement outcomes not forced (default 0, or the record's).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Replay a saved game record first (its outcomes are forced), then apply --moves.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Save the game record here after the moves (written atomically).
+    #[arg(long, value_name = "FILE")]
+    save: Option<PathBuf>,
+    /// Let either side move at any time.
+    #[arg(long)]
+    no_turn_order: bool,
+    /// Never end the game (no king capture, fifty-move or repetition ending).
+    #[arg(long)]
+    no_win_check: bool,
+    /// The quantum backend: `local`, the exact built-in simulator.
+    #[arg(long, default_value = "local")]
+    backend: String,
+    /// Draw the board with letters instead of Unicode chess symbols.
+    #[arg(long)]
+    ascii: bool,
+}
 
 /// Runs `qchess game`.
-pub fn run(_args: Args, _json: bool) -> anyhow::Result<()> {
-    anyhow::bail!("qchess game is not built yet")
+pub fn run(args: Args, json: bool) -> Result<()> {
+    check_backend(&args.backend)?;
+    let (mut game, info) = match &args.record {
+        Some(path) => load_record(path, &args)?,
+        None => (start_game(&args)?, RecordInfo { event: "qchess game".to_owned(), ..RecordInfo::default() }),
+    };
+    for (index, text) in args.moves.split_whitespace().enumerate() {
+        game.play(text).map_err(|e| game_error(e, format!("--moves, move {}", index + 1)))?;
+    }
+    if let Some(path) = &args.save {
+        let info = RecordInfo { backend: args.backend.clone(), ..info };
+        GameRecord::from_game(&game, &info)
+            .save(path)
+            .with_context(|| format!("saving the game record to {}", path.display()))?;
+    }
+    let text = if json {
+        format!("{}\n", output::game_json(&game))
+    } else {
+        output::human(&game, if args.ascii { Diagram::ascii() } else { Diagram::unicode() })
+    };
+    print(&text)
+}
+
+/// Only the exact local simulator is built in so far.
+pub fn check_backend(name: &str) -> Result<()> {
+    if name == "local" {
+        Ok(())
+    } else {
+        Err(bad_input(format!("--backend `{name}`: the only backend here is `local` (the exact built-in simulator)")))
+    }
+}
+
+/// The options the flags ask for, over `base`.
+fn options(args: &Args, base: GameOptions) -> GameOptions {
+    GameOptions {
+        seed: args.seed.unwrap_or(base.seed),
+        enforce_turn_order: base.enforce_turn_order && !args.no_turn_order,
+        enforce_win_conditions: base.enforce_win_conditions && !args.no_win_check,
+        force_outcomes: true,
+    }
+}
+
+/// A new game from `--position`, with the position's moves played.
+fn start_game(args: &Args) -> Result<Game> {
+    let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+    new_game(&spec, options(args, GameOptions::default()))
+}
+
+/// A game on the local board from a position string, with its moves played.
+pub fn new_game(spec: &PositionSpec, options: GameOptions) -> Result<Game> {
+    let start: Fen = spec.start.to_fen();
+    let mut game = Game::new(&start, options).map_err(|e| game_error(e, "--position".to_owned()))?;
+    for (index, mv) in spec.moves.iter().enumerate() {
+        game.play_notation(mv).map_err(|e| game_error(e, format!("--position, move {}", index + 1)))?;
+    }
+    Ok(game)
+}
+
+/// Replays a record, keeping its names for a later save.
+fn load_record(path: &Path, args: &Args) -> Result<(Game, RecordInfo)> {
+    let record = read_record(path)?;
+    let options = options(args, record.options().map_err(|e| bad_input(format!("{}: {e}", path.display())))?);
+    let game = replay(&record, options).map_err(|e| replay_error(path, e))?;
+    let tag = |name: &str, default: &str| record.tag(name).unwrap_or(default).to_owned();
+    let standard = ["Event", "Date", "White", "Black", "Result", "Variant", "Backend", "Seed", "FEN"];
+    let extra = record
+        .tags
+        .iter()
+        .filter(|t| {
+            !standard.contains(&t.name.as_str())
+                && !["TurnOrder", "WinConditions", "MeasuredBoard"].contains(&t.name.as_str())
+        })
+        .cloned()
+        .collect();
+    let info = RecordInfo {
+        event: tag("Event", "?"),
+        date: tag("Date", "????.??.??"),
+        white: tag("White", "?"),
+        black: tag("Black", "?"),
+        backend: tag("Backend", "local"),
+        extra,
+    };
+    Ok((game, info))
+}
+
+/// Reads a record file; a missing or malformed file is bad input.
+pub fn read_record(path: &Path) -> Result<GameRecord> {
+    GameRecord::load(path).map_err(|e| match e {
+        FileError::Io { .. } | FileError::Parse { .. } => bad_input(e),
+    })
+}
+
+/// Replays a record on the local board.
+pub fn replay(record: &GameRecord, options: GameOptions) -> Result<Game, ReplayError> {
+    let local = LocalBoardOptions { seed: options.seed, ..LocalBoardOptions::default() };
+    record.replay_on(LocalBoard::with_options(Bitboard::EMPTY, local), options)
+}
+
+/// A replay error: bad input unless the board itself failed.
+pub fn replay_error(path: &Path, error: ReplayError) -> anyhow::Error {
+    let runtime = matches!(&error, ReplayError::Move { source, .. } if !source.is_input_error());
+    let message = format!("{}: {error}", path.display());
+    if runtime { anyhow::anyhow!(message) } else { bad_input(message) }
+}
+
+/// A game error with where it happened: bad input, or a runtime failure of the board.
+pub fn game_error(error: GameError, place: String) -> anyhow::Error {
+    if error.is_input_error() {
+        bad_input(format!("{place}: {error}"))
+    } else {
+        anyhow::Error::new(error).context(place)
+    }
+}
+
+/// Writes `text` to stdout; a reader that went away is not an error.
+pub fn print(text: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => Ok(other?),
+    }
 }

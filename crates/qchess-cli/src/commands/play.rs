@@ -1,10 +1,412 @@
-//! `qchess play`.
+//! `qchess play`: an interactive game in the terminal, between people or against the computer
+//! (a seeded random mover).
+//!
+//! Lines are read from standard input: a move in official notation, or one of the commands
+//! `help`, `moves`, `board`, `undo`, `save FILE`, `load FILE`, `analyse SQUARE`, `quit`. On a
+//! terminal a prompt names the side to move; when input is a pipe no prompts are written, so a
+//! script's output is just the game. End of input ends the session cleanly. With `--json` every
+//! output is one JSON object per line.
+
+use std::io::{BufRead, IsTerminal as _, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use qchess_core::{Color, PositionSpec, Square};
+use qchess_engine::ai::RandomMover;
+use qchess_engine::analysis::BELL_STATE_NAMES;
+use qchess_engine::diagram::{Diagram, percent};
+use qchess_engine::record::{GameRecord, RecordInfo};
+use qchess_engine::{Game, GameError, GameOptions, PlayedMove};
+use serde_json::{Value, json};
+
+use super::game::{check_backend, game_error, new_game, output, read_record, replay, replay_error};
+use crate::exit::bad_input;
+
+/// Who plays a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Player {
+    /// A person typing moves.
+    Human,
+    /// The computer: a random legal move.
+    Ai,
+}
 
 /// Flags of `qchess play`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Who plays White.
+    #[arg(long, value_enum, default_value = "human")]
+    white: Player,
+    /// Who plays Black.
+    #[arg(long, value_enum, default_value = "ai")]
+    black: Player,
+    /// Seed of the computer's choices and of the measurement outcomes.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// The start: `startpos` or `fen <FEN>`, optionally followed by `moves ...`.
+    #[arg(long, default_value = "startpos", value_name = "POSITION", conflicts_with = "record")]
+    position: String,
+    /// Continue a saved game.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// Stop after this many plies in this session (for computer-only games).
+    #[arg(long)]
+    max_plies: Option<u32>,
+    /// Draw the board with letters instead of Unicode chess symbols.
+    #[arg(long)]
+    ascii: bool,
+    /// The quantum backend: `local`, the exact built-in simulator.
+    #[arg(long, default_value = "local")]
+    backend: String,
+}
+
+const HELP: &str = "\
+Type a move in official notation, or a command:
+  e2e4  b1^a3c3  a3c3^b5  b1xc3  b1wc3  e7e8q   moves (x: capture, w: excluded, ^: split/merge)
+  moves            list the legal moves
+  board            show the board
+  undo             take back your last move (and the computer's reply)
+  save FILE        save the game record
+  load FILE        continue a saved game
+  analyse SQUARE   entanglement of a square with the others
+  quit             leave the game";
 
 /// Runs `qchess play`.
-pub fn run(_args: Args, _json: bool) -> anyhow::Result<()> {
-    anyhow::bail!("qchess play is not built yet")
+pub fn run(args: Args, json: bool) -> Result<()> {
+    check_backend(&args.backend)?;
+    let options = GameOptions::with_seed(args.seed);
+    let game = match &args.record {
+        Some(path) => {
+            let record = read_record(path)?;
+            let options = record.options().map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+            replay(&record, options).map_err(|e| replay_error(path, e))?
+        }
+        None => {
+            let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+            new_game(&spec, options)?
+        }
+    };
+    let stdin = std::io::stdin();
+    let interactive = stdin.is_terminal();
+    let mut session = Session {
+        game,
+        players: [args.white, args.black],
+        ai: RandomMover::new(args.seed),
+        out: std::io::stdout().lock(),
+        interactive,
+        json,
+        diagram: if args.ascii { Diagram::ascii() } else { Diagram::unicode() },
+        max_plies: args.max_plies,
+        plies: 0,
+        announced_end: false,
+    };
+    session.run(&mut stdin.lock())
+}
+
+/// One terminal session.
+struct Session<W: Write> {
+    game: Game,
+    players: [Player; 2],
+    ai: RandomMover,
+    out: W,
+    interactive: bool,
+    json: bool,
+    diagram: Diagram,
+    max_plies: Option<u32>,
+    plies: u32,
+    announced_end: bool,
+}
+
+fn side(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+impl<W: Write> Session<W> {
+    fn player(&self, color: Color) -> Player {
+        self.players[usize::from(color == Color::Black)]
+    }
+
+    fn has_human(&self) -> bool {
+        self.players.contains(&Player::Human)
+    }
+
+    fn run(&mut self, input: &mut impl BufRead) -> Result<()> {
+        if !self.json && self.interactive {
+            self.say("Quantum Chess. Type `help` for the commands.")?;
+        }
+        self.show_board()?;
+        loop {
+            if self.game.is_over() {
+                if !self.announced_end {
+                    self.announce_end()?;
+                }
+                if !self.has_human() {
+                    break;
+                }
+            } else if self.player(self.game.turn()) == Player::Ai {
+                if self.max_plies.is_some_and(|max| self.plies >= max) {
+                    self.say(&format!("Stopped after {} plies.", self.plies))?;
+                    break;
+                }
+                let played =
+                    self.ai.play(&mut self.game).map_err(|e| game_error(e, "the computer's move".to_owned()))?;
+                self.plies += 1;
+                self.announce_move(&played, true)?;
+                if !self.game.is_over() && self.player(self.game.turn()) == Player::Human {
+                    self.show_board()?;
+                }
+                continue;
+            }
+            if self.interactive && !self.json {
+                let prompt =
+                    if self.game.is_over() { "game over".to_owned() } else { side(self.game.turn()).to_lowercase() };
+                write!(self.out, "{prompt}> ")?;
+                self.out.flush()?;
+            }
+            let mut line = Vec::new();
+            if input.read_until(b'\n', &mut line)? == 0 {
+                if self.interactive && !self.json {
+                    writeln!(self.out)?;
+                }
+                break;
+            }
+            let line = String::from_utf8_lossy(&line).trim().to_owned();
+            if !line.is_empty() && !self.command(&line)? {
+                break;
+            }
+        }
+        if !self.game.is_over() {
+            self.say(&format!("Game left unfinished after {} plies: *", self.game.ply()))?;
+        }
+        Ok(())
+    }
+
+    /// Handles one line; returns false to leave.
+    fn command(&mut self, line: &str) -> Result<bool> {
+        let mut words = line.split_whitespace();
+        let word = words.next().unwrap_or_default();
+        let argument = words.next();
+        match (word.to_ascii_lowercase().as_str(), argument) {
+            ("quit" | "exit", _) => return Ok(false),
+            ("help" | "?", _) => self.say(HELP)?,
+            ("board", _) => self.show_board()?,
+            ("moves", _) => self.list_moves()?,
+            ("undo", _) => self.undo()?,
+            ("save", Some(path)) => self.save(Path::new(path))?,
+            ("load", Some(path)) => self.load(Path::new(path))?,
+            ("analyse" | "analyze", Some(square)) => self.analyse(square)?,
+            ("save" | "load" | "analyse" | "analyze", None) => {
+                self.error(&format!("`{word}` needs an argument; type `help`"))?;
+            }
+            _ => self.human_move(line)?,
+        }
+        Ok(true)
+    }
+
+    fn human_move(&mut self, text: &str) -> Result<()> {
+        if !self.game.is_over() && self.player(self.game.turn()) == Player::Ai {
+            return self.error("it is the computer's turn");
+        }
+        match self.game.play(text) {
+            Ok(played) => {
+                self.plies += 1;
+                self.announce_move(&played, false)?;
+                if !self.game.is_over() && self.player(self.game.turn()) == Player::Human {
+                    self.show_board()?;
+                }
+                Ok(())
+            }
+            Err(error) if error.is_input_error() || matches!(error, GameError::Board { .. }) => {
+                self.error(&error.to_string())
+            }
+            Err(error) => Err(game_error(error, format!("move {text}"))),
+        }
+    }
+
+    fn announce_move(&mut self, played: &PlayedMove, computer: bool) -> Result<()> {
+        if self.json {
+            let mut value = output::move_json(played);
+            value["event"] = json!("move");
+            value["side"] = json!(output::side_name(played.mover.color));
+            value["ply"] = json!(self.game.ply());
+            return self.emit(value);
+        }
+        let who = if computer { " (computer)" } else { "" };
+        self.say(&format!("{}{who}: {}", side(played.mover.color), output::describe_move(played)))
+    }
+
+    fn announce_end(&mut self) -> Result<()> {
+        self.announced_end = true;
+        if self.json {
+            let end = self.game.end().map(|e| (e.result.token(), e.reason.text()));
+            return self.emit(json!({"event": "end", "result": end.map(|e| e.0), "reason": end.map(|e| e.1)}));
+        }
+        let board = self.diagram.render(self.game.position());
+        write!(self.out, "{board}")?;
+        self.say(&output::status_line(&self.game))?;
+        if self.has_human() && self.interactive {
+            self.say("The game is over: undo, save FILE, analyse SQUARE or quit.")?;
+        }
+        Ok(())
+    }
+
+    fn show_board(&mut self) -> Result<()> {
+        if self.json {
+            let mut value = output::game_json(&self.game);
+            value["event"] = json!("position");
+            return self.emit(value);
+        }
+        let board = self.diagram.render(self.game.position());
+        write!(self.out, "{board}")?;
+        self.say(&output::status_line(&self.game))
+    }
+
+    fn list_moves(&mut self) -> Result<()> {
+        let moves = self.game.legal_moves();
+        if self.json {
+            let list: Vec<Value> = moves.iter().map(|m| json!(m)).collect();
+            return self.emit(json!({"event": "moves", "moves": list}));
+        }
+        let names: Vec<String> = moves.iter().map(ToString::to_string).collect();
+        let mut text = format!("{} legal moves:", names.len());
+        for chunk in names.chunks(8) {
+            text.push_str("\n  ");
+            text.push_str(&chunk.join("  "));
+        }
+        self.say(&text)
+    }
+
+    fn undo(&mut self) -> Result<()> {
+        if self.game.moves().is_empty() {
+            return self.error("there is no move to undo");
+        }
+        let mut taken = vec![self.take_back()?];
+        // Against the computer, take its reply back too, so it is a person's turn again.
+        while self.player(self.game.turn()) == Player::Ai && self.has_human() && !self.game.moves().is_empty() {
+            taken.push(self.take_back()?);
+        }
+        self.announced_end = false;
+        let names: Vec<String> = taken.iter().map(|m| m.notation.to_string()).collect();
+        if self.json {
+            self.emit(json!({"event": "undo", "moves": names}))?;
+        } else {
+            self.say(&format!("Took back {}.", names.join(", ")))?;
+        }
+        self.show_board()
+    }
+
+    fn take_back(&mut self) -> Result<PlayedMove> {
+        self.game.undo().map_err(|e| game_error(e, "undo".to_owned()))
+    }
+
+    fn save(&mut self, path: &Path) -> Result<()> {
+        let name = |player: Player| match player {
+            Player::Human => "human".to_owned(),
+            Player::Ai => "computer (random mover)".to_owned(),
+        };
+        let info = RecordInfo {
+            event: "qchess play".to_owned(),
+            white: name(self.players[0]),
+            black: name(self.players[1]),
+            ..RecordInfo::default()
+        }
+        .dated_today();
+        match GameRecord::from_game(&self.game, &info).save(path) {
+            Ok(()) if self.json => self.emit(json!({"event": "saved", "path": path.display().to_string()})),
+            Ok(()) => self.say(&format!("Saved to {}.", path.display())),
+            Err(error) => self.error(&error.to_string()),
+        }
+    }
+
+    fn load(&mut self, path: &Path) -> Result<()> {
+        let loaded = GameRecord::load(path).map_err(|e| e.to_string()).and_then(|record| {
+            let options = record.options().map_err(|e| e.to_string())?;
+            replay(&record, options).map_err(|e| format!("{}: {e}", path.display()))
+        });
+        match loaded {
+            Ok(game) => {
+                self.game = game;
+                self.announced_end = false;
+                if !self.json {
+                    self.say(&format!("Loaded {} ({} plies).", path.display(), self.game.ply()))?;
+                }
+                self.show_board()
+            }
+            Err(message) => self.error(&message),
+        }
+    }
+
+    fn analyse(&mut self, name: &str) -> Result<()> {
+        let square: Square = match name.parse() {
+            Ok(square) => square,
+            Err(error) => return self.error(&format!("analyse: {error}")),
+        };
+        let entanglement = match self.game.entanglement(square) {
+            Ok(values) => values,
+            Err(error) => return self.error(&format!("analyse: {error}")),
+        };
+        let mut partners: Vec<(Square, f64)> =
+            Square::ALL.into_iter().map(|sq| (sq, entanglement[usize::from(sq)])).filter(|(_, v)| *v > 1e-9).collect();
+        partners.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let bell = match partners.first() {
+            Some(&(partner, _)) => {
+                Some(self.game.bell_correlations(square, partner).map_err(|e| game_error(e, "analyse".to_owned()))?)
+            }
+            None => None,
+        };
+        let piece = self.game.piece_at(square);
+        let probability = self.game.probability(square);
+        if self.json {
+            let bell = bell.map(|b| {
+                json!({"with": b.second.to_string(), "values": BELL_STATE_NAMES.iter().zip(b.values).map(|(n, v)| json!({"state": n, "value": v})).collect::<Vec<_>>()})
+            });
+            let partners: Vec<Value> =
+                partners.iter().map(|(sq, v)| json!({"square": sq.to_string(), "log_negativity": v})).collect();
+            return self.emit(json!({
+                "event": "analysis", "square": square.to_string(), "piece": piece.map(|p| p.char().to_string()),
+                "probability": probability, "entanglement": partners, "bell": bell,
+                "state_size": self.game.state_size(),
+            }));
+        }
+        let what = piece.map_or("empty".to_owned(), |p| format!("{} {}", p.color, p.role));
+        let mut text = format!("{square}: {what}, occupied with probability {}", percent(probability));
+        if partners.is_empty() {
+            text.push_str("\nNot entangled with any other square.");
+        } else {
+            let list: Vec<String> = partners.iter().map(|(sq, v)| format!("{sq} ({v:.3})")).collect();
+            text.push_str(&format!("\nEntangled with (log negativity): {}", list.join(", ")));
+        }
+        if let Some(bell) = bell {
+            let values: Vec<String> =
+                BELL_STATE_NAMES.iter().zip(bell.values).map(|(n, v)| format!("{n} {v:.3}")).collect();
+            text.push_str(&format!("\nBell correlations with {}: {}", bell.second, values.join(", ")));
+        }
+        text.push_str(&format!("\nThe quantum state holds {} basis states.", self.game.state_size()));
+        self.say(&text)
+    }
+
+    fn say(&mut self, text: &str) -> Result<()> {
+        if self.json {
+            return self.emit(json!({"event": "message", "text": text}));
+        }
+        writeln!(self.out, "{text}")?;
+        Ok(())
+    }
+
+    fn error(&mut self, message: &str) -> Result<()> {
+        if self.json {
+            return self.emit(json!({"event": "error", "message": message}));
+        }
+        writeln!(self.out, "error: {message}")?;
+        Ok(())
+    }
+
+    fn emit(&mut self, value: Value) -> Result<()> {
+        writeln!(self.out, "{value}")?;
+        self.out.flush()?;
+        Ok(())
+    }
 }

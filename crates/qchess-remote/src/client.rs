@@ -24,7 +24,6 @@
 //! # Ok(()) }
 //! ```
 
-use std::io::IsTerminal;
 use std::time::Duration;
 
 use qchess_circuit::ir::Circuit;
@@ -37,6 +36,7 @@ use crate::config::ProviderConfig;
 use crate::error::RemoteError;
 use crate::interrupt::InterruptGuard;
 use crate::probabilities::Probabilities;
+use crate::progress::Progress;
 use crate::retry::{is_retryable, parse_retry_after, retry_delay};
 use crate::wire::{CIRCUIT_JOB_TYPE, ErrorBody, JobCreated, JobInfo, JobRequest, JobStatus, Noise};
 
@@ -372,41 +372,6 @@ fn excerpt(body: &[u8]) -> String {
         shown.push('…');
     }
     if shown.is_empty() { "an empty body".to_owned() } else { format!("`{shown}`") }
-}
-
-/// A spinner on stderr while a job waits; hidden unless stderr is a terminal.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl Progress {
-    fn new(enabled: bool, job_id: &str) -> Progress {
-        if !enabled || !std::io::stderr().is_terminal() {
-            return Progress { bar: None };
-        }
-        let bar = indicatif::ProgressBar::new_spinner();
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{spinner} job {prefix}: {msg} ({elapsed})") {
-            bar.set_style(style);
-        }
-        bar.set_prefix(job_id.to_owned());
-        bar.set_message("submitted");
-        bar.enable_steady_tick(Duration::from_millis(120));
-        Progress { bar: Some(bar) }
-    }
-
-    fn update(&self, status: &JobStatus) {
-        if let Some(bar) = &self.bar {
-            bar.set_message(status.to_string());
-        }
-    }
-}
-
-impl Drop for Progress {
-    fn drop(&mut self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }
 
 #[cfg(test)]

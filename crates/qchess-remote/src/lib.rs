@@ -27,6 +27,7 @@ pub mod config;
 pub mod error;
 mod interrupt;
 pub mod probabilities;
+mod progress;
 pub mod retry;
 pub mod settings;
 pub mod wire;

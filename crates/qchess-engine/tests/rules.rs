@@ -298,3 +298,22 @@ fn undo_restores_everything() {
     assert_eq!(game.measured_board(), None);
     assert!(matches!(game.undo(), Err(GameError::NothingToUndo)));
 }
+
+#[test]
+fn both_kings_measured_away_is_a_mutual_win() {
+    // Free turn order: White's king splits and Black's rook takes its e2 half; Black's king
+    // splits twice (e7 1/2, c8 1/4, c7 1/4) and White's rook takes the c8 quarter. The piece
+    // count fell by 3/4 only, so the counter reaches 100 and every square is measured. The
+    // board with neither king (probability 1/2 * 1/4) is forced here, as a replay would.
+    let free = GameOptions { enforce_turn_order: false, ..GameOptions::default() };
+    let fen: Fen = "R3k3/8/8/8/8/8/7r/4K3 w - - 95 60".parse().expect("fen");
+    let mut game = Game::new(&fen, free).expect("game");
+    game.set_pending_measurement(Some(Bitboard::from_square(sq("e2")).with(sq("c8"))));
+    play_all(&mut game, "e1^e2d2 h2xe2 e8^e7d8 d8^c8c7");
+    assert!((game.probabilities().expected_piece_count() - 3.5).abs() < EXACT);
+    let last = game.play("a8xc8").expect("capture");
+    assert_eq!(last.code, MoveCode::MutualWin);
+    let end = game.end().expect("ended");
+    assert_eq!((end.result, end.reason), (GameResult::Draw, EndReason::FiftyMoveRule));
+    assert!(!game.has_king(Color::White) && !game.has_king(Color::Black));
+}

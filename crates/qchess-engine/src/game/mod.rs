@@ -33,7 +33,7 @@
 //! assert_eq!(game.result(), GameResult::Ongoing);
 //!
 //! let err = game.play("b5b6").unwrap_err();
-//! assert_eq!(err.to_string(), "b5b6: a knight cannot move from b5 to b6");
+//! assert_eq!(err.to_string(), "b5b6: b5 holds a white knight, but it is Black's turn");
 //! game.undo()?;
 //! assert!((game.probability("a3".parse()?) - 0.5).abs() < 1e-12);
 //! # Ok::<(), Box<dyn std::error::Error>>(())

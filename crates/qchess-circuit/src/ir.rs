@@ -709,9 +709,9 @@ mod tests {
         for kind in kinds {
             let m = kind.matrix2().expect("1q");
             let inv = kind.inverse().matrix2().expect("1q");
-            for i in 0..2 {
+            for (i, row) in m.iter().enumerate() {
                 for j in 0..2 {
-                    let v: Complex64 = (0..2).map(|k| m[i][k] * inv[k][j]).sum();
+                    let v: Complex64 = row.iter().zip(&inv).map(|(a, inv_row)| a * inv_row[j]).sum();
                     let expected = if i == j { c(1.0, 0.0) } else { c(0.0, 0.0) };
                     assert!(close(v, expected), "{kind:?}");
                 }

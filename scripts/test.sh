@@ -20,4 +20,7 @@ cargo test --workspace --locked
 section "python cross-checks (qiskit, qiskit-aer, IonQ clients)"
 tests/python/run_all.sh
 
+section "IonQ clients (cirq-ionq, qiskit-ionq) against qchess serve"
+QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ionq/run.sh
+
 section "all checks passed"

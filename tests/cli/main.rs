@@ -2,7 +2,9 @@
 
 mod common;
 
+mod bench;
 mod board;
+mod compare;
 mod compile;
 mod demo;
 mod game;

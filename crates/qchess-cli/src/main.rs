@@ -40,6 +40,10 @@ enum Command {
     Demo(commands::demo::Args),
     /// Serve the IonQ-compatible provider API and the quantum board REST API over HTTP.
     Serve(commands::serve::Args),
+    /// Run the same game or circuits on two backends and test whether their outcomes agree.
+    Compare(commands::compare::Args),
+    /// Run the standard benchmark workloads.
+    Bench(commands::bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +58,8 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args, cli.json),
         Command::Demo(args) => commands::demo::run(args, cli.json),
         Command::Serve(args) => commands::serve::run(args, cli.json),
+        Command::Compare(args) => commands::compare::run(args, cli.json),
+        Command::Bench(args) => commands::bench::run(args, cli.json),
     };
     exit::report(result)
 }

@@ -1,6 +1,8 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod board;
+pub mod compare;
 pub mod compile;
 pub mod demo;
 pub mod game;

@@ -155,3 +155,10 @@ fn every_example_record_replays_to_its_result() {
     }
     assert!(count >= 7, "only {count} example records");
 }
+
+#[test]
+fn a_bad_start_position_is_named_once() {
+    let record: GameRecord = "[FEN \"4k3/8/8/8/8/8/8/4K2P w - - 0 1\"]\n*".parse().expect("record");
+    let error = record.replay().expect_err("pawn on the first rank");
+    assert_eq!(error.to_string(), "start position: a white pawn on h1: pawns never stand on the first or last rank");
+}

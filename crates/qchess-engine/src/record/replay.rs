@@ -75,8 +75,8 @@ pub enum ReplayError {
         reason: String,
     },
     /// The start position is not valid.
-    #[error("start position: {0}")]
-    Start(#[source] Box<GameError>),
+    #[error(transparent)]
+    Start(Box<GameError>),
     /// A move could not be replayed (illegal, or its recorded outcome has probability 0).
     #[error("move {number} {mv}: {}", without_move(.mv, .source))]
     Move {

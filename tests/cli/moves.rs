@@ -73,15 +73,27 @@ fn fen_positions_give_capture_variants() {
 fn an_illegal_first_move_is_reported_with_its_rule() {
     assert_bad_input(
         &["moves", "--position", "startpos moves e2e5"],
-        "move 1, e2e5: a pawn moves one square forward, or two from its starting rank",
+        "move 1: e2e5: a pawn moves one square forward, or two from its starting rank",
     );
-    assert_bad_input(&["moves", "--position", "startpos moves e2^e3e4"], "move 1, e2^e3e4: pawns cannot split");
+    assert_bad_input(&["moves", "--position", "startpos moves e2^e3e4"], "move 1: e2^e3e4: pawns cannot split");
     assert_bad_input(&["moves", "--position", "startpos moves 0000"], "the null move 0000 is not allowed");
 }
 
 #[test]
-fn legal_moves_after_the_start_need_the_game_engine() {
-    assert_bad_input(&["moves", "--position", "startpos moves e2e4"], "replaying moves needs the game engine");
+fn moves_after_a_replayed_split_include_the_merges() {
+    let run = qchess(&["moves", "--position", "startpos moves b1^a3c3 e7e6", "--json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let moves = run.json();
+    let listed: Vec<(&str, &str)> = moves
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|m| (m["move"].as_str().expect("move"), m["type"].as_str().expect("type")))
+        .collect();
+    assert!(listed.contains(&("a3c3^b5", "MERGE_JUMP")), "{listed:?}");
+    assert!(listed.contains(&("a3c3^b1", "MERGE_JUMP")), "{listed:?}");
+    // A pawn stepping onto the superposed knight must measure: excluded.
+    assert!(listed.contains(&("a2wa3", "PAWN_STEP")), "{listed:?}");
 }
 
 #[test]

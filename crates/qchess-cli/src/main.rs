@@ -3,6 +3,7 @@
 
 mod commands;
 mod exit;
+mod output;
 
 use std::process::ExitCode;
 

@@ -17,6 +17,7 @@ use qchess_engine::{Game, GameError, GameOptions};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
 use crate::exit::bad_input;
+pub use crate::output::print;
 
 /// Flags of `qchess game`.
 #[derive(Debug, clap::Args)]
@@ -163,15 +164,5 @@ pub fn game_error(error: GameError, place: String) -> anyhow::Error {
         bad_input(format!("{place}: {error}"))
     } else {
         anyhow::Error::new(error).context(place)
-    }
-}
-
-/// Writes `text` to stdout; a reader that went away is not an error.
-pub fn print(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
     }
 }

@@ -8,6 +8,7 @@ use qchess_core::{Fen, START_FEN};
 use serde_json::json;
 
 use crate::exit::bad_input;
+use crate::output::print;
 
 /// Deeper than this no count finishes in a lifetime (the start position has about 2e21
 /// leaves at depth 15), so such a depth is treated as a typing error.
@@ -66,15 +67,4 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     let rate = if seconds > 0.0 { nodes as f64 / seconds / 1e6 } else { 0.0 };
     text.push_str(&format!("perft {} of {fen}: {nodes} nodes ({seconds:.3} s, {rate:.1} M nodes/s)\n", args.depth));
     print(&text)
-}
-
-/// Writes `text` to stdout. A reader that went away (`qchess ... | head`) is not an error:
-/// there is nobody left to tell.
-fn print(text: &str) -> Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => Ok(other?),
-    }
 }

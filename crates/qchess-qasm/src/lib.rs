@@ -5,13 +5,17 @@
 //! * [`lower`]: lowering passes to hardware gate sets (CX, sqrt-iSWAP, IonQ QIS), each
 //!   proven by unitary-equivalence tests;
 //! * [`ionq`]: IonQ's `ionq.circuit.v1` QIS JSON, both ways;
-//! * [`parse`]: OpenQASM 2.0 input into the IR, with file, line and column in every error.
+//! * [`parse`]: OpenQASM 2.0 input into the IR, with file, line and column in every error;
+//! * [`export`] and [`sidecar`]: a board's accumulated circuit in any of these formats, with
+//!   the JSON sidecar that reads its results as a board (what `qchess compile` writes).
 //!
 //! Depends on `qchess-core` and `qchess-circuit`.
 
 pub mod ast;
 pub mod emit;
+pub mod export;
 pub mod ionq;
 pub mod lower;
 pub mod parse;
 pub mod print;
+pub mod sidecar;

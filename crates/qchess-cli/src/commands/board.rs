@@ -49,7 +49,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
 }
 
 /// Errors that say the move itself is wrong are input errors; the rest are runtime failures.
-fn move_error(number: usize, text: &str, error: BoardError) -> anyhow::Error {
+pub fn move_error(number: usize, text: &str, error: BoardError) -> anyhow::Error {
     match error {
         BoardError::InvalidMove { .. } | BoardError::NoMeasurement { .. } | BoardError::ImpossibleOutcome { .. } => {
             bad_input(format!("move {number}: {error}"))
@@ -59,7 +59,7 @@ fn move_error(number: usize, text: &str, error: BoardError) -> anyhow::Error {
 }
 
 /// A u64 (decimal or `0x` hex) or comma-separated square names.
-fn parse_init(text: &str) -> Result<Bitboard, String> {
+pub fn parse_init(text: &str) -> Result<Bitboard, String> {
     let text = text.trim();
     if text.is_empty() {
         return Err("expected a u64 bitboard (decimal or 0x hex) or comma-separated squares like b1,g1".to_owned());

@@ -1,0 +1,53 @@
+// jump-basic: JUMP BASIC: a knight split to a3/c3 jumps c3 -> e4 (an iSWAP from a superposed source)
+OPENQASM 2.0;
+include "qelib1.inc";
+// qchess circuit: 4 qubits, 0 classical bits.
+// Qubit i is bit i of every result: q[0] is the least significant bit, and so is the first bit of the first classical register.
+// q[0]: b1 (square b1)
+// q[1]: a3 (square a3)
+// q[2]: c3 (square c3)
+// q[3]: e4 (square e4)
+// Post-selection: none.
+// Final measurements: meas[0] = q[1], meas[1] = q[3].
+gate rxx(theta) a, b {
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+}
+gate ryy(theta) a, b {
+  sdg a;
+  sdg b;
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+  s a;
+  s b;
+}
+gate sqrt_iswap a, b {
+  rxx(-pi/4) a, b;
+  ryy(-pi/4) a, b;
+}
+gate iswap a, b {
+  s a;
+  s b;
+  h a;
+  cx a, b;
+  cx b, a;
+  h b;
+}
+qreg q[4];
+creg meas[2];
+x q[0];
+sqrt_iswap q[0], q[1];
+iswap q[0], q[2];
+iswap q[2], q[3];
+measure q[1] -> meas[0];
+measure q[3] -> meas[1];

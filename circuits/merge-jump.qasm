@@ -1,0 +1,63 @@
+// merge-jump: MERGE_JUMP: the knight split to a3/c3 merges on b5 (inverse iSWAP then inverse sqrt-iSWAP); the halves interfere and b5 is certain
+OPENQASM 2.0;
+include "qelib1.inc";
+// qchess circuit: 4 qubits, 0 classical bits.
+// Qubit i is bit i of every result: q[0] is the least significant bit, and so is the first bit of the first classical register.
+// q[0]: b1 (square b1)
+// q[1]: a3 (square a3)
+// q[2]: c3 (square c3)
+// q[3]: b5 (square b5)
+// Post-selection: none.
+// Final measurements: meas[0] = q[1], meas[1] = q[2], meas[2] = q[3].
+gate rxx(theta) a, b {
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+}
+gate ryy(theta) a, b {
+  sdg a;
+  sdg b;
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+  s a;
+  s b;
+}
+gate sqrt_iswap a, b {
+  rxx(-pi/4) a, b;
+  ryy(-pi/4) a, b;
+}
+gate iswap a, b {
+  s a;
+  s b;
+  h a;
+  cx a, b;
+  cx b, a;
+  h b;
+}
+gate iswap_dg a, b {
+  rxx(pi/2) a, b;
+  ryy(pi/2) a, b;
+}
+gate sqrt_iswap_dg a, b {
+  rxx(pi/4) a, b;
+  ryy(pi/4) a, b;
+}
+qreg q[4];
+creg meas[3];
+x q[0];
+sqrt_iswap q[0], q[1];
+iswap q[0], q[2];
+iswap_dg q[1], q[3];
+sqrt_iswap_dg q[2], q[3];
+measure q[1] -> meas[0];
+measure q[2] -> meas[1];
+measure q[3] -> meas[2];

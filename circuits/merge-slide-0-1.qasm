@@ -1,0 +1,94 @@
+// merge-slide-0-1: MERGE_SLIDE arm case (0,1): the rook split to a5/e1 merges back on a1, arm 2 through c1
+OPENQASM 2.0;
+include "qelib1.inc";
+// qchess circuit: 7 qubits, 0 classical bits.
+// Qubit i is bit i of every result: q[0] is the least significant bit, and so is the first bit of the first classical register.
+// q[0]: a1 (square a1)
+// q[1]: a5 (square a5)
+// q[2]: e1 (square e1)
+// q[3]: e2 (square e2)
+// q[4]: c1 (square c1)
+// q[5]: g3 (square g3)
+// q[6]: a1_1 (square a1, qubit 2 of it)
+// Post-selection: none.
+// Final measurements: meas[0] = q[6], meas[1] = q[4], meas[2] = q[2], meas[3] = q[5], meas[4] = q[1].
+gate rxx(theta) a, b {
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+}
+gate ryy(theta) a, b {
+  sdg a;
+  sdg b;
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+  s a;
+  s b;
+}
+gate sqrt_iswap a, b {
+  rxx(-pi/4) a, b;
+  ryy(-pi/4) a, b;
+}
+gate iswap a, b {
+  s a;
+  s b;
+  h a;
+  cx a, b;
+  cx b, a;
+  h b;
+}
+gate iswap_dg a, b {
+  rxx(pi/2) a, b;
+  ryy(pi/2) a, b;
+}
+// c1_sqrt_iswap_dg: sqrt_iswap_dg with 1 control(s), controls first
+gate c1_sqrt_iswap_dg c0, a, b {
+  cx a, b;
+  h a;
+  u1(pi/8) c0;
+  u1(pi/8) b;
+  cx c0, b;
+  u1(-pi/8) b;
+  cx c0, b;
+  u1(pi/8) a;
+  cx c0, a;
+  u1(-pi/8) a;
+  cx b, a;
+  u1(pi/8) a;
+  cx c0, a;
+  u1(-pi/8) a;
+  cx b, a;
+  h a;
+  u1(-pi/8) c0;
+  u1(-pi/8) b;
+  cx c0, b;
+  u1(pi/8) b;
+  cx c0, b;
+  cx a, b;
+}
+qreg q[7];
+creg meas[5];
+x q[0];
+sqrt_iswap q[0], q[1];
+iswap q[0], q[2];
+x q[3];
+sqrt_iswap q[3], q[4];
+iswap q[3], q[5];
+iswap_dg q[1], q[6];
+x q[4];
+c1_sqrt_iswap_dg q[4], q[2], q[6];
+x q[4];
+measure q[6] -> meas[0];
+measure q[4] -> meas[1];
+measure q[2] -> meas[2];
+measure q[5] -> meas[3];
+measure q[1] -> meas[4];

@@ -1,0 +1,175 @@
+// merge-slide-2-2: MERGE_SLIDE arm case (2,2): the rook split to a5/e1 merges back on a1, arm 1 through a2 and a4, arm 2 through b1 and c1
+OPENQASM 2.0;
+include "qelib1.inc";
+// qchess circuit: 19 qubits, 0 classical bits.
+// Qubit i is bit i of every result: q[0] is the least significant bit, and so is the first bit of the first classical register.
+// q[0]: a1 (square a1)
+// q[1]: a5 (square a5)
+// q[2]: e1 (square e1)
+// q[3]: c3 (square c3)
+// q[4]: a2 (square a2)
+// q[5]: e4 (square e4)
+// q[6]: b6 (square b6)
+// q[7]: a4 (square a4)
+// q[8]: d7 (square d7)
+// q[9]: d2 (square d2)
+// q[10]: b1 (square b1)
+// q[11]: f3 (square f3)
+// q[12]: e2 (square e2)
+// q[13]: c1 (square c1)
+// q[14]: g3 (square g3)
+// q[15]: a1_1 (square a1, qubit 2 of it)
+// q[16]: anc16_path (ancilla: path-clear flag)
+// q[17]: anc17_path (ancilla: path-clear flag)
+// q[18]: anc18_scratch (ancilla: scratch)
+// Post-selection: none.
+// Final measurements: meas[0] = q[15], meas[1] = q[10], meas[2] = q[13], meas[3] = q[2], meas[4] = q[4], meas[5] = q[11], meas[6] = q[14], meas[7] = q[7], meas[8] = q[5], meas[9] = q[1], meas[10] = q[8].
+gate rxx(theta) a, b {
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+}
+gate ryy(theta) a, b {
+  sdg a;
+  sdg b;
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+  s a;
+  s b;
+}
+gate sqrt_iswap a, b {
+  rxx(-pi/4) a, b;
+  ryy(-pi/4) a, b;
+}
+gate iswap a, b {
+  s a;
+  s b;
+  h a;
+  cx a, b;
+  cx b, a;
+  h b;
+}
+// c1_iswap_dg: iswap_dg with 1 control(s), controls first
+gate c1_iswap_dg c0, a, b {
+  cx a, b;
+  h a;
+  u1(pi/4) c0;
+  u1(pi/4) b;
+  cx c0, b;
+  u1(-pi/4) b;
+  cx c0, b;
+  u1(pi/4) a;
+  cx c0, a;
+  u1(-pi/4) a;
+  cx b, a;
+  u1(pi/4) a;
+  cx c0, a;
+  u1(-pi/4) a;
+  cx b, a;
+  h a;
+  u1(-pi/4) c0;
+  u1(-pi/4) b;
+  cx c0, b;
+  u1(pi/4) b;
+  cx c0, b;
+  cx a, b;
+}
+// c1_sqrt_iswap_dg: sqrt_iswap_dg with 1 control(s), controls first
+gate c1_sqrt_iswap_dg c0, a, b {
+  cx a, b;
+  h a;
+  u1(pi/8) c0;
+  u1(pi/8) b;
+  cx c0, b;
+  u1(-pi/8) b;
+  cx c0, b;
+  u1(pi/8) a;
+  cx c0, a;
+  u1(-pi/8) a;
+  cx b, a;
+  u1(pi/8) a;
+  cx c0, a;
+  u1(-pi/8) a;
+  cx b, a;
+  h a;
+  u1(-pi/8) c0;
+  u1(-pi/8) b;
+  cx c0, b;
+  u1(pi/8) b;
+  cx c0, b;
+  cx a, b;
+}
+gate swap a, b {
+  cx a, b;
+  cx b, a;
+  cx a, b;
+}
+qreg q[19];
+creg meas[11];
+x q[0];
+sqrt_iswap q[0], q[1];
+iswap q[0], q[2];
+x q[3];
+sqrt_iswap q[3], q[4];
+iswap q[3], q[5];
+x q[6];
+sqrt_iswap q[6], q[7];
+iswap q[6], q[8];
+x q[9];
+sqrt_iswap q[9], q[10];
+iswap q[9], q[11];
+x q[12];
+sqrt_iswap q[12], q[13];
+iswap q[12], q[14];
+x q[4];
+x q[7];
+ccx q[4], q[7], q[16];
+x q[4];
+x q[7];
+x q[10];
+x q[13];
+ccx q[10], q[13], q[17];
+x q[10];
+x q[13];
+ccx q[16], q[17], q[18];
+c1_iswap_dg q[18], q[1], q[15];
+c1_sqrt_iswap_dg q[18], q[2], q[15];
+cx q[17], q[18];
+c1_iswap_dg q[18], q[2], q[15];
+cx q[17], q[18];
+swap q[17], q[16];
+cx q[17], q[18];
+c1_iswap_dg q[18], q[1], q[15];
+cx q[17], q[18];
+swap q[17], q[16];
+ccx q[16], q[17], q[18];
+x q[4];
+x q[7];
+ccx q[4], q[7], q[16];
+x q[4];
+x q[7];
+x q[10];
+x q[13];
+ccx q[10], q[13], q[17];
+x q[10];
+x q[13];
+measure q[15] -> meas[0];
+measure q[10] -> meas[1];
+measure q[13] -> meas[2];
+measure q[2] -> meas[3];
+measure q[4] -> meas[4];
+measure q[11] -> meas[5];
+measure q[14] -> meas[6];
+measure q[7] -> meas[7];
+measure q[5] -> meas[8];
+measure q[1] -> meas[9];
+measure q[8] -> meas[10];

@@ -1,0 +1,53 @@
+// qs-castle-excluded-m1: QS_CASTLE EXCLUDED .m1: d1 may hold a knight split to d1/g4; d1 is measured empty: the castle happens classically
+OPENQASM 2.0;
+include "qelib1.inc";
+// qchess circuit: 3 qubits, 1 classical bits.
+// Qubit i is bit i of every result: q[0] is the least significant bit, and so is the first bit of the first classical register.
+// q[0]: e3 (square e3)
+// q[1]: d1 (square d1)
+// q[2]: g4 (square g4)
+// Post-selection: keep only the runs in which every bit below reads the value shown.
+//   c[0] = 0 (measured from q[1], d1)
+// Final measurements: meas[0] = q[2].
+gate rxx(theta) a, b {
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+}
+gate ryy(theta) a, b {
+  sdg a;
+  sdg b;
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+  s a;
+  s b;
+}
+gate sqrt_iswap a, b {
+  rxx(-pi/4) a, b;
+  ryy(-pi/4) a, b;
+}
+gate iswap a, b {
+  s a;
+  s b;
+  h a;
+  cx a, b;
+  cx b, a;
+  h b;
+}
+qreg q[3];
+creg c[1];
+creg meas[1];
+x q[0];
+sqrt_iswap q[0], q[1];
+iswap q[0], q[2];
+measure q[1] -> c[0];
+measure q[2] -> meas[0];

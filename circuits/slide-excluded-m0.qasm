@@ -1,0 +1,61 @@
+// slide-excluded-m0: SLIDE EXCLUDED .m0: the rook slides a1 -> a5, held by its knight split to a5/e7, with a3 superposed on the path; a5 is measured occupied: the rook stays
+OPENQASM 2.0;
+include "qelib1.inc";
+// qchess circuit: 6 qubits, 1 classical bits.
+// Qubit i is bit i of every result: q[0] is the least significant bit, and so is the first bit of the first classical register.
+// q[0]: b5 (square b5)
+// q[1]: a3 (square a3)
+// q[2]: d6 (square d6)
+// q[3]: c6 (square c6)
+// q[4]: a5 (square a5)
+// q[5]: e7 (square e7)
+// Post-selection: keep only the runs in which every bit below reads the value shown.
+//   c[0] = 1 (measured from q[4], a5)
+// Final measurements: meas[0] = q[1], meas[1] = q[2], meas[2] = q[5].
+gate rxx(theta) a, b {
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+}
+gate ryy(theta) a, b {
+  sdg a;
+  sdg b;
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+  s a;
+  s b;
+}
+gate sqrt_iswap a, b {
+  rxx(-pi/4) a, b;
+  ryy(-pi/4) a, b;
+}
+gate iswap a, b {
+  s a;
+  s b;
+  h a;
+  cx a, b;
+  cx b, a;
+  h b;
+}
+qreg q[6];
+creg c[1];
+creg meas[3];
+x q[0];
+sqrt_iswap q[0], q[1];
+iswap q[0], q[2];
+x q[3];
+sqrt_iswap q[3], q[4];
+iswap q[3], q[5];
+measure q[4] -> c[0];
+measure q[1] -> meas[0];
+measure q[2] -> meas[1];
+measure q[5] -> meas[2];

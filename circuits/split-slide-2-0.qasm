@@ -1,0 +1,104 @@
+// split-slide-2-0: SPLIT_SLIDE arm case (2,0): the rook a1 splits to a5 and e1, arm 1 through a2 and a4
+OPENQASM 2.0;
+include "qelib1.inc";
+// qchess circuit: 10 qubits, 0 classical bits.
+// Qubit i is bit i of every result: q[0] is the least significant bit, and so is the first bit of the first classical register.
+// q[0]: c3 (square c3)
+// q[1]: a2 (square a2)
+// q[2]: e4 (square e4)
+// q[3]: b6 (square b6)
+// q[4]: a4 (square a4)
+// q[5]: d7 (square d7)
+// q[6]: a1 (square a1)
+// q[7]: a5 (square a5)
+// q[8]: e1 (square e1)
+// q[9]: anc9_path (ancilla: path-clear flag)
+// Post-selection: none.
+// Final measurements: meas[0] = q[6], meas[1] = q[8], meas[2] = q[1], meas[3] = q[4], meas[4] = q[2], meas[5] = q[7], meas[6] = q[5].
+gate rxx(theta) a, b {
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+}
+gate ryy(theta) a, b {
+  sdg a;
+  sdg b;
+  h a;
+  h b;
+  cx a, b;
+  rz(theta) b;
+  cx a, b;
+  h a;
+  h b;
+  s a;
+  s b;
+}
+gate sqrt_iswap a, b {
+  rxx(-pi/4) a, b;
+  ryy(-pi/4) a, b;
+}
+gate iswap a, b {
+  s a;
+  s b;
+  h a;
+  cx a, b;
+  cx b, a;
+  h b;
+}
+// c1_sqrt_iswap: sqrt_iswap with 1 control(s), controls first
+gate c1_sqrt_iswap c0, a, b {
+  cx a, b;
+  h a;
+  u1(-pi/8) c0;
+  u1(-pi/8) b;
+  cx c0, b;
+  u1(pi/8) b;
+  cx c0, b;
+  u1(-pi/8) a;
+  cx c0, a;
+  u1(pi/8) a;
+  cx b, a;
+  u1(-pi/8) a;
+  cx c0, a;
+  u1(pi/8) a;
+  cx b, a;
+  h a;
+  u1(pi/8) c0;
+  u1(pi/8) b;
+  cx c0, b;
+  u1(-pi/8) b;
+  cx c0, b;
+  cx a, b;
+}
+qreg q[10];
+creg meas[7];
+x q[0];
+sqrt_iswap q[0], q[1];
+iswap q[0], q[2];
+x q[3];
+sqrt_iswap q[3], q[4];
+iswap q[3], q[5];
+x q[6];
+x q[1];
+x q[4];
+ccx q[1], q[4], q[9];
+x q[1];
+x q[4];
+c1_sqrt_iswap q[9], q[6], q[7];
+iswap q[6], q[8];
+x q[1];
+x q[4];
+ccx q[1], q[4], q[9];
+x q[1];
+x q[4];
+measure q[6] -> meas[0];
+measure q[8] -> meas[1];
+measure q[1] -> meas[2];
+measure q[4] -> meas[3];
+measure q[2] -> meas[4];
+measure q[7] -> meas[5];
+measure q[5] -> meas[6];

@@ -99,6 +99,9 @@ def statevector(qc: QuantumCircuit) -> np.ndarray:
     """qiskit-aer's exact final statevector (qubit i = bit i of the index)."""
     if qc.num_qubits > MAX_QUBITS:
         raise AssertionError(f"{qc.num_qubits} qubits is more than this check simulates ({MAX_QUBITS})")
+    if qc.num_qubits == 0:
+        # A fully classical board: nothing to simulate (aer refuses empty circuits).
+        return np.ones(1, dtype=complex)
     simulator = AerSimulator(method="statevector")
     circuit = qc.copy()
     circuit.save_statevector()
@@ -142,6 +145,9 @@ class Board:
 
     def distribution(self, floor: float = 1e-14) -> dict[int, float]:
         """The probability of every board (u64, a1 = bit 0) above `floor`."""
+        if self._marginal.ndim == 0:
+            # No square has a qubit: the board is classical.
+            return {self._classical: float(self._marginal)}
         bits = [1 << SQUARES.index(name) for name in self._square_order]
         boards: dict[int, float] = {}
         for index in zip(*np.nonzero(self._marginal > floor)):

@@ -1,6 +1,7 @@
 //! The `qchess` command line: a thin layer that parses flags into a validated configuration
 //! and hands the work to the library crates.
 
+mod backend;
 mod commands;
 mod exit;
 mod output;
@@ -42,7 +43,7 @@ enum Command {
     /// Serve the IonQ-compatible provider API and the quantum board REST API over HTTP.
     Serve(commands::serve::Args),
     /// Run the same game or circuits on two backends and test whether their outcomes agree.
-    Compare(commands::compare::Args),
+    Compare(Box<commands::compare::Args>),
     /// Run the standard benchmark workloads.
     Bench(commands::bench::Args),
 }
@@ -59,7 +60,7 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args, cli.json),
         Command::Demo(args) => commands::demo::run(args, cli.json),
         Command::Serve(args) => commands::serve::run(args, cli.json),
-        Command::Compare(args) => commands::compare::run(args, cli.json),
+        Command::Compare(args) => commands::compare::run(*args, cli.json),
         Command::Bench(args) => commands::bench::run(args, cli.json),
     };
     exit::report(result)

@@ -170,6 +170,13 @@ pub trait QuantumBoard {
     /// `shots` occupancies drawn from the current state.
     fn sample(&mut self, shots: usize) -> Result<Vec<Bitboard>, BoardError>;
 
+    /// For a sampling backend, the shot counts behind [`distribution`](Self::distribution):
+    /// each board with the number of (post-selected) shots that showed it. `None` when the
+    /// answer is exact, which is what this default says.
+    fn distribution_counts(&mut self) -> Result<Option<Vec<(Bitboard, u64)>>, BoardError> {
+        Ok(None)
+    }
+
     /// Number of basis states (or distinct sampled boards) the backend currently holds.
     fn state_size(&self) -> usize;
 
@@ -210,6 +217,10 @@ impl<B: QuantumBoard + ?Sized> QuantumBoard for Box<B> {
 
     fn sample(&mut self, shots: usize) -> Result<Vec<Bitboard>, BoardError> {
         (**self).sample(shots)
+    }
+
+    fn distribution_counts(&mut self) -> Result<Option<Vec<(Bitboard, u64)>>, BoardError> {
+        (**self).distribution_counts()
     }
 
     fn state_size(&self) -> usize {

@@ -391,6 +391,19 @@ impl QuantumBoard for RemoteBoard {
             .collect())
     }
 
+    /// The surviving shots of the current circuit, by board, while the board holds qubits
+    /// and the provider answers shot frequencies; `None` otherwise (exact results, or a
+    /// classical position that needs no job). Unlike `distribution`, this never restarts the
+    /// circuit, so a position the shots happen to agree on still reports its shot count.
+    fn distribution_counts(&mut self) -> Result<Option<Vec<(Bitboard, u64)>>, BoardError> {
+        if self.register.quantum_squares().is_empty() || self.config.provider.exact_results() {
+            return Ok(None);
+        }
+        let survivors = self.survivors()?;
+        let Some(shots) = survivors.shots else { return Ok(None) };
+        Ok(Some(survivors.distribution().into_iter().map(|(board, p)| (board, (p * shots).round() as u64)).collect()))
+    }
+
     fn state_size(&self) -> usize {
         self.last_state_size
     }

@@ -1,0 +1,313 @@
+//! Backend selection shared by commands: `--backend local|ionq|URL` plus the remote flags,
+//! validated once, then turned into a quantum board (or, for `qchess compare`, a backend that
+//! also runs circuits).
+//!
+//! A backend is written `KIND[,OPTION...]`:
+//!
+//! - `local`: the exact built-in simulator.
+//! - `ionq`: IonQ's API (`--provider-url`, default `https://api.ionq.co/v0.4`; the key from
+//!   `--api-key` or `IONQ_API_KEY`).
+//! - `http://HOST:PORT` (or `https://...`): a `qchess serve`, or any IonQ v0.4 compatible API;
+//!   `/v0.4` is added when the URL has no path.
+//!
+//! Options, after commas, set one backend's `target=simulator|qpu.NAME`, `noise=MODEL` and
+//! `mitigation` (drop shots with impossible piece counts); without them the `--target`,
+//! `--noise-model` and `--mitigation` flags apply. So `qchess compare --backend local --vs
+//! http://127.0.0.1:8080,target=qpu.aria-1` compares the simulator with a sampled stand-in.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use qchess_circuit::ir::Circuit;
+use qchess_compare::observation::Observation;
+use qchess_core::{Bitboard, BoardError, QuantumBoard};
+use qchess_remote::config::PollPolicy;
+use qchess_remote::{IonqClient, RemoteBoard, RemoteBoardConfig, RemoteSettings};
+use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
+
+use crate::exit::bad_input;
+
+/// Which kind of backend.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BackendKind {
+    /// The exact built-in simulator.
+    Local,
+    /// IonQ's API at `--provider-url`.
+    Ionq,
+    /// An IonQ-compatible API at this URL (a `qchess serve`), with `/v0.4` added if needed.
+    Url(String),
+}
+
+/// A backend as written on the command line. See the [module docs](self).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BackendSpec {
+    /// The kind.
+    pub kind: BackendKind,
+    /// `target=...`.
+    pub target: Option<String>,
+    /// `noise=...`.
+    pub noise_model: Option<String>,
+    /// `mitigation`.
+    pub mitigation: bool,
+}
+
+impl FromStr for BackendSpec {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<BackendSpec, String> {
+        let mut parts = text.trim().split(',');
+        let head = parts.next().unwrap_or("").trim();
+        let kind = match head {
+            "local" => BackendKind::Local,
+            "ionq" => BackendKind::Ionq,
+            url if url.starts_with("http://") || url.starts_with("https://") => BackendKind::Url(url.to_owned()),
+            other => {
+                return Err(format!(
+                    "`{other}` is not a backend: use local, ionq or the http:// URL of a qchess serve"
+                ));
+            }
+        };
+        let mut spec = BackendSpec { kind, target: None, noise_model: None, mitigation: false };
+        for option in parts.map(str::trim) {
+            match option.split_once('=') {
+                Some(("target", value)) => spec.target = Some(value.to_owned()),
+                Some(("noise", value)) => spec.noise_model = Some(value.to_owned()),
+                None if option == "mitigation" => spec.mitigation = true,
+                _ => {
+                    return Err(format!(
+                        "backend option `{option}`: expected target=simulator|qpu.NAME, noise=MODEL or mitigation"
+                    ));
+                }
+            }
+        }
+        if spec.kind == BackendKind::Local && (spec.target.is_some() || spec.noise_model.is_some() || spec.mitigation) {
+            return Err("the local backend takes no options".to_owned());
+        }
+        Ok(spec)
+    }
+}
+
+impl fmt::Display for BackendSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            BackendKind::Local => f.write_str("local")?,
+            BackendKind::Ionq => f.write_str("ionq")?,
+            BackendKind::Url(url) => f.write_str(url)?,
+        }
+        if let Some(target) = &self.target {
+            write!(f, ",target={target}")?;
+        }
+        if let Some(noise) = &self.noise_model {
+            write!(f, ",noise={noise}")?;
+        }
+        if self.mitigation {
+            f.write_str(",mitigation")?;
+        }
+        Ok(())
+    }
+}
+
+/// Flags of remote backends, shared by every backend a command uses.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct RemoteArgs {
+    /// Base URL of IonQ's API for `--backend ionq`.
+    #[arg(long, value_name = "URL")]
+    pub provider_url: Option<String>,
+    /// API key of remote backends (default: the IONQ_API_KEY environment variable).
+    #[arg(long, value_name = "KEY")]
+    pub api_key: Option<String>,
+    /// Backend of remote providers: simulator or qpu.NAME (a backend's `target=` wins).
+    #[arg(long)]
+    pub target: Option<String>,
+    /// Simulator noise model of remote providers: ideal, aria-1, ... (a backend's `noise=` wins).
+    #[arg(long)]
+    pub noise_model: Option<String>,
+    /// Shots per job of sampling backends, before post-selection grows them (default 1000).
+    #[arg(long)]
+    pub shots: Option<u64>,
+    /// Seconds one remote job may take, retries included.
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+    /// Drop shots whose piece count is impossible (remote backends).
+    #[arg(long)]
+    pub mitigation: bool,
+}
+
+/// `--backend` and the remote flags, for commands that run one game.
+#[derive(Debug, Clone, clap::Args)]
+pub struct BackendArgs {
+    /// Where moves run: local, ionq, or the URL of a qchess serve, with `,target=...`,
+    /// `,noise=...` or `,mitigation` options.
+    #[arg(long, default_value = "local", value_name = "BACKEND")]
+    pub backend: BackendSpec,
+    /// Flags of remote backends.
+    #[command(flatten)]
+    pub remote: RemoteArgs,
+}
+
+// `qchess game` and `qchess play` take `--backend` through this; until they do, only its tests use it.
+#[allow(dead_code)]
+impl BackendArgs {
+    /// A board at `occupancy` on the chosen backend; `seed` seeds the outcomes it draws. Bad
+    /// flags are input errors (exit code 2).
+    pub fn board(&self, occupancy: Bitboard, seed: u64) -> anyhow::Result<Box<dyn QuantumBoard>> {
+        let backend = Backend::resolve(&self.backend, &self.remote)?;
+        backend.board(occupancy, seed).with_context(|| format!("backend {}", backend.label()))
+    }
+}
+
+/// A validated backend, ready to make boards and run circuits.
+#[derive(Debug, Clone)]
+pub enum Backend {
+    /// The exact built-in simulator.
+    Local,
+    /// A provider.
+    Remote {
+        /// How reports name it.
+        label: String,
+        /// The board configuration (provider, shots, mitigation); its seed is set per board.
+        config: Box<RemoteBoardConfig>,
+    },
+}
+
+impl Backend {
+    /// Checks `spec` with the remote flags.
+    pub fn resolve(spec: &BackendSpec, remote: &RemoteArgs) -> anyhow::Result<Backend> {
+        let url = match &spec.kind {
+            BackendKind::Local => return Ok(Backend::Local),
+            BackendKind::Ionq => remote.provider_url.clone(),
+            BackendKind::Url(url) => Some(provider_url(url)),
+        };
+        let settings = RemoteSettings {
+            provider_url: url,
+            api_key: remote.api_key.clone(),
+            target: spec.target.clone().or_else(|| remote.target.clone()),
+            noise_model: spec.noise_model.clone().or_else(|| remote.noise_model.clone()),
+            shots: remote.shots,
+            timeout_secs: remote.timeout,
+            mitigation: spec.mitigation || remote.mitigation,
+            seed: None,
+        };
+        let mut config = settings.board_config().map_err(|e| bad_input(format!("backend `{spec}`: {e}")))?;
+        if matches!(spec.kind, BackendKind::Url(_)) {
+            // A server on this machine answers in milliseconds; poll it accordingly.
+            config.provider = config
+                .provider
+                .with_poll(PollPolicy { initial: Duration::from_millis(5), max: Duration::from_millis(200) });
+        }
+        let provider = &config.provider;
+        let mut details = vec![provider.target().to_string()];
+        if !provider.target().is_qpu() {
+            details.push(provider.noise_model().to_string());
+        }
+        if config.mitigation != qchess_remote::Mitigation::None {
+            details.push("mitigation".to_owned());
+        }
+        let base = match &spec.kind {
+            BackendKind::Url(url) => url.trim_end_matches('/').to_owned(),
+            _ => "ionq".to_owned(),
+        };
+        Ok(Backend::Remote { label: format!("{base} ({})", details.join(", ")), config: Box::new(config) })
+    }
+
+    /// How reports name the backend.
+    pub fn label(&self) -> String {
+        match self {
+            Backend::Local => "local".to_owned(),
+            Backend::Remote { label, .. } => label.clone(),
+        }
+    }
+
+    /// A board at `occupancy`; `seed` seeds the outcomes it draws.
+    pub fn board(&self, occupancy: Bitboard, seed: u64) -> Result<Box<dyn QuantumBoard>, BoardError> {
+        match self {
+            Backend::Local => {
+                Ok(Box::new(LocalBoard::with_options(occupancy, LocalBoardOptions { seed, ..Default::default() })))
+            }
+            Backend::Remote { config, .. } => {
+                let config = RemoteBoardConfig { seed, ..(**config).clone() };
+                Ok(Box::new(RemoteBoard::new(occupancy, config)?))
+            }
+        }
+    }
+}
+
+/// The provider base URL of a server URL: `/v0.4` is added when the URL has no path.
+fn provider_url(url: &str) -> String {
+    let trimmed = url.trim_end_matches('/');
+    let after_scheme = trimmed.split_once("://").map_or(trimmed, |(_, rest)| rest);
+    if after_scheme.contains('/') { trimmed.to_owned() } else { format!("{trimmed}/v0.4") }
+}
+
+impl qchess_compare::Backend for Backend {
+    fn label(&self) -> String {
+        Backend::label(self)
+    }
+
+    fn board(&self, occupancy: Bitboard, seed: u64) -> Result<Box<dyn QuantumBoard>, BoardError> {
+        Backend::board(self, occupancy, seed)
+    }
+
+    fn run_circuit(&self, circuit: &Circuit, shots: u64, _seed: u64) -> Result<Observation, String> {
+        match self {
+            Backend::Local => qchess_compare::circuits::run_exact(circuit),
+            Backend::Remote { config, .. } => {
+                let client = IonqClient::new(config.provider.clone()).map_err(|e| e.to_string())?;
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+                let result = runtime.block_on(client.run(circuit, shots)).map_err(|e| e.to_string())?;
+                let shots = (!config.provider.exact_results()).then_some(result.shots);
+                qchess_compare::circuits::from_qubit_results(circuit, result.probabilities.outcomes(), shots)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse_and_print_back() {
+        for text in ["local", "ionq", "http://127.0.0.1:8080", "ionq,target=qpu.aria-1,noise=aria-1,mitigation"] {
+            let spec: BackendSpec = text.parse().expect(text);
+            assert_eq!(spec.to_string(), text);
+        }
+        let spec: BackendSpec = "http://127.0.0.1:9/v0.4,target=qpu.aria-1".parse().expect("url");
+        assert_eq!(spec.kind, BackendKind::Url("http://127.0.0.1:9/v0.4".into()));
+        assert_eq!(spec.target.as_deref(), Some("qpu.aria-1"));
+        for (bad, says) in [
+            ("sim", "not a backend"),
+            ("ionq,colour=red", "backend option `colour=red`"),
+            ("local,mitigation", "no options"),
+        ] {
+            let error = bad.parse::<BackendSpec>().expect_err(bad);
+            assert!(error.contains(says), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn server_urls_get_the_api_path() {
+        assert_eq!(provider_url("http://127.0.0.1:8080"), "http://127.0.0.1:8080/v0.4");
+        assert_eq!(provider_url("http://127.0.0.1:8080/"), "http://127.0.0.1:8080/v0.4");
+        assert_eq!(provider_url("https://example.org/v0.4"), "https://example.org/v0.4");
+    }
+
+    #[test]
+    fn backends_resolve_with_labels() {
+        let remote = RemoteArgs { shots: Some(500), ..RemoteArgs::default() };
+        let spec: BackendSpec = "http://127.0.0.1:1,target=qpu.aria-1".parse().expect("valid");
+        let backend = Backend::resolve(&spec, &remote).expect("valid");
+        assert_eq!(backend.label(), "http://127.0.0.1:1 (qpu.aria-1)");
+        let Backend::Remote { config, .. } = backend else { panic!("remote") };
+        assert_eq!(config.shots, 500);
+        let bad: BackendSpec = "http://127.0.0.1:1,target=aria".parse().expect("parses");
+        let error = Backend::resolve(&bad, &remote).expect_err("bad target").to_string();
+        assert!(error.contains("target `aria`"), "{error}");
+        assert_eq!(Backend::resolve(&"local".parse().expect("local"), &remote).expect("local").label(), "local");
+    }
+}

@@ -9,7 +9,7 @@ use qchess_qasm::ionq::IonqCircuit;
 use qchess_qasm::sidecar::Sidecar;
 use serde::Serialize;
 
-use crate::commands::game::print;
+use crate::output::print;
 
 /// One written-out circuit with its sidecar.
 pub struct Circuit {

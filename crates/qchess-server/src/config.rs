@@ -139,11 +139,13 @@ pub struct ServerConfig {
     pub queue_delay: Duration,
     /// Jobs simulated at once.
     pub workers: usize,
+    /// A deliberate defect of every job's results (tests of comparisons only).
+    pub defect: Option<crate::defect::Defect>,
 }
 
 impl ServerConfig {
     /// Defaults: `127.0.0.1:8080`, no key, default limits, no noise, seed 0, no queue delay,
-    /// two workers.
+    /// two workers, no defect.
     pub fn new(addr: SocketAddr) -> ServerConfig {
         ServerConfig {
             addr,
@@ -153,6 +155,7 @@ impl ServerConfig {
             seed: 0,
             queue_delay: Duration::ZERO,
             workers: 2,
+            defect: None,
         }
     }
 

@@ -30,6 +30,7 @@
 
 pub mod board_api;
 pub mod config;
+pub mod defect;
 pub mod error;
 pub mod jobs;
 pub mod provider;

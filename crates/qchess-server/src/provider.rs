@@ -302,15 +302,25 @@ fn execute(state: &AppState, spec: &JobSpec, serial: u64) -> Result<Vec<(u64, f6
             message: format!("the circuit uses {} qubits; backend {} has {backend_qubits}", spec.qubits, spec.backend),
         });
     }
-    let circuit = read_circuit(&spec.input, spec.qubits)?;
+    let mut circuit = read_circuit(&spec.input, spec.qubits)?;
+    let defect = state.config.defect;
+    if let Some(defect) = defect {
+        defect.apply_to_circuit(&mut circuit);
+    }
     let exact = exact_distribution(&circuit, &state.config.limits)?;
     let hardware = spec.backend.starts_with("qpu") || spec.noise_model != "ideal";
     if !hardware {
-        return Ok(exact);
+        return Ok(match defect {
+            Some(defect) => defect.apply_to_exact(exact, spec.qubits),
+            None => exact,
+        });
     }
     let seed = spec.noise_seed.unwrap_or(state.config.seed ^ serial.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let shots = sample_shots(&exact, spec.qubits, gate_count(&circuit), spec.shots, state.config.noise, seed);
-    Ok(shots)
+    Ok(match defect {
+        Some(defect) => defect.apply_to_shots(shots, spec.shots, spec.qubits, seed.rotate_left(17)),
+        None => shots,
+    })
 }
 
 /// Records a job's outcome unless it was canceled or deleted meanwhile.

@@ -52,6 +52,11 @@ pub struct Args {
     /// Jobs simulated at once.
     #[arg(long, default_value_t = 2)]
     workers: usize,
+    /// A deliberate defect, for testing comparisons: bit-flip:QUBIT:PROBABILITY (each shot
+    /// reads the qubit flipped that often) or phase-flip:QUBIT:GATES (a Z gate after that many
+    /// gates on the qubit).
+    #[arg(long, value_name = "DEFECT", hide = true)]
+    defect: Option<qchess_server::defect::Defect>,
 }
 
 /// Runs `qchess serve`.
@@ -75,6 +80,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         seed: args.seed,
         queue_delay: Duration::from_millis(args.queue_delay_ms),
         workers: args.workers,
+        defect: args.defect,
     };
     config.validate().map_err(bad_input)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -102,6 +108,9 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         eprintln!(
             "qchess serve: provider API at http://{addr}/v0.4, board API at http://{addr}/quantumboard; Ctrl-C stops"
         );
+        if let Some(defect) = args.defect {
+            eprintln!("qchess serve: every job has the deliberate defect {defect} (for testing comparisons)");
+        }
         server.run(shutdown).await?;
         anyhow::Ok(())
     })

@@ -47,6 +47,21 @@ pub fn most_different(step: &StepReport) -> String {
     if named.is_empty() { "no single square (bit) differs".to_owned() } else { named.join("; ") }
 }
 
+/// How many shots fell on outcomes the exact side calls impossible, in words.
+fn outside_support(step: &StepReport) -> String {
+    let shots: u64 = [&step.a, &step.b]
+        .into_iter()
+        .flatten()
+        .filter(|o| !o.is_exact())
+        .map(|o| {
+            let shots = o.shots().unwrap_or(0) as f64;
+            step.test.outside_support.iter().map(|&k| (o.probability(k) * shots).round() as u64).sum::<u64>()
+        })
+        .sum();
+    let outcomes = step.test.outside_support.len();
+    format!("{shots} shots fell on {outcomes} outcome(s) the exact backend gives probability 0")
+}
+
 /// Renders the report.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
@@ -122,6 +137,9 @@ pub fn render(report: &Report) -> String {
                 estimate(&step.test.tvd, 3),
                 most_different(step)
             );
+            if !step.test.outside_support.is_empty() {
+                let _ = write!(line, " {}.", outside_support(step));
+            }
             if let Some(note) = &step.note {
                 let _ = write!(line, " {note}.");
             }

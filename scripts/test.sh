@@ -17,6 +17,9 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 section "tests"
 cargo test --workspace --locked
 
+section "backend comparison gate (local vs qchess serve, ideal, noisy and defective)"
+QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/compare-gate.sh
+
 section "python cross-checks (qiskit, qiskit-aer, IonQ clients)"
 tests/python/run_all.sh
 

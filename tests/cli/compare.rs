@@ -64,7 +64,10 @@ fn all_examples() -> Vec<String> {
 
 /// Runs `qchess compare --json` with `args` and returns the exit code and the report.
 fn compare_json(args: &[&str]) -> (Option<i32>, Value, String) {
-    let mut all = vec!["compare", "--json", "--bootstrap", "200"];
+    let mut all = vec!["compare", "--json"];
+    if !args.contains(&"--bootstrap") {
+        all.extend(["--bootstrap", "200"]);
+    }
     all.extend_from_slice(args);
     let run = qchess(&all);
     let report = run.json();
@@ -279,4 +282,48 @@ fn an_unreachable_backend_is_a_runtime_failure() {
         qchess(&["compare", "--vs", "http://127.0.0.1:1,target=qpu.aria-1", "--timeout", "2", "--moves", "b1^a3c3"]);
     assert_eq!(run.code, Some(1), "{}", run.stderr);
     assert!(run.stderr.contains("127.0.0.1:1"), "{}", run.stderr);
+}
+
+/// The false-alarm rate of the whole pipeline: 100 seeded comparisons of agreeing backends on
+/// every example (each run draws fresh shots from the server), against the exact simulator and
+/// between two sampled stand-ins. Slow; run with
+/// `cargo test -p qchess-cli --test cli false_alarm -- --ignored --nocapture`.
+#[test]
+#[ignore = "slow: 200 comparisons of every example game"]
+fn false_alarm_rate_matches_the_nominal_level() {
+    let served = Served::start(&[]);
+    let examples = all_examples();
+    let sampled = served.qpu();
+    let other = format!("{},target=qpu.aria-2", served.url);
+    for (backend, vs) in [("local".to_owned(), sampled.clone()), (sampled.clone(), other)] {
+        let (mut alarms, mut tests, mut rejected_at_5) = (0, 0, 0);
+        let runs = 100;
+        for seed in 0..runs {
+            let seed = seed.to_string();
+            let mut args = vec!["--backend", backend.as_str(), "--vs", vs.as_str(), "--seed", seed.as_str()];
+            args.extend(["--bootstrap", "0", "--record"]);
+            args.extend(examples.iter().map(String::as_str));
+            let (code, report, stderr) = compare_json(&args);
+            assert!(matches!(code, Some(0 | 1)), "{stderr}");
+            alarms += usize::from(code == Some(1));
+            for step in
+                report["items"].as_array().expect("items").iter().flat_map(|i| i["steps"].as_array().expect("steps"))
+            {
+                if step["adjusted_p_value"].is_number() {
+                    tests += 1;
+                    rejected_at_5 += usize::from(step["test"]["p_value"].as_f64().expect("p") <= 0.05);
+                }
+            }
+        }
+        println!(
+            "{backend} vs {vs}: {alarms} false alarms in {runs} runs at alpha 0.01; \
+             {rejected_at_5} of {tests} single tests had p <= 0.05 ({:.3})",
+            rejected_at_5 as f64 / tests as f64
+        );
+        // Binomial(100, 0.01): P(X >= 5) = 0.0034. Holm and the exact tests are conservative.
+        assert!(alarms <= 4, "{alarms} false alarms in {runs} runs");
+        // Single tests at 5%: at most the level plus 4 binomial standard deviations.
+        let limit = 0.05 * tests as f64 + 4.0 * (0.05 * 0.95 * tests as f64).sqrt();
+        assert!((rejected_at_5 as f64) <= limit, "{rejected_at_5} of {tests}");
+    }
 }

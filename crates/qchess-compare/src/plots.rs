@@ -39,9 +39,10 @@ pub fn write_plots(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, CompareE
     let mut written = Vec::new();
     for item in &report.items {
         let slug = slug(&item.name);
+        let shown = Path::new(&item.name).file_name().and_then(|n| n.to_str()).unwrap_or(&item.name);
         for step in item.steps.iter().filter(|s| s.adjusted_p_value.is_some()) {
             let (Some(a), Some(b)) = (&step.a, &step.b) else { continue };
-            let title = format!("{}, step {} ({}): ", item.name, step.index, step.label);
+            let title = format!("{shown}, step {} ({}): ", step.index, step.label);
             let squares = dir.join(format!("{slug}-{:03}-squares.svg", step.index));
             draw_bars(
                 &squares,
@@ -59,7 +60,7 @@ pub fn write_plots(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, CompareE
             && let (Some(a), Some(b)) = (&step.a, &step.b)
         {
             let path = dir.join(format!("{slug}-final-squares.svg"));
-            let title = format!("{}, final position after step {}: probability of each square", item.name, step.index);
+            let title = format!("{shown}, final position after step {}: probability of each square", step.index);
             draw_bars(&path, &title, &square_bars(step, a, b), report)?;
             written.push(path);
         }
@@ -170,7 +171,7 @@ fn draw_bars(path: &Path, title: &str, bars: &[Bars], report: &Report) -> Result
         .margin(12)
         .x_label_area_size(64)
         .y_label_area_size(56)
-        .build_cartesian_2d(0f64..groups as f64, 0f64..1.05f64)
+        .build_cartesian_2d(0f64..groups as f64, 0f64..1.3f64)
         .map_err(|e| plot_error(path, e))?;
     chart
         .configure_mesh()
@@ -178,7 +179,7 @@ fn draw_bars(path: &Path, title: &str, bars: &[Bars], report: &Report) -> Result
         .light_line_style(WHITE)
         .x_labels(0)
         .y_desc("probability")
-        .y_labels(11)
+        .y_labels(14)
         .draw()
         .map_err(|e| plot_error(path, e))?;
     let bar = |index: usize, offset: f64, value: f64, color: RGBColor| {
@@ -199,7 +200,7 @@ fn draw_bars(path: &Path, title: &str, bars: &[Bars], report: &Report) -> Result
         [(0.29, b.a, b.a_error), (0.71, b.b, b.b_error)].into_iter().filter_map(move |(offset, value, error)| {
             let error = error.filter(|e| *e > 0.0)?;
             let x = i as f64 + offset;
-            let (low, high) = ((value - error).max(0.0), (value + error).min(1.05));
+            let (low, high) = ((value - error).max(0.0), (value + error).min(1.0));
             Some(PathElement::new(vec![(x, low), (x, high)], BLACK.stroke_width(1)))
         })
     });

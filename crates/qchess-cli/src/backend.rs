@@ -290,6 +290,42 @@ mod tests {
         }
     }
 
+    /// Every one-character deletion, replacement and insertion of valid specs parses or
+    /// fails cleanly, and whatever parses prints back to text that parses to the same spec.
+    #[test]
+    fn mutated_specs_never_panic_and_round_trip() {
+        let valid =
+            ["local", "ionq,target=qpu.aria-1,noise=aria-1,mitigation", "http://127.0.0.1:8080,target=simulator"];
+        let alphabet = [',', '=', ':', '/', 'a', '1', ' ', '.', 'é', '\0'];
+        for text in valid {
+            let chars: Vec<char> = text.chars().collect();
+            let mut mutants = Vec::new();
+            for i in 0..=chars.len() {
+                for &c in &alphabet {
+                    let mut inserted = chars.clone();
+                    inserted.insert(i, c);
+                    mutants.push(inserted);
+                    if i < chars.len() {
+                        let mut replaced = chars.clone();
+                        replaced[i] = c;
+                        mutants.push(replaced);
+                    }
+                }
+                if i < chars.len() {
+                    let mut deleted = chars.clone();
+                    deleted.remove(i);
+                    mutants.push(deleted);
+                }
+            }
+            for mutant in mutants {
+                let mutant: String = mutant.into_iter().collect();
+                if let Ok(spec) = mutant.parse::<BackendSpec>() {
+                    assert_eq!(spec.to_string().parse::<BackendSpec>().as_ref(), Ok(&spec), "{mutant:?}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn server_urls_get_the_api_path() {
         assert_eq!(provider_url("http://127.0.0.1:8080"), "http://127.0.0.1:8080/v0.4");

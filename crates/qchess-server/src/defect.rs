@@ -147,6 +147,22 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_text_parses_or_fails_cleanly(text in "\\PC{0,24}") {
+            if let Ok(defect) = text.parse::<Defect>() {
+                proptest::prop_assert_eq!(defect.to_string().parse::<Defect>(), Ok(defect));
+            }
+        }
+
+        #[test]
+        fn valid_defects_round_trip(qubit in 0u32..64, after in 1u32..100, probability in 1e-6f64..=1.0) {
+            for defect in [Defect::BitFlip { qubit, probability }, Defect::PhaseFlip { qubit, after }] {
+                proptest::prop_assert_eq!(defect.to_string().parse::<Defect>(), Ok(defect));
+            }
+        }
+    }
+
     #[test]
     fn a_phase_flip_follows_the_chosen_gate_on_its_qubit() {
         let mut circuit = Circuit::new();

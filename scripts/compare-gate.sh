@@ -24,12 +24,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Starts `qchess serve` on a free port with extra flags; prints its URL.
-serve() {
+# Starts `qchess serve` on a free port with extra flags, in this shell so the exit trap can
+# stop it.
+start_serve() {
     local name="$1"
     shift
     "$QCHESS_BIN" serve --addr 127.0.0.1:0 --seed 7 "$@" >"$work/$name.out" 2>"$work/$name.err" &
     pids+=("$!")
+}
+
+# The URL a started server announced on its first line.
+url_of() {
+    local name="$1"
     for _ in $(seq 100); do
         if [[ -s "$work/$name.out" ]]; then
             sed -n 's/^listening on //p' "$work/$name.out" | head -n 1
@@ -37,15 +43,19 @@ serve() {
         fi
         sleep 0.1
     done
-    echo "compare-gate: qchess serve $* did not start" >&2
+    echo "compare-gate: qchess serve ($name) did not start" >&2
     cat "$work/$name.err" >&2
     exit 1
 }
 
 games=(examples/*.pgn)
-ideal="$(serve ideal)"
-noisy="$(serve noisy --depolarizing 0.002 --readout-error 0.02)"
-defective="$(serve defective --defect phase-flip:1:2)"
+start_serve ideal
+start_serve noisy --depolarizing 0.002 --readout-error 0.02
+start_serve defective --defect phase-flip:1:2
+ideal="$(url_of ideal)"
+noisy="$(url_of noisy)"
+defective="$(url_of defective)"
+[[ -n "$ideal" && -n "$noisy" && -n "$defective" ]] || exit 1
 
 expect_agree() {
     local vs="$1"

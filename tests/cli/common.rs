@@ -1,6 +1,7 @@
 //! Running the `qchess` binary from tests.
 
-use std::process::{Command, Output};
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Output, Stdio};
 
 /// The result of one `qchess` run.
 #[allow(dead_code)]
@@ -30,5 +31,41 @@ pub fn qchess(args: &[&str]) -> Run {
         code: output.status.code(),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// A running `qchess serve` on 127.0.0.1 with a free port, killed when dropped.
+#[allow(dead_code)]
+pub struct Served {
+    /// The server process.
+    pub child: Child,
+    /// `http://127.0.0.1:PORT`, read from the server's first line.
+    pub url: String,
+}
+
+#[allow(dead_code)]
+impl Served {
+    /// Starts `qchess serve --addr 127.0.0.1:0` with `extra` flags and waits for its address.
+    pub fn start(extra: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("qchess serve starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut first = String::new();
+        BufReader::new(stdout).read_line(&mut first).expect("reads the first line");
+        let url =
+            first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_owned();
+        Served { child, url }
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }

@@ -1,49 +1,21 @@
 //! `qchess compare`: agreeing backends pass, defective ones are caught and named, bad input
 //! exits with code 2, and the report, JSON and plots are well formed.
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
-use crate::common::qchess;
+use crate::common::{Served, qchess};
 
-/// A running `qchess serve` on a free port, killed when dropped.
-struct Served {
-    child: Child,
-    url: String,
+/// A running `qchess serve` seeded for repeatable shots (unless the test picks a seed).
+fn serve(extra: &[&str]) -> Served {
+    let seed: &[&str] = if extra.contains(&"--seed") { &[] } else { &["--seed", "11"] };
+    Served::start(&[seed, extra].concat())
 }
 
-impl Served {
-    fn start(extra: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(if extra.contains(&"--seed") { &[][..] } else { &["--seed", "11"][..] })
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("qchess serve starts");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let mut first = String::new();
-        BufReader::new(stdout).read_line(&mut first).expect("reads the first line");
-        let url =
-            first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_owned();
-        Served { child, url }
-    }
-
-    /// The server's sampled hardware stand-in, as a `--vs` backend.
-    fn qpu(&self) -> String {
-        format!("{},target=qpu.aria-1", self.url)
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The server's sampled hardware stand-in, as a `--vs` backend.
+fn qpu(served: &Served) -> String {
+    format!("{},target=qpu.aria-1", served.url)
 }
 
 fn example(name: &str) -> String {
@@ -95,10 +67,10 @@ fn rejected(report: &Value) -> Vec<(String, u64, String)> {
 
 #[test]
 fn local_agrees_with_serve_exact_and_sampled_on_every_example() {
-    let served = Served::start(&[]);
+    let served = serve(&[]);
     let examples = all_examples();
     assert!(examples.len() >= 10, "{examples:?}");
-    for vs in [served.url.clone(), served.qpu()] {
+    for vs in [served.url.clone(), qpu(&served)] {
         let mut args = vec!["--vs", vs.as_str(), "--record"];
         args.extend(examples.iter().map(String::as_str));
         let (code, report, stderr) = compare_json(&args);
@@ -113,8 +85,8 @@ fn local_agrees_with_serve_exact_and_sampled_on_every_example() {
 fn a_five_percent_bit_flip_is_caught_and_named() {
     // Qubit 1 of each job is a square's qubit in these games (qubit 0 is the split's source,
     // which the circuit no longer reads).
-    let served = Served::start(&["--defect", "bit-flip:1:0.05"]);
-    let vs = served.qpu();
+    let served = serve(&["--defect", "bit-flip:1:0.05"]);
+    let vs = qpu(&served);
     let (code, report, stderr) =
         compare_json(&["--vs", &vs, "--record", &example("official-split-merge.pgn"), &example("castling.pgn")]);
     assert_eq!(code, Some(1), "{report:#}");
@@ -138,8 +110,8 @@ fn a_five_percent_bit_flip_is_caught_and_named() {
 fn one_wrong_phase_changes_the_merge_and_only_the_merge_is_blamed() {
     // A Z after the first two-qubit gate on qubit 1 flips the sign of one half of the split
     // knight: the split looks right, the merge sends the knight to c3 instead of b5.
-    let served = Served::start(&["--defect", "phase-flip:1:2"]);
-    let vs = served.qpu();
+    let served = serve(&["--defect", "phase-flip:1:2"]);
+    let vs = qpu(&served);
     let run = qchess(&["compare", "--vs", &vs, "--record", &example("official-split-merge.pgn"), "--bootstrap", "100"]);
     assert_eq!(run.code, Some(1), "{}\n{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("**Verdict: the backends DISAGREE.**"), "{}", run.stdout);
@@ -156,8 +128,8 @@ fn one_wrong_phase_changes_the_merge_and_only_the_merge_is_blamed() {
 
 #[test]
 fn outcomes_drawn_by_the_first_backend_are_pinned_for_the_second() {
-    let served = Served::start(&[]);
-    let vs = served.qpu();
+    let served = serve(&[]);
+    let vs = qpu(&served);
     // f3xd4 measures; without a pinned outcome the local board draws it (seed 4).
     let moves = "g1^f3h3 b8^c6a6 e2e3 c6d4 f3xd4";
     let (code, report, stderr) = compare_json(&["--moves", moves, "--seed", "4", "--vs", &vs]);
@@ -170,9 +142,9 @@ fn outcomes_drawn_by_the_first_backend_are_pinned_for_the_second() {
 
 #[test]
 fn two_sampled_backends_use_the_homogeneity_test() {
-    let first = Served::start(&[]);
-    let second = Served::start(&["--seed", "12"]);
-    let (a, b) = (first.qpu(), second.qpu());
+    let first = serve(&[]);
+    let second = serve(&["--seed", "12"]);
+    let (a, b) = (qpu(&first), qpu(&second));
     let (code, report, stderr) =
         compare_json(&["--backend", &a, "--vs", &b, "--record", &example("capture-superposed-m1.pgn")]);
     assert_eq!(code, Some(0), "{stderr}");
@@ -194,8 +166,8 @@ fn circuits_compare_on_their_measured_bits() {
         "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[3];\ncreg c[2];\nh q[0];\ncx q[0],q[1];\nx q[2];\nmeasure q[0] -> c[0];\nmeasure q[1] -> c[1];\n",
     )
     .expect("write");
-    let served = Served::start(&[]);
-    let vs = served.qpu();
+    let served = serve(&[]);
+    let vs = qpu(&served);
     let (code, report, stderr) = compare_json(&["--qasm", bell.to_str().expect("utf-8"), "--vs", &vs]);
     assert_eq!(code, Some(0), "{stderr}");
     let item = &report["items"][0];
@@ -210,8 +182,8 @@ fn circuits_compare_on_their_measured_bits() {
 
 #[test]
 fn report_files_and_plots_are_written() {
-    let served = Served::start(&[]);
-    let vs = served.qpu();
+    let served = serve(&[]);
+    let vs = qpu(&served);
     let dir = tempfile::tempdir().expect("temp dir");
     let json = dir.path().join("report.json");
     let plots = dir.path().join("plots");
@@ -291,9 +263,9 @@ fn an_unreachable_backend_is_a_runtime_failure() {
 #[test]
 #[ignore = "slow: 200 comparisons of every example game"]
 fn false_alarm_rate_matches_the_nominal_level() {
-    let served = Served::start(&[]);
+    let served = serve(&[]);
     let examples = all_examples();
-    let sampled = served.qpu();
+    let sampled = qpu(&served);
     let other = format!("{},target=qpu.aria-2", served.url);
     for (backend, vs) in [("local".to_owned(), sampled.clone()), (sampled.clone(), other)] {
         let (mut alarms, mut tests, mut rejected_at_5) = (0, 0, 0);

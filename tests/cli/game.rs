@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::common::{Run, qchess};
+use crate::common::{Run, Served, qchess};
 
 fn game_json(args: &[&str]) -> Value {
     let mut all = vec!["game", "--json"];
@@ -117,7 +117,12 @@ fn bad_input_exits_2_with_the_reason() {
     assert_input_error(&qchess(&["game", "--moves", "b1^a3c3.m1"]), "this move makes no measurement");
     assert_input_error(&qchess(&["game", "--position", "fen 8/8 w"]), "--position: FEN");
     assert_input_error(&qchess(&["game", "--position", "startpos moves e2e5"]), "--position, move 1: e2e5:");
-    assert_input_error(&qchess(&["game", "--backend", "ionq"]), "--backend `ionq`");
+    // IonQ's own service needs a key; none is set here.
+    let no_key = qchess(&["game", "--backend", "ionq", "--api-key", ""]);
+    assert_eq!(no_key.code, Some(2), "{}", no_key.stderr);
+    let unknown = qchess(&["game", "--backend", "sim"]);
+    assert_eq!(unknown.code, Some(2), "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("`sim` is not a backend"), "{}", unknown.stderr);
     assert_input_error(&qchess(&["game", "--record", "/nonexistent/game.pgn"]), "/nonexistent/game.pgn");
 }
 
@@ -155,4 +160,32 @@ fn every_example_replays_through_the_cli() {
         let out = game_json(&["--record", path.to_str().expect("utf-8")]);
         assert!(out["moves"].as_array().is_some_and(|m| !m.is_empty()), "{name}");
     }
+}
+
+/// The same game through `--backend` on a `qchess serve`: the ideal simulator answers exact
+/// probabilities, so every square agrees with the local board to 1e-9; a sampled hardware
+/// stand-in plays the same pinned game to the same pieces.
+#[test]
+fn a_game_runs_on_a_served_backend() {
+    let served = Served::start(&["--seed", "5"]);
+    let moves = "b1^a3c3 g8^f6h6 e2e3 f6d5 a3c3^b5 h6g4 f1^d3c4 d5xe3.m1 g1f3 e7e6";
+    let local = game_json(&["--moves", moves, "--seed", "3"]);
+    let remote = game_json(&["--moves", moves, "--seed", "3", "--backend", &served.url]);
+    for (l, r) in local["moves"].as_array().expect("moves").iter().zip(remote["moves"].as_array().expect("moves")) {
+        assert_eq!((&l["move"], &l["outcome"], &l["proceeded"]), (&r["move"], &r["outcome"], &r["proceeded"]));
+        match (l["outcome_probability"].as_f64(), r["outcome_probability"].as_f64()) {
+            (Some(p), Some(q)) => assert!((p - q).abs() < 1e-9, "{l} vs {r}"),
+            (p, q) => assert_eq!(p, q, "{l} vs {r}"),
+        }
+    }
+    assert_eq!(remote["pieces"], local["pieces"]);
+    let (local, remote) = (local["probabilities"].as_object().expect("object"), &remote["probabilities"]);
+    for (square, p) in local {
+        let q = remote[square].as_f64().expect("a probability");
+        assert!((p.as_f64().expect("a probability") - q).abs() < 1e-9, "{square}: {p} vs {q}");
+    }
+
+    let sampled =
+        game_json(&["--moves", "b1^a3c3 e7e6 a3c3^b5", "--backend", &format!("{},target=qpu.aria-1", served.url)]);
+    assert!(close(&sampled["probabilities"]["b5"], 1.0), "the merge is certain on noiseless shots: {sampled}");
 }

@@ -2,7 +2,7 @@
 //! the provider client and plain HTTP.
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use qchess_core::{Bitboard, QuantumBoard, Square, TypedMove};
@@ -11,31 +11,10 @@ use qchess_remote::{IonqClient, Mitigation, RemoteBoard, RemoteBoardConfig, Remo
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use serde_json::{Value, json};
 
-use crate::common::qchess;
+use crate::common::{Served, qchess};
 
-/// A running `qchess serve`, killed when dropped.
-struct Served {
-    child: Child,
-    url: String,
-}
-
+/// What these tests need of a server beyond its URL.
 impl Served {
-    fn start(extra: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("qchess serve starts");
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let mut first = String::new();
-        BufReader::new(stdout).read_line(&mut first).expect("reads the first line");
-        let url =
-            first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_owned();
-        Served { child, url }
-    }
-
     fn provider(&self) -> ProviderConfig {
         ProviderConfig::new(&format!("{}/v0.4", self.url))
             .expect("valid URL")
@@ -58,13 +37,6 @@ impl Served {
             .find_map(|line| line.strip_prefix("VmRSS:"))
             .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
             .unwrap_or(0)
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -147,9 +147,20 @@ pub struct BackendArgs {
     pub remote: RemoteArgs,
 }
 
-// `qchess game` and `qchess play` take `--backend` through this; until they do, only its tests use it.
-#[allow(dead_code)]
 impl BackendArgs {
+    /// The exact built-in simulator, with no remote flags.
+    pub fn local() -> BackendArgs {
+        BackendArgs {
+            backend: BackendSpec { kind: BackendKind::Local, target: None, noise_model: None, mitigation: false },
+            remote: RemoteArgs::default(),
+        }
+    }
+
+    /// Whether moves run on the exact built-in simulator.
+    pub fn is_local(&self) -> bool {
+        self.backend.kind == BackendKind::Local
+    }
+
     /// A board at `occupancy` on the chosen backend; `seed` seeds the outcomes it draws. Bad
     /// flags are input errors (exit code 2).
     pub fn board(&self, occupancy: Bitboard, seed: u64) -> anyhow::Result<Box<dyn QuantumBoard>> {

@@ -24,6 +24,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
 use super::board::{move_error, parse_init};
 use super::game::{game_error, new_game};
+use crate::backend::BackendArgs;
 use crate::exit::bad_input;
 
 /// Flags of `qchess compile`.
@@ -121,7 +122,7 @@ fn board_snapshots(init: &str, args: &Args) -> Result<Vec<Snapshot>> {
 fn game_snapshots(position: &str, args: &Args) -> Result<Vec<Snapshot>> {
     let spec: PositionSpec = position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
     let start = PositionSpec { start: spec.start.clone(), moves: Vec::new() };
-    let mut game = new_game(&start, GameOptions::with_seed(args.seed))?;
+    let mut game = new_game(&start, GameOptions::with_seed(args.seed), &BackendArgs::local())?;
     let mut moves: Vec<(String, Notation)> =
         spec.moves.iter().enumerate().map(|(i, mv)| (format!("--position, move {}", i + 1), *mv)).collect();
     for (index, text) in args.moves.split_whitespace().enumerate() {

@@ -16,6 +16,7 @@ use qchess_engine::record::{FileError, GameRecord, RecordInfo, ReplayError};
 use qchess_engine::{Game, GameError, GameOptions};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
+use crate::backend::BackendArgs;
 use crate::exit::bad_input;
 pub use crate::output::print;
 
@@ -44,9 +45,9 @@ pub struct Args {
     /// Never end the game (no king capture, fifty-move or repetition ending).
     #[arg(long)]
     no_win_check: bool,
-    /// The quantum backend: `local`, the exact built-in simulator.
-    #[arg(long, default_value = "local")]
-    backend: String,
+    /// Where the moves run: `--backend local|ionq|URL` and the remote flags.
+    #[command(flatten)]
+    backend: BackendArgs,
     /// Draw the board with letters instead of Unicode chess symbols.
     #[arg(long)]
     ascii: bool,
@@ -54,7 +55,6 @@ pub struct Args {
 
 /// Runs `qchess game`.
 pub fn run(args: Args, json: bool) -> Result<()> {
-    check_backend(&args.backend)?;
     let (mut game, info) = match &args.record {
         Some(path) => load_record(path, &args)?,
         None => (start_game(&args)?, RecordInfo { event: "qchess game".to_owned(), ..RecordInfo::default() }),
@@ -63,7 +63,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         game.play(text).map_err(|e| game_error(e, format!("--moves, move {}", index + 1)))?;
     }
     if let Some(path) = &args.save {
-        let info = RecordInfo { backend: args.backend.clone(), ..info };
+        let info = RecordInfo { backend: args.backend.backend.to_string(), ..info };
         GameRecord::from_game(&game, &info)
             .save(path)
             .with_context(|| format!("saving the game record to {}", path.display()))?;
@@ -74,15 +74,6 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         output::human(&game, if args.ascii { Diagram::ascii() } else { Diagram::unicode() })
     };
     print(&text)
-}
-
-/// Only the exact local simulator is built in so far.
-pub fn check_backend(name: &str) -> Result<()> {
-    if name == "local" {
-        Ok(())
-    } else {
-        Err(bad_input(format!("--backend `{name}`: the only backend here is `local` (the exact built-in simulator)")))
-    }
 }
 
 /// The options the flags ask for, over `base`.
@@ -98,13 +89,19 @@ fn options(args: &Args, base: GameOptions) -> GameOptions {
 /// A new game from `--position`, with the position's moves played.
 fn start_game(args: &Args) -> Result<Game> {
     let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
-    new_game(&spec, options(args, GameOptions::default()))
+    new_game(&spec, options(args, GameOptions::default()), &args.backend)
 }
 
-/// A game on the local board from a position string, with its moves played.
-pub fn new_game(spec: &PositionSpec, options: GameOptions) -> Result<Game> {
+/// A game on the chosen backend from a position string, with its moves played. On the local
+/// backend the game owns a concrete [`LocalBoard`], so its circuit can be exported.
+pub fn new_game(spec: &PositionSpec, options: GameOptions, backend: &BackendArgs) -> Result<Game> {
     let start: Fen = spec.start.to_fen();
-    let mut game = Game::new(&start, options).map_err(|e| game_error(e, "--position".to_owned()))?;
+    let game = if backend.is_local() {
+        Game::new(&start, options)
+    } else {
+        Game::with_board(&start, options, backend.board(start.occupancy(), options.seed)?)
+    };
+    let mut game = game.map_err(|e| game_error(e, "--position".to_owned()))?;
     for (index, mv) in spec.moves.iter().enumerate() {
         game.play_notation(mv).map_err(|e| game_error(e, format!("--position, move {}", index + 1)))?;
     }
@@ -115,7 +112,7 @@ pub fn new_game(spec: &PositionSpec, options: GameOptions) -> Result<Game> {
 fn load_record(path: &Path, args: &Args) -> Result<(Game, RecordInfo)> {
     let record = read_record(path)?;
     let options = options(args, record.options().map_err(|e| bad_input(format!("{}: {e}", path.display())))?);
-    let game = replay(&record, options).map_err(|e| replay_error(path, e))?;
+    let game = replay(&record, options, &args.backend)?.map_err(|e| replay_error(path, e))?;
     let tag = |name: &str, default: &str| record.tag(name).unwrap_or(default).to_owned();
     let standard = ["Event", "Date", "White", "Black", "Result", "Variant", "Backend", "Seed", "FEN"];
     let extra = record
@@ -145,10 +142,15 @@ pub fn read_record(path: &Path) -> Result<GameRecord> {
     })
 }
 
-/// Replays a record on the local board.
-pub fn replay(record: &GameRecord, options: GameOptions) -> Result<Game, ReplayError> {
-    let local = LocalBoardOptions { seed: options.seed, ..LocalBoardOptions::default() };
-    record.replay_on(LocalBoard::with_options(Bitboard::EMPTY, local), options)
+/// Replays a record on the chosen backend. The outer error is a backend that cannot be set
+/// up; the inner one a record that does not replay.
+pub fn replay(record: &GameRecord, options: GameOptions, backend: &BackendArgs) -> Result<Result<Game, ReplayError>> {
+    Ok(if backend.is_local() {
+        let local = LocalBoardOptions { seed: options.seed, ..LocalBoardOptions::default() };
+        record.replay_on(LocalBoard::with_options(Bitboard::EMPTY, local), options)
+    } else {
+        record.replay_on(backend.board(Bitboard::EMPTY, options.seed)?, options)
+    })
 }
 
 /// A replay error: bad input unless the board itself failed.

@@ -4,6 +4,7 @@ use anyhow::Result;
 use qchess_core::{Color, PositionSpec};
 use qchess_engine::GameOptions;
 
+use crate::backend::BackendArgs;
 use crate::commands::game::new_game;
 use crate::exit::bad_input;
 use crate::output::print;
@@ -23,7 +24,7 @@ pub struct Args {
 /// Runs `qchess moves`.
 pub fn run(args: Args, json: bool) -> Result<()> {
     let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
-    let game = new_game(&spec, GameOptions { seed: args.seed, ..GameOptions::default() })?;
+    let game = new_game(&spec, GameOptions { seed: args.seed, ..GameOptions::default() }, &BackendArgs::local())?;
     let position = game.position();
     let moves = game.legal_moves();
     if json {

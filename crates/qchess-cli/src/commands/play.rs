@@ -19,7 +19,8 @@ use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{Game, GameError, GameOptions, PlayedMove};
 use serde_json::{Value, json};
 
-use super::game::{check_backend, game_error, new_game, output, read_record, replay, replay_error};
+use super::game::{game_error, new_game, output, read_record, replay, replay_error};
+use crate::backend::BackendArgs;
 use crate::exit::bad_input;
 
 /// Who plays a side.
@@ -55,9 +56,9 @@ pub struct Args {
     /// Draw the board with letters instead of Unicode chess symbols.
     #[arg(long)]
     ascii: bool,
-    /// The quantum backend: `local`, the exact built-in simulator.
-    #[arg(long, default_value = "local")]
-    backend: String,
+    /// Where the moves run: `--backend local|ionq|URL` and the remote flags.
+    #[command(flatten)]
+    backend: BackendArgs,
 }
 
 const HELP: &str = "\
@@ -73,17 +74,16 @@ Type a move in official notation, or a command:
 
 /// Runs `qchess play`.
 pub fn run(args: Args, json: bool) -> Result<()> {
-    check_backend(&args.backend)?;
     let options = GameOptions::with_seed(args.seed);
     let game = match &args.record {
         Some(path) => {
             let record = read_record(path)?;
             let options = record.options().map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
-            replay(&record, options).map_err(|e| replay_error(path, e))?
+            replay(&record, options, &args.backend)?.map_err(|e| replay_error(path, e))?
         }
         None => {
             let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
-            new_game(&spec, options)?
+            new_game(&spec, options, &args.backend)?
         }
     };
     let stdin = std::io::stdin();
@@ -97,6 +97,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         json,
         diagram: if args.ascii { Diagram::ascii() } else { Diagram::unicode() },
         max_plies: args.max_plies,
+        backend: args.backend,
         plies: 0,
         announced_end: false,
     };
@@ -113,6 +114,7 @@ struct Session<W: Write> {
     json: bool,
     diagram: Diagram,
     max_plies: Option<u32>,
+    backend: BackendArgs,
     plies: u32,
     announced_end: bool,
 }
@@ -324,7 +326,10 @@ impl<W: Write> Session<W> {
     fn load(&mut self, path: &Path) -> Result<()> {
         let loaded = GameRecord::load(path).map_err(|e| e.to_string()).and_then(|record| {
             let options = record.options().map_err(|e| e.to_string())?;
-            replay(&record, options).map_err(|e| format!("{}: {e}", path.display()))
+            match replay(&record, options, &self.backend) {
+                Ok(replayed) => replayed.map_err(|e| format!("{}: {e}", path.display())),
+                Err(error) => Err(format!("{error:#}")),
+            }
         });
         match loaded {
             Ok(game) => {

@@ -23,7 +23,7 @@
 
 use qchess_core::quantum_board::CERTAINTY_TOLERANCE;
 use qchess_core::{
-    Bitboard, CastlingRights, CastlingSide, Color, Fen, LegalMove, MoveReport, MoveType, Piece, Position,
+    Bitboard, CastlingRights, CastlingSide, Color, Fen, LegalMove, MoveReport, MoveSquares, MoveType, Piece, Position,
     PositionError, Role, Square, SquareProbabilities,
 };
 
@@ -93,21 +93,21 @@ impl Tracker {
         let mut en_passant = None;
         if report.proceeded {
             let placed = typed.promotion.unwrap_or(mover);
-            for target in typed.targets() {
+            let (sources, targets) = squares_of(typed.squares);
+            for target in targets.into_iter().flatten() {
                 fen.board[usize::from(target)] = Some(placed);
             }
-            let mut named = typed.sources();
-            named.extend(typed.targets());
+            let mut castling =
+                sources.into_iter().chain(targets).flatten().fold(fen.castling, CastlingRights::without_square);
             if let Some(side) = castle_side(typed.move_type) {
                 fen.board[usize::from(side.rook_to(mover.color))] = Some(Piece::new(mover.color, Role::Rook));
-                named.push(side.rook_from(mover.color));
+                castling = castling.without_square(side.rook_from(mover.color));
             }
-            fen.castling = named.into_iter().fold(fen.castling, CastlingRights::without_square);
-            if typed.move_type == MoveType::PawnTwoStep {
-                let (from, to) = (typed.sources()[0], typed.targets()[0]);
-                if probabilities.get(to) > CERTAINTY_TOLERANCE {
-                    en_passant = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
-                }
+            fen.castling = castling;
+            if let (MoveType::PawnTwoStep, MoveSquares::Standard { from, to }) = (typed.move_type, typed.squares)
+                && probabilities.get(to) > CERTAINTY_TOLERANCE
+            {
+                en_passant = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
             }
         }
         fen.castling = keep_standing_rights(&fen, &probabilities);
@@ -139,6 +139,15 @@ impl Tracker {
         fen.castling = keep_standing_rights(&fen, &SquareProbabilities::classical(measured));
         let position = Position::new(fen, SquareProbabilities::classical(measured))?;
         Ok(Tracker { position, measured: Some(measured), ..self.clone() })
+    }
+}
+
+/// A move's sources and targets, without allocating.
+fn squares_of(squares: MoveSquares) -> ([Option<Square>; 2], [Option<Square>; 2]) {
+    match squares {
+        MoveSquares::Standard { from, to } => ([Some(from), None], [Some(to), None]),
+        MoveSquares::Split { from, to1, to2 } => ([Some(from), None], [Some(to1), Some(to2)]),
+        MoveSquares::Merge { from1, from2, to } => ([Some(from1), Some(from2)], [Some(to), None]),
     }
 }
 

@@ -6,9 +6,10 @@
 //! Square `s`'s current qubit sits at key position `s`, so the low word of every basis state is
 //! the quantum part of a bitboard; qubits the register no longer uses are retired after each move.
 //!
-//! Undo restores the exact earlier state without drawing anything again: small states are kept
-//! as snapshots within a fixed budget, and the rest is rebuilt by replaying the recorded moves
-//! (with their recorded outcomes) from the nearest snapshot or from the start.
+//! Undo restores the exact earlier state without drawing anything again: a small state is kept
+//! as a snapshot every few moves ([`SNAPSHOT_INTERVAL`]) within a fixed budget, and the rest is
+//! rebuilt by replaying the recorded moves (with their recorded outcomes) from the nearest
+//! snapshot or from the start. Moves in between cost no copy of the state.
 //!
 //! ```
 //! use qchess_core::{Bitboard, QuantumBoard, Square, TypedMove};
@@ -39,6 +40,9 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::sparse::{DEFAULT_STATE_CAP, IMPOSSIBLE_PROBABILITY, SimError, SparseState};
 
+/// A snapshot is taken before a move when none of the previous `SNAPSHOT_INTERVAL - 1` moves
+/// has one, so undo replays at most that many moves after a snapshot of a small state.
+pub const SNAPSHOT_INTERVAL: usize = 8;
 /// Largest state (in basis states) kept as an undo snapshot.
 const SNAPSHOT_MAX_STATES: usize = 1 << 14;
 /// Default total of basis states kept in undo snapshots (32 bytes each).
@@ -104,7 +108,8 @@ impl LocalBoard {
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             applied_ops: 0,
             known_qubits: 0,
-            history: Vec::new(),
+            // A game's worth of moves, so the history rarely grows.
+            history: Vec::with_capacity(64),
             snapshot_states: 0,
         }
     }
@@ -221,10 +226,22 @@ impl LocalBoard {
 
     /// Retires every qubit that is no longer a square's current qubit: nothing touches it again.
     fn retire_unused(&mut self) -> Result<(), BoardError> {
-        let unused: Vec<Qubit> =
-            self.state.live_qubits().map(|(q, _)| q).filter(|&q| !self.register.is_square_qubit(q)).collect();
-        for qubit in unused {
-            self.state.retire(qubit)?;
+        let mut unused = 0u128;
+        let mut live = self.state.live_positions();
+        while live != 0 {
+            let position = live.trailing_zeros() as u8;
+            live &= live - 1;
+            if self.state.qubit_at(position).is_some_and(|q| !self.register.is_square_qubit(q)) {
+                unused |= 1 << position;
+            }
+        }
+        // Retiring a qubit never moves another live one, so the positions stay valid.
+        while unused != 0 {
+            let position = unused.trailing_zeros() as u8;
+            unused &= unused - 1;
+            if let Some(qubit) = self.state.qubit_at(position) {
+                self.state.retire(qubit)?;
+            }
         }
         Ok(())
     }
@@ -268,8 +285,13 @@ impl LocalBoard {
         self.known_qubits = self.register.circuit().num_qubits();
     }
 
-    /// A snapshot of the current state for undo, if it fits the budget.
+    /// A snapshot of the current state for undo, if the last one is [`SNAPSHOT_INTERVAL`] moves
+    /// back and it fits the budget.
     fn take_snapshot(&mut self) -> Option<SparseState> {
+        let recent = self.history.len().saturating_sub(SNAPSHOT_INTERVAL - 1);
+        if self.history[recent..].iter().any(|applied| applied.snapshot.is_some()) {
+            return None;
+        }
         let size = self.state.len();
         let budget = self.options.snapshot_budget;
         if size > SNAPSHOT_MAX_STATES.min(budget) {

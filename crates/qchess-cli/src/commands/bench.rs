@@ -1,10 +1,37 @@
-//! `qchess bench`.
+//! `qchess bench`: the standard benchmark workloads (see `qchess-bench`).
+
+use anyhow::Result;
+use qchess_bench::{BenchOptions, Workload};
+
+use crate::exit::bad_input;
+use crate::output::print;
 
 /// Flags of `qchess bench`.
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Run only this workload (repeat the flag for several): fixed, random-default,
+    /// random-split-heavy, random-no-merge, growth, dense.
+    #[arg(long = "workload", value_name = "NAME")]
+    workloads: Vec<String>,
+    /// Shrink every workload so the run takes seconds (figures are then only indicative).
+    #[arg(long)]
+    quick: bool,
+}
 
 /// Runs `qchess bench`.
-pub fn run(_args: Args, _json: bool) -> anyhow::Result<()> {
-    anyhow::bail!("qchess bench is not built yet")
+pub fn run(args: Args, json: bool) -> Result<()> {
+    let mut options = if args.quick { BenchOptions::quick() } else { BenchOptions::standard() };
+    if !args.workloads.is_empty() {
+        options.workloads = args
+            .workloads
+            .iter()
+            .map(|name| name.parse::<Workload>().map_err(|e| bad_input(format!("--workload: {e}"))))
+            .collect::<Result<_>>()?;
+    }
+    let report = qchess_bench::run(&options, |workload| {
+        if !json {
+            eprintln!("running {workload} ...");
+        }
+    })?;
+    if json { print(&format!("{}\n", serde_json::to_string(&report)?)) } else { print(&report.to_table()) }
 }

@@ -23,7 +23,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod attacks;
+pub(crate) mod attacks;
 mod movegen;
 mod perft;
 mod position;

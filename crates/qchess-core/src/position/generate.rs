@@ -1,9 +1,60 @@
 //! Listing every legal move, and checking one typed by a user.
+//!
+//! The generator works on bitboards: a piece's standard targets are its attacks with the
+//! certainly full squares as blockers (superposed squares count as empty), and a split or merge
+//! pair is legal when each arm's squares in between, less the other target (source), hold no
+//! certainly full square. Castling, at most two candidates, goes through the same
+//! classification as a typed move. The tests below pin the result, order included,
+//! to classifying every candidate square one by one.
 
+#[cfg(test)]
 use super::rules::moves_like;
-use super::{IllegalMove, LegalMove, MoveError, Position};
-use crate::notation::{AlgebraicMove, Notation};
-use crate::{MoveSquares, Piece, Role, Square};
+use super::{IllegalMove, LegalMove, MoveError, Position, kind_index};
+use crate::classical::attacks;
+use crate::notation::{AlgebraicMove, Notation, VariantMarker};
+use crate::{Bitboard, CastlingSide, MoveSquares, MoveType, MoveVariant, Piece, Role, Square, TypedMove};
+
+/// Squares `role` reaches from `from` on an empty board (castling and pawns aside).
+fn reach_on_empty_board(role: Role, from: Square) -> Bitboard {
+    let index = usize::from(from);
+    Bitboard(match role {
+        Role::Knight => attacks::KNIGHT[index],
+        Role::King => attacks::KING[index],
+        Role::Bishop => attacks::bishop(index, 0),
+        Role::Rook => attacks::rook(index, 0),
+        Role::Queen => attacks::bishop(index, 0) | attacks::rook(index, 0),
+        Role::Pawn => 0,
+    })
+}
+
+/// Squares `role` reaches from `from` when `blockers` block slides (the first blocker on each
+/// line included).
+fn reach_with_blockers(role: Role, from: Square, blockers: Bitboard) -> Bitboard {
+    let (index, occupied) = (usize::from(from), blockers.0);
+    Bitboard(match role {
+        Role::Bishop => attacks::bishop(index, occupied),
+        Role::Rook => attacks::rook(index, occupied),
+        Role::Queen => attacks::bishop(index, occupied) | attacks::rook(index, occupied),
+        other => reach_on_empty_board(other, from).0,
+    })
+}
+
+/// The squares strictly between two squares on a line (empty otherwise).
+fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(attacks::between(usize::from(a), usize::from(b)))
+}
+
+/// A legal move built from parts the generator has already checked.
+fn generated(squares: MoveSquares, move_type: MoveType, variant: MoveVariant) -> LegalMove {
+    let marker = match squares {
+        MoveSquares::Standard { .. } => VariantMarker::for_variant(variant),
+        _ => None,
+    };
+    LegalMove {
+        notation: AlgebraicMove { marker, ..AlgebraicMove::new(squares) },
+        typed: TypedMove { squares, move_type, variant, promotion: None, outcome: None },
+    }
+}
 
 impl Position {
     /// Every legal move of the side to move.
@@ -12,54 +63,192 @@ impl Position {
     /// (promotions as `q`, `r`, `b`, `n`), then its splits; merges come last, by source pair.
     /// A split or merge appears once, with the lower square index first (`b1^a3c3`).
     pub fn legal_moves(&self) -> Vec<LegalMove> {
-        let mut moves = Vec::new();
+        // Room for a busy middle game, so the list rarely grows.
+        let mut moves = Vec::with_capacity(256);
         let ours = self.pieces_of(self.turn);
         for from in ours {
             let Some(mover) = self.piece_at(from) else { continue };
-            self.standard_moves(mover, from, &mut moves);
+            match mover.role {
+                Role::Pawn => self.pawn_moves(mover, from, &mut moves),
+                Role::King => self.king_moves(mover, from, &mut moves),
+                _ => self.piece_moves(mover, from, &mut moves),
+            }
             if mover.role != Role::Pawn {
                 self.splits(mover, from, &mut moves);
             }
         }
-        for from1 in ours.iter().filter(|&sq| self.piece_at(sq).is_some_and(|p| p.role != Role::Pawn)) {
-            for from2 in ours.iter().filter(|&sq| sq > from1 && self.piece_at(sq) == self.piece_at(from1)) {
-                for to in Square::ALL {
-                    let squares = MoveSquares::Merge { from1, from2, to };
-                    if to != from1 && to != from2 {
-                        self.keep_if_legal(squares, None, &mut moves);
+        self.merges(ours, &mut moves);
+        moves
+    }
+
+    /// The variant of a jump or slide of `mover` onto `to`, `None` when the target certainly
+    /// holds a piece of the mover's side of another kind.
+    fn jump_variant(&self, mover: Piece, to: Square) -> Option<MoveVariant> {
+        match self.piece_at(to) {
+            None => Some(MoveVariant::Basic),
+            Some(piece) if piece == mover => Some(MoveVariant::Basic),
+            Some(piece) if piece.color != mover.color => Some(MoveVariant::Capture),
+            Some(_) if self.full.contains(to) => None,
+            Some(_) => Some(MoveVariant::Excluded),
+        }
+    }
+
+    /// Standard moves of a knight, bishop, rook or queen.
+    fn piece_moves(&self, mover: Piece, from: Square, moves: &mut Vec<LegalMove>) {
+        let move_type = if mover.role.is_slider() { MoveType::Slide } else { MoveType::Jump };
+        for to in reach_with_blockers(mover.role, from, self.full) {
+            if let Some(variant) = self.jump_variant(mover, to) {
+                moves.push(generated(MoveSquares::Standard { from, to }, move_type, variant));
+            }
+        }
+    }
+
+    /// King steps, and the castles whose right is held when the king stands on its home
+    /// square (classified like a typed move: there are at most two).
+    fn king_moves(&self, mover: Piece, from: Square, moves: &mut Vec<LegalMove>) {
+        let steps = reach_on_empty_board(Role::King, from);
+        let rank = mover.color.back_rank();
+        let mut castles = Bitboard::EMPTY;
+        if Square::from_coords(4, rank) == Some(from) {
+            for (side, file) in [(CastlingSide::QueenSide, 2), (CastlingSide::KingSide, 6)] {
+                if self.castling.has(mover.color, side) {
+                    castles |= Square::from_coords(file, rank).map_or(Bitboard::EMPTY, Bitboard::from_square);
+                }
+            }
+        }
+        for to in steps | castles {
+            if castles.contains(to) {
+                self.keep_if_legal(MoveSquares::Standard { from, to }, None, moves);
+            } else if let Some(variant) = self.jump_variant(mover, to) {
+                moves.push(generated(MoveSquares::Standard { from, to }, MoveType::Jump, variant));
+            }
+        }
+    }
+
+    /// Pawn steps, two-steps, captures and en passant, with the four promotions on the last
+    /// rank.
+    fn pawn_moves(&self, mover: Piece, from: Square, moves: &mut Vec<LegalMove>) {
+        let forward = mover.color.forward();
+        let candidates: Bitboard = [(0, forward), (0, 2 * forward), (-1, forward), (1, forward)]
+            .into_iter()
+            .filter_map(|(df, dr)| from.offset(df, dr))
+            .collect();
+        let last_rank = (!mover.color).back_rank();
+        for to in candidates {
+            let Some((move_type, variant)) = self.pawn_move(mover, from, to) else { continue };
+            let squares = MoveSquares::Standard { from, to };
+            if to.rank() == last_rank {
+                for role in Role::PROMOTIONS {
+                    let mut legal = generated(squares, move_type, variant);
+                    legal.notation.promotion = Some(role);
+                    legal.typed.promotion = Some(Piece::new(mover.color, role));
+                    moves.push(legal);
+                }
+            } else {
+                moves.push(generated(squares, move_type, variant));
+            }
+        }
+    }
+
+    /// Type and variant of a pawn's move one or two squares forward or one diagonally, `None`
+    /// when the rules forbid it (the same rules as classifying a typed pawn move).
+    fn pawn_move(&self, mover: Piece, from: Square, to: Square) -> Option<(MoveType, MoveVariant)> {
+        let own_pawn = |piece: Piece| piece == mover;
+        if from.file() == to.file() {
+            if from.rank().abs_diff(to.rank()) == 2 {
+                let start_rank = if mover.color == crate::Color::White { 1 } else { 6 };
+                let skipped = from.offset(0, mover.color.forward())?;
+                if from.rank() != start_rank || self.full.contains(skipped) {
+                    return None;
+                }
+            }
+            let variant = match self.piece_at(to) {
+                None => MoveVariant::Basic,
+                Some(piece) if own_pawn(piece) => MoveVariant::Basic,
+                Some(_) if self.full.contains(to) => return None,
+                Some(_) => MoveVariant::Excluded,
+            };
+            let move_type =
+                if from.rank().abs_diff(to.rank()) == 2 { MoveType::PawnTwoStep } else { MoveType::PawnStep };
+            return Some((move_type, variant));
+        }
+        if Some(to) == self.en_passant {
+            let variant = match self.piece_at(to) {
+                None => MoveVariant::Basic,
+                Some(piece) if own_pawn(piece) => MoveVariant::Basic,
+                Some(piece) if piece.color != mover.color => MoveVariant::Capture,
+                Some(_) if self.full.contains(to) => return None,
+                Some(_) => MoveVariant::Excluded,
+            };
+            return Some((MoveType::PawnEp, variant));
+        }
+        match self.piece_at(to) {
+            Some(piece) if piece.color != mover.color => Some((MoveType::PawnCapture, MoveVariant::Capture)),
+            _ => None,
+        }
+    }
+
+    /// Splits of a non-pawn piece: pairs of targets it reaches (each arm may pass the other
+    /// target) that are empty or hold the same kind.
+    fn splits(&self, mover: Piece, from: Square, moves: &mut Vec<LegalMove>) {
+        let free = !self.blocked_for(mover);
+        let mut candidates = [Square::A1; 27];
+        let mut count = 0;
+        for to in reach_on_empty_board(mover.role, from) & free {
+            // A target behind two certainly full squares pairs with nothing.
+            if (between(from, to) & self.full).count() <= 1 {
+                candidates[count] = to;
+                count += 1;
+            }
+        }
+        let move_type = if mover.role.is_slider() { MoveType::SplitSlide } else { MoveType::SplitJump };
+        let candidates = &candidates[..count];
+        for (i, &to1) in candidates.iter().enumerate() {
+            let path1 = between(from, to1) & self.full;
+            for &to2 in &candidates[i + 1..] {
+                let path2 = between(from, to2) & self.full;
+                if path1.without(to2).is_empty() && path2.without(to1).is_empty() {
+                    moves.push(generated(MoveSquares::Split { from, to1, to2 }, move_type, MoveVariant::Basic));
+                }
+            }
+        }
+    }
+
+    /// Merges of two pieces of the same kind (not pawns) onto a square both reach (each arm
+    /// may pass the other source) that is empty or holds the same kind.
+    fn merges(&self, ours: Bitboard, moves: &mut Vec<LegalMove>) {
+        for from1 in ours {
+            let Some(piece) = self.piece_at(from1).filter(|p| p.role != Role::Pawn) else { continue };
+            // The same kind on higher squares: each pair is listed once, lower source first.
+            let above = u64::MAX.checked_shl(u32::from(from1.index()) + 1).unwrap_or(0);
+            let partners = Bitboard(self.same_kind(piece).0 & above);
+            if partners.is_empty() {
+                continue;
+            }
+            let reach1 = reach_on_empty_board(piece.role, from1);
+            let free = !self.blocked_for(piece);
+            let move_type = if piece.role.is_slider() { MoveType::MergeSlide } else { MoveType::MergeJump };
+            for from2 in partners {
+                let targets = reach1 & reach_on_empty_board(piece.role, from2) & free;
+                for to in targets.without(from1).without(from2) {
+                    let clear1 = (between(from1, to) & self.full).without(from2).is_empty();
+                    let clear2 = (between(from2, to) & self.full).without(from1).is_empty();
+                    if clear1 && clear2 {
+                        moves.push(generated(MoveSquares::Merge { from1, from2, to }, move_type, MoveVariant::Basic));
                     }
                 }
             }
         }
-        moves
     }
 
-    fn standard_moves(&self, mover: Piece, from: Square, moves: &mut Vec<LegalMove>) {
-        let last_rank = (!mover.color).back_rank();
-        for to in Square::ALL.into_iter().filter(|&to| to != from) {
-            let squares = MoveSquares::Standard { from, to };
-            if mover.role == Role::Pawn && to.rank() == last_rank {
-                for role in Role::PROMOTIONS {
-                    self.keep_if_legal(squares, Some(role), moves);
-                }
-            } else {
-                self.keep_if_legal(squares, None, moves);
-            }
-        }
+    /// Squares `piece` may not split onto or merge onto: those holding another kind of piece.
+    fn blocked_for(&self, piece: Piece) -> Bitboard {
+        (self.colors[0] | self.colors[1]) & !self.same_kind(piece)
     }
 
-    fn splits(&self, mover: Piece, from: Square, moves: &mut Vec<LegalMove>) {
-        // Cheap filter first: squares the piece could reach on an empty board that are free
-        // for it; `classify` then checks the paths of each pair.
-        let candidates: Vec<Square> = Square::ALL
-            .into_iter()
-            .filter(|&to| moves_like(mover.role, from, to) && self.piece_at(to).is_none_or(|p| p == mover))
-            .collect();
-        for (i, &to1) in candidates.iter().enumerate() {
-            for &to2 in &candidates[i + 1..] {
-                self.keep_if_legal(MoveSquares::Split { from, to1, to2 }, None, moves);
-            }
-        }
+    /// Squares labelled with exactly `piece`.
+    fn same_kind(&self, piece: Piece) -> Bitboard {
+        self.kinds[kind_index(piece)]
     }
 
     fn keep_if_legal(&self, squares: MoveSquares, promotion: Option<Role>, moves: &mut Vec<LegalMove>) {
@@ -88,4 +277,48 @@ impl Position {
         let notation: Notation = text.parse()?;
         self.validate(&notation).map_err(|error| MoveError::Illegal(IllegalMove { text: text.to_owned(), ..error }))
     }
+
+    /// Every legal move found by classifying every candidate one by one: the reference the
+    /// bitboard generator is tested against.
+    #[cfg(test)]
+    pub(super) fn legal_moves_by_classification(&self) -> Vec<LegalMove> {
+        let mut moves = Vec::new();
+        let ours = self.pieces_of(self.turn);
+        for from in ours {
+            let Some(mover) = self.piece_at(from) else { continue };
+            let last_rank = (!mover.color).back_rank();
+            for to in Square::ALL.into_iter().filter(|&to| to != from) {
+                let squares = MoveSquares::Standard { from, to };
+                if mover.role == Role::Pawn && to.rank() == last_rank {
+                    for role in Role::PROMOTIONS {
+                        self.keep_if_legal(squares, Some(role), &mut moves);
+                    }
+                } else {
+                    self.keep_if_legal(squares, None, &mut moves);
+                }
+            }
+            if mover.role != Role::Pawn {
+                let candidates: Vec<Square> = Square::ALL
+                    .into_iter()
+                    .filter(|&to| moves_like(mover.role, from, to) && self.piece_at(to).is_none_or(|p| p == mover))
+                    .collect();
+                for (i, &to1) in candidates.iter().enumerate() {
+                    for &to2 in &candidates[i + 1..] {
+                        self.keep_if_legal(MoveSquares::Split { from, to1, to2 }, None, &mut moves);
+                    }
+                }
+            }
+        }
+        for from1 in ours.iter().filter(|&sq| self.piece_at(sq).is_some_and(|p| p.role != Role::Pawn)) {
+            for from2 in ours.iter().filter(|&sq| sq > from1 && self.piece_at(sq) == self.piece_at(from1)) {
+                for to in Square::ALL.into_iter().filter(|&to| to != from1 && to != from2) {
+                    self.keep_if_legal(MoveSquares::Merge { from1, from2, to }, None, &mut moves);
+                }
+            }
+        }
+        moves
+    }
 }
+
+#[cfg(test)]
+mod tests;

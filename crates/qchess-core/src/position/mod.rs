@@ -112,6 +112,10 @@ pub struct Position {
     probabilities: SquareProbabilities,
     full: Bitboard,
     empty: Bitboard,
+    /// Squares labelled with a piece of each colour (`[white, black]`).
+    colors: [Bitboard; 2],
+    /// Squares labelled with each kind of piece, by [`kind_index`].
+    kinds: [Bitboard; 12],
     turn: Color,
     castling: CastlingRights,
     en_passant: Option<Square>,
@@ -133,6 +137,8 @@ impl Position {
             probabilities: SquareProbabilities::classical(Bitboard::EMPTY),
             full: Bitboard::EMPTY,
             empty: Bitboard::FULL,
+            colors: [Bitboard::EMPTY; 2],
+            kinds: [Bitboard::EMPTY; 12],
             turn: Color::White,
             castling: CastlingRights::NONE,
             en_passant: None,
@@ -157,9 +163,19 @@ impl Position {
     pub fn new(setup: Fen, probabilities: SquareProbabilities) -> Result<Position, PositionError> {
         let mut board = setup.board;
         let mut clamped = probabilities;
+        let (mut full, mut empty) = (Bitboard::EMPTY, Bitboard::EMPTY);
+        let mut colors = [Bitboard::EMPTY; 2];
+        let mut kinds = [Bitboard::EMPTY; 12];
         for sq in Square::ALL {
             let index = usize::from(sq);
             let value = clamped.probabilities[index];
+            let bit = Bitboard::from_square(sq);
+            // Fast path for the most common square: exactly empty.
+            if value == 0.0 {
+                board[index] = None;
+                empty |= bit;
+                continue;
+            }
             if !value.is_finite() || !(-CERTAINTY_TOLERANCE..=1.0 + CERTAINTY_TOLERANCE).contains(&value) {
                 return Err(PositionError::ProbabilityOutOfRange { square: sq, value });
             }
@@ -167,20 +183,29 @@ impl Position {
             clamped.probabilities[index] = value;
             if value <= CERTAINTY_TOLERANCE {
                 board[index] = None;
-            } else {
-                match board[index] {
-                    None => return Err(PositionError::Unlabelled { square: sq, probability: value }),
-                    Some(piece) if piece.role == Role::Pawn && matches!(sq.rank(), 0 | 7) => {
-                        return Err(PositionError::PawnOnBackRank { square: sq, piece });
-                    }
-                    Some(_) => {}
+                empty |= bit;
+                continue;
+            }
+            if value >= 1.0 - CERTAINTY_TOLERANCE {
+                full |= bit;
+            }
+            match board[index] {
+                None => return Err(PositionError::Unlabelled { square: sq, probability: value }),
+                Some(piece) if piece.role == Role::Pawn && matches!(sq.rank(), 0 | 7) => {
+                    return Err(PositionError::PawnOnBackRank { square: sq, piece });
+                }
+                Some(piece) => {
+                    colors[color_index(piece.color)] |= bit;
+                    kinds[kind_index(piece)] |= bit;
                 }
             }
         }
         let position = Position {
             board,
-            full: clamped.certainly_full(),
-            empty: clamped.certainly_empty(),
+            colors,
+            kinds,
+            full,
+            empty,
             probabilities: clamped,
             turn: setup.turn,
             castling: setup.castling,
@@ -259,7 +284,7 @@ impl Position {
 
     /// Squares that may hold a piece of `color`.
     pub fn pieces_of(&self, color: Color) -> Bitboard {
-        Square::ALL.into_iter().filter(|&sq| self.piece_at(sq).is_some_and(|p| p.color == color)).collect()
+        self.colors[color_index(color)]
     }
 
     /// The side to move.
@@ -304,6 +329,27 @@ impl Position {
             fullmove_number: self.fullmove_number,
         }
     }
+}
+
+/// The index of a colour in per-colour arrays: white 0, black 1.
+const fn color_index(color: Color) -> usize {
+    match color {
+        Color::White => 0,
+        Color::Black => 1,
+    }
+}
+
+/// The index of a kind of piece in per-kind arrays: white pawn to king 0 to 5, black 6 to 11.
+const fn kind_index(piece: Piece) -> usize {
+    let role = match piece.role {
+        Role::Pawn => 0,
+        Role::Knight => 1,
+        Role::Bishop => 2,
+        Role::Rook => 3,
+        Role::Queen => 4,
+        Role::King => 5,
+    };
+    color_index(piece.color) * 6 + role
 }
 
 /// Prints the FEN (without probabilities).

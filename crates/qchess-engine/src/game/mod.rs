@@ -144,8 +144,9 @@ impl Game {
             options,
             start,
             tracker: Tracker::start(position),
-            played: Vec::new(),
-            snapshots: Vec::new(),
+            // A game's worth of plies, so these rarely grow.
+            played: Vec::with_capacity(64),
+            snapshots: Vec::with_capacity(64),
             rng: game_rng(options.seed),
             pending_measurement: None,
         }

@@ -18,6 +18,11 @@ impl Game {
             return Err(GameError::GameOver { result: end.result, reason: end.reason });
         }
         let (legal, mover) = self.validate(notation)?;
+        self.run_checked(legal, mover)
+    }
+
+    /// Runs a checked move on the board and feeds it to the tracker.
+    fn run_checked(&mut self, legal: LegalMove, mover: Piece) -> Result<PlayedMove, GameError> {
         let mut typed = legal.typed;
         if !self.options.force_outcomes {
             typed = typed.with_outcome(None);
@@ -34,6 +39,26 @@ impl Game {
                 self.board.undo().map_err(GameError::Backend)?;
                 Err(error)
             }
+        }
+    }
+
+    /// Plays a move taken from [`Game::legal_moves`] in the current position, without checking
+    /// and classifying it again (the generator just did). A move whose source does not hold a
+    /// piece of the side to move is checked in full, like [`Game::play_notation`], so it is
+    /// refused with the rule it breaks. On any error the game and the board are unchanged.
+    pub fn play_legal(&mut self, mv: &LegalMove) -> Result<PlayedMove, GameError> {
+        let position = &self.tracker.position;
+        let (first, second, _) = mv.typed.squares.api_squares();
+        let mover = position.piece_at(first).filter(|piece| piece.color == position.turn());
+        let second_source = matches!(mv.typed.squares, qchess_core::MoveSquares::Merge { .. }).then_some(second);
+        match mover {
+            Some(piece) if second_source.is_none_or(|sq| position.piece_at(sq) == Some(piece)) => {
+                if let Some(end) = self.tracker.end.filter(|_| self.options.enforce_win_conditions) {
+                    return Err(GameError::GameOver { result: end.result, reason: end.reason });
+                }
+                self.run_checked(*mv, piece)
+            }
+            _ => self.play_notation(&mv.notation.into()),
         }
     }
 

@@ -43,6 +43,10 @@ impl Layout {
         self.owner[usize::from(position)]
     }
 
+    pub(super) fn live_mask(&self) -> u128 {
+        self.live
+    }
+
     pub(super) fn labels(&self) -> u128 {
         self.labels
     }

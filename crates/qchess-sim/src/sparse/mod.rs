@@ -116,6 +116,13 @@ impl SparseState {
         self.entries.len()
     }
 
+    /// Heap memory the state holds now: the basis states' storage (by capacity) and the
+    /// reusable gate buffers.
+    pub fn heap_bytes(&self) -> usize {
+        self.entries.capacity() * std::mem::size_of::<Entry>()
+            + self.scratch.capacity() * (std::mem::size_of::<(u128, Complex64)>() + 1)
+    }
+
     /// Whether no basis state is populated (never true for a normalised state).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
@@ -144,6 +151,11 @@ impl SparseState {
     /// The live qubits with their key positions, in position order.
     pub fn live_qubits(&self) -> impl Iterator<Item = (Qubit, u8)> + '_ {
         self.layout.live()
+    }
+
+    /// Key positions held by live qubits, as a mask.
+    pub fn live_positions(&self) -> u128 {
+        self.layout.live_mask()
     }
 
     /// Key positions that hold branch labels of retired qubits.

@@ -1,0 +1,72 @@
+//! Why a workload failed.
+
+use qchess_core::Square;
+use qchess_engine::GameError;
+use qchess_sim::dense::DenseError;
+use thiserror::Error;
+
+/// Why a benchmark workload could not finish, or finished with a wrong answer.
+#[derive(Debug, Error)]
+pub enum BenchError {
+    /// A workload name that does not exist.
+    #[error("unknown workload `{name}`; the workloads are {known}")]
+    UnknownWorkload {
+        /// The name given.
+        name: String,
+        /// The valid names, comma-separated.
+        known: String,
+    },
+    /// A game refused or failed a move it should have taken.
+    #[error("{workload}, game {game}, ply {ply}: {source}")]
+    Game {
+        /// The workload.
+        workload: String,
+        /// The game's index in the workload.
+        game: usize,
+        /// The ply (from 1) at which it failed.
+        ply: usize,
+        /// What the game said.
+        #[source]
+        source: GameError,
+    },
+    /// A fixed sequence produced another outcome or probability than the one pinned for it.
+    #[error("fixed sequence `{sequence}`, repetition {repetition}: {what}")]
+    Unpinned {
+        /// The sequence's name.
+        sequence: String,
+        /// Which repetition (from 0).
+        repetition: usize,
+        /// What differed.
+        what: String,
+    },
+    /// The sparse and dense simulators disagree on a square's probability.
+    #[error(
+        "{workload}, game {game}, ply {ply}: {square} has probability {sparse} on the local board but {dense} on the dense simulator"
+    )]
+    CrossCheck {
+        /// The workload.
+        workload: String,
+        /// The game's index.
+        game: usize,
+        /// The ply checked.
+        ply: usize,
+        /// The square that disagrees.
+        square: Square,
+        /// The local (sparse) board's probability.
+        sparse: f64,
+        /// The dense simulator's probability.
+        dense: f64,
+    },
+    /// The dense simulator failed.
+    #[error("{workload}: the dense simulator failed: {source}")]
+    Dense {
+        /// The workload.
+        workload: String,
+        /// What it said.
+        #[source]
+        source: DenseError,
+    },
+    /// The growth workload did not behave as the state cap promises.
+    #[error("growth: {0}")]
+    Growth(String),
+}

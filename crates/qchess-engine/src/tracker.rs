@@ -44,6 +44,32 @@ pub(crate) struct Tracker {
     pub measured: Option<Bitboard>,
 }
 
+/// A [`Tracker`] in compact form, kept once per ply for undo: the position's parts without its
+/// derived masks, rebuilt into a [`Position`] only when a ply is taken back.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct SavedTracker {
+    setup: Fen,
+    probabilities: [f64; 64],
+    standard_errors: Option<Box<[f64; 64]>>,
+    repetition: bool,
+    ply: u32,
+    count_at_reset: f64,
+    end: Option<GameEnd>,
+    measured: Option<Bitboard>,
+}
+
+impl SavedTracker {
+    /// The repetition key of the saved position, when every square was certain.
+    pub fn repetition_key(&self) -> Option<RepetitionKey> {
+        self.repetition.then_some(RepetitionKey {
+            board: self.setup.board,
+            turn: self.setup.turn,
+            castling: self.setup.castling,
+            en_passant: self.setup.en_passant,
+        })
+    }
+}
+
 /// What identifies a fully classical position for the repetition rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct RepetitionKey {
@@ -58,6 +84,37 @@ impl Tracker {
     pub fn start(position: Position) -> Tracker {
         let count_at_reset = position.probabilities().expected_piece_count();
         Tracker { position, ply: 0, count_at_reset, end: None, measured: None }
+    }
+
+    /// This state in compact form.
+    pub fn save(&self) -> SavedTracker {
+        let probabilities = self.position.probabilities();
+        SavedTracker {
+            setup: self.position.to_fen(),
+            probabilities: probabilities.probabilities,
+            standard_errors: probabilities.standard_errors.map(Box::new),
+            repetition: self.repetition_key().is_some(),
+            ply: self.ply,
+            count_at_reset: self.count_at_reset,
+            end: self.end,
+            measured: self.measured,
+        }
+    }
+
+    /// The state [`Tracker::save`] saved. The position was valid when saved, so rebuilding it
+    /// cannot fail in practice; an error is passed on rather than hidden.
+    pub fn restore(saved: &SavedTracker) -> Result<Tracker, PositionError> {
+        let probabilities = SquareProbabilities {
+            probabilities: saved.probabilities,
+            standard_errors: saved.standard_errors.as_deref().copied(),
+        };
+        Ok(Tracker {
+            position: Position::new(saved.setup.clone(), probabilities)?,
+            ply: saved.ply,
+            count_at_reset: saved.count_at_reset,
+            end: saved.end,
+            measured: saved.measured,
+        })
     }
 
     /// The repetition key of this position, when every square is certain.
@@ -75,8 +132,7 @@ impl Tracker {
 
     /// Whether `color` still has a king: some square labelled with its king may be occupied.
     pub fn has_king(&self, color: Color) -> bool {
-        let king = Piece::new(color, Role::King);
-        self.position.board().contains(&Some(king))
+        !self.position.squares_of(Piece::new(color, Role::King)).is_empty()
     }
 
     /// The state after `mv` (moved by `mover`) ran on the board with `report`, leaving

@@ -74,7 +74,7 @@ pub struct AppliedMove {
     /// What happened.
     pub report: MoveReport,
     before: Checkpoint,
-    snapshot: Option<SparseState>,
+    snapshot: Option<Box<SparseState>>,
 }
 
 /// An exact, stateful occupancy board: see the [module docs](self).
@@ -248,14 +248,14 @@ impl LocalBoard {
 
     /// Rebuilds the state after the first `moves` recorded moves, from `snapshot` (the state
     /// after `moves` moves) if given, else from the nearest earlier snapshot or the start.
-    fn restore(&mut self, moves: usize, snapshot: Option<SparseState>) -> Result<(), BoardError> {
+    fn restore(&mut self, moves: usize, snapshot: Option<Box<SparseState>>) -> Result<(), BoardError> {
         if let Some(state) = snapshot {
             let before = match self.history.get(moves) {
                 Some(entry) => entry.before.clone(),
                 None => return Err(BoardError::Backend("undo record missing".into())),
             };
             self.register.rollback(&before);
-            self.state = state;
+            self.state = *state;
             self.sync_counters();
             return Ok(());
         }
@@ -264,7 +264,7 @@ impl LocalBoard {
             Some(k) => {
                 let before = self.history[k].before.clone();
                 self.register.rollback(&before);
-                self.state = self.history[k].snapshot.clone().unwrap_or_default();
+                self.state = self.history[k].snapshot.as_deref().cloned().unwrap_or_default();
             }
             None => {
                 self.register = Register::new(self.initial);
@@ -287,7 +287,7 @@ impl LocalBoard {
 
     /// A snapshot of the current state for undo, if the last one is [`SNAPSHOT_INTERVAL`] moves
     /// back and it fits the budget.
-    fn take_snapshot(&mut self) -> Option<SparseState> {
+    fn take_snapshot(&mut self) -> Option<Box<SparseState>> {
         let recent = self.history.len().saturating_sub(SNAPSHOT_INTERVAL - 1);
         if self.history[recent..].iter().any(|applied| applied.snapshot.is_some()) {
             return None;
@@ -306,7 +306,7 @@ impl LocalBoard {
             oldest += 1;
         }
         self.snapshot_states += size;
-        Some(self.state.clone())
+        Some(Box::new(self.state.clone()))
     }
 }
 

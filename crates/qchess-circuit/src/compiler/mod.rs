@@ -319,10 +319,12 @@ impl Register {
             MoveSquares::Split { from, to1, to2 } => Squares::Split(from, to1, to2),
             MoveSquares::Merge { from1, from2, to } => Squares::Merge(from1, from2, to),
         };
-        let mut named = mv.sources();
-        named.extend(mv.targets());
-        for (i, sq) in named.iter().enumerate() {
-            if named[i + 1..].contains(sq) {
+        let named = match squares {
+            Squares::Standard(a, b) => [Some(a), Some(b), None],
+            Squares::Split(a, b, c) | Squares::Merge(a, b, c) => [Some(a), Some(b), Some(c)],
+        };
+        for (i, sq) in named.iter().enumerate().filter_map(|(i, sq)| sq.map(|sq| (i, sq))) {
+            if named[i + 1..].contains(&Some(sq)) {
                 return Err(invalid(&format!("{sq} is named twice")));
             }
         }

@@ -19,7 +19,9 @@ pub struct Register {
 }
 
 /// Everything needed to return a [`Register`] to an earlier point: the circuit only grows, so
-/// lengths suffice for it.
+/// lengths suffice for it, and each square's generation count follows from the qubits kept.
+/// Boards keep one per move, so it is small: each square's qubit is stored as its index
+/// ([`NO_QUBIT`] for none).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checkpoint {
     ops: usize,
@@ -28,9 +30,11 @@ pub struct Checkpoint {
     registers: usize,
     postselect: usize,
     classical: Bitboard,
-    square_qubits: [Option<Qubit>; 64],
-    generations: [u32; 64],
+    square_qubits: [u32; 64],
 }
+
+/// A square without a qubit, in a [`Checkpoint`].
+const NO_QUBIT: u32 = u32::MAX;
 
 /// A path between two squares, reduced to what matters for the circuit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,8 +103,7 @@ impl Register {
             registers: self.circuit.registers.len(),
             postselect: self.circuit.postselect.len(),
             classical: self.classical,
-            square_qubits: self.qubits,
-            generations: self.generations,
+            square_qubits: self.qubits.map(|qubit| qubit.map_or(NO_QUBIT, |q| q.0)),
         }
     }
 
@@ -113,8 +116,14 @@ impl Register {
         self.circuit.registers.truncate(checkpoint.registers);
         self.circuit.postselect.truncate(checkpoint.postselect);
         self.classical = checkpoint.classical;
-        self.qubits = checkpoint.square_qubits;
-        self.generations = checkpoint.generations;
+        self.qubits = checkpoint.square_qubits.map(|index| (index != NO_QUBIT).then_some(Qubit(index)));
+        self.generations = [0; 64];
+        for info in &self.circuit.qubits {
+            if let QubitRole::Square { square, generation } = info.role {
+                let count = &mut self.generations[usize::from(square)];
+                *count = (*count).max(generation + 1);
+            }
+        }
         self.pending = None;
     }
 

@@ -9,7 +9,7 @@
 
 #[cfg(test)]
 use super::rules::moves_like;
-use super::{IllegalMove, LegalMove, MoveError, Position, kind_index};
+use super::{IllegalMove, LegalMove, MoveError, Position};
 use crate::classical::attacks;
 use crate::notation::{AlgebraicMove, Notation, VariantMarker};
 use crate::{Bitboard, CastlingSide, MoveSquares, MoveType, MoveVariant, Piece, Role, Square, TypedMove};
@@ -248,7 +248,7 @@ impl Position {
 
     /// Squares labelled with exactly `piece`.
     fn same_kind(&self, piece: Piece) -> Bitboard {
-        self.kinds[kind_index(piece)]
+        self.squares_of(piece)
     }
 
     fn keep_if_legal(&self, squares: MoveSquares, promotion: Option<Role>, moves: &mut Vec<LegalMove>) {

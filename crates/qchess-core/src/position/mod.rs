@@ -56,6 +56,9 @@ pub use legal_move::LegalMove;
 use crate::quantum_board::CERTAINTY_TOLERANCE;
 use crate::{Bitboard, CastlingRights, Color, Fen, Piece, Role, Square, SquareProbabilities};
 
+/// The first and last ranks.
+const BACK_RANKS: Bitboard = Bitboard(0xFF00_0000_0000_00FF);
+
 /// What a square's occupancy probability says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Occupancy {
@@ -163,43 +166,66 @@ impl Position {
     pub fn new(setup: Fen, probabilities: SquareProbabilities) -> Result<Position, PositionError> {
         let mut board = setup.board;
         let mut clamped = probabilities;
-        let (mut full, mut empty) = (Bitboard::EMPTY, Bitboard::EMPTY);
-        let mut colors = [Bitboard::EMPTY; 2];
-        let mut kinds = [Bitboard::EMPTY; 12];
-        for sq in Square::ALL {
-            let index = usize::from(sq);
-            let value = clamped.probabilities[index];
-            let bit = Bitboard::from_square(sq);
-            // Fast path for the most common square: exactly empty.
+        // One pass sorting squares into masks (exact 0 and 1, the common cases, first); errors
+        // are then reported for the lowest square at fault. Labels of empty squares are dropped
+        // on the way.
+        let (mut out_of_range, mut full, mut empty, mut labelled) = (0u64, 0u64, 0u64, 0u64);
+        let mut rounding_noise = false;
+        for (index, (&value, piece)) in clamped.probabilities.iter().zip(board.iter_mut()).enumerate() {
+            let bit = 1u64 << index;
             if value == 0.0 {
-                board[index] = None;
                 empty |= bit;
+                *piece = None;
                 continue;
             }
-            if !value.is_finite() || !(-CERTAINTY_TOLERANCE..=1.0 + CERTAINTY_TOLERANCE).contains(&value) {
-                return Err(PositionError::ProbabilityOutOfRange { square: sq, value });
+            if piece.is_some() {
+                labelled |= bit;
             }
-            let value = value.clamp(0.0, 1.0);
-            clamped.probabilities[index] = value;
-            if value <= CERTAINTY_TOLERANCE {
-                board[index] = None;
-                empty |= bit;
-                continue;
-            }
-            if value >= 1.0 - CERTAINTY_TOLERANCE {
+            if value == 1.0 {
                 full |= bit;
-            }
-            match board[index] {
-                None => return Err(PositionError::Unlabelled { square: sq, probability: value }),
-                Some(piece) if piece.role == Role::Pawn && matches!(sq.rank(), 0 | 7) => {
-                    return Err(PositionError::PawnOnBackRank { square: sq, piece });
-                }
-                Some(piece) => {
-                    colors[color_index(piece.color)] |= bit;
-                    kinds[kind_index(piece)] |= bit;
+            } else if !(-CERTAINTY_TOLERANCE..=1.0 + CERTAINTY_TOLERANCE).contains(&value) {
+                out_of_range |= bit;
+            } else {
+                rounding_noise |= !(0.0..=1.0).contains(&value);
+                if value <= CERTAINTY_TOLERANCE {
+                    empty |= bit;
+                    *piece = None;
+                } else if value >= 1.0 - CERTAINTY_TOLERANCE {
+                    full |= bit;
                 }
             }
         }
+        labelled &= !empty;
+        let unlabelled = !labelled & !empty & !out_of_range;
+        let back_rank_pawn = Bitboard(labelled & !out_of_range & BACK_RANKS.0)
+            .iter()
+            .find(|&sq| board[usize::from(sq)].is_some_and(|p| p.role == Role::Pawn));
+        let faults = [Bitboard(out_of_range).first(), Bitboard(unlabelled).first(), back_rank_pawn];
+        if let Some(&square) = faults.iter().flatten().min() {
+            let value = clamped.probabilities[usize::from(square)];
+            return Err(if faults[0] == Some(square) {
+                PositionError::ProbabilityOutOfRange { square, value }
+            } else if faults[1] == Some(square) {
+                PositionError::Unlabelled { square, probability: value.clamp(0.0, 1.0) }
+            } else {
+                let piece = board[usize::from(square)].unwrap_or(Piece::new(setup.turn, Role::Pawn));
+                PositionError::PawnOnBackRank { square, piece }
+            });
+        }
+        if rounding_noise {
+            for value in &mut clamped.probabilities {
+                *value = value.clamp(0.0, 1.0);
+            }
+        }
+        let mut colors = [Bitboard::EMPTY; 2];
+        let mut kinds = [Bitboard::EMPTY; 12];
+        for sq in Bitboard(labelled) {
+            if let Some(piece) = board[usize::from(sq)] {
+                colors[color_index(piece.color)] |= Bitboard::from_square(sq);
+                kinds[kind_index(piece)] |= Bitboard::from_square(sq);
+            }
+        }
+        let (full, empty) = (Bitboard(full), Bitboard(empty));
         let position = Position {
             board,
             colors,
@@ -285,6 +311,11 @@ impl Position {
     /// Squares that may hold a piece of `color`.
     pub fn pieces_of(&self, color: Color) -> Bitboard {
         self.colors[color_index(color)]
+    }
+
+    /// Squares that may hold exactly `piece` (its colour and role).
+    pub fn squares_of(&self, piece: Piece) -> Bitboard {
+        self.kinds[kind_index(piece)]
     }
 
     /// The side to move.
@@ -378,6 +409,8 @@ mod tests {
         assert_eq!(position.to_fen(), Fen::start());
         assert_eq!(position.ply(), 0);
         assert_eq!(position.pieces_of(Color::Black).count(), 16);
+        assert_eq!(position.squares_of(Piece::new(Color::White, Role::Knight)), Bitboard(0x42));
+        assert_eq!(position.squares_of(Piece::new(Color::Black, Role::Pawn)), Bitboard(0xFF << 48));
     }
 
     #[test]
@@ -412,6 +445,22 @@ mod tests {
         probabilities.probabilities[usize::from(Square::E4)] = 0.25;
         let err = Position::new(Fen::start(), probabilities).expect_err("unlabelled");
         assert_eq!(err.to_string(), "e4 has occupancy probability 0.25 but no piece");
+    }
+
+    #[test]
+    fn the_lowest_square_at_fault_is_reported() {
+        let mut probabilities = SquareProbabilities::classical(Bitboard::START);
+        probabilities.probabilities[usize::from(Square::E4)] = 0.25;
+        probabilities.probabilities[usize::from(Square::H8)] = 2.0;
+        let err = Position::new(Fen::start(), probabilities.clone()).expect_err("unlabelled e4 first");
+        assert_eq!(err, PositionError::Unlabelled { square: Square::E4, probability: 0.25 });
+        probabilities.probabilities[usize::from(Square::D2)] = -0.5;
+        let err = Position::new(Fen::start(), probabilities).expect_err("d2 out of range first");
+        assert_eq!(err, PositionError::ProbabilityOutOfRange { square: Square::D2, value: -0.5 });
+        let mut setup: Fen = "4k2P/8/8/8/8/8/8/p3K3 w - - 0 1".parse().expect("valid FEN");
+        setup.turn = Color::Black;
+        let err = Position::from_fen(&setup).expect_err("a1 pawn first");
+        assert_eq!(err.to_string(), "a black pawn on a1: pawns never stand on the first or last rank");
     }
 
     #[test]

@@ -52,7 +52,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::tracker::Tracker;
+use crate::tracker::{SavedTracker, Tracker};
 use crate::{GameEnd, GameError, GameOptions, GameResult, MoveCode};
 
 /// A quantum board the game can own: any [`QuantumBoard`] that is `'static`, so the game can
@@ -77,11 +77,12 @@ pub struct PlayedMove {
     pub code: MoveCode,
 }
 
-/// The state before one ply, kept for undo.
+/// The state before one ply, kept for undo: the tracker in compact form and how far the game's
+/// generator had gone in its stream.
 #[derive(Debug, Clone)]
 struct Snapshot {
-    tracker: Tracker,
-    rng: ChaCha8Rng,
+    tracker: SavedTracker,
+    rng_word: u128,
 }
 
 /// A game of Quantum Chess. See the [module docs](self).

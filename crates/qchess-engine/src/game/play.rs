@@ -3,6 +3,7 @@
 use qchess_core::{IllegalMove, LegalMove, Notation, Piece, Position, PositionError};
 
 use super::{Game, PlayedMove, Snapshot, board_error};
+use crate::tracker::Tracker;
 use crate::{GameError, MoveCode};
 
 impl Game {
@@ -110,15 +111,16 @@ impl Game {
             }
             other => GameError::Position(other),
         })?;
-        let snapshot = Snapshot { tracker: std::mem::replace(&mut self.tracker, next), rng: self.rng.clone() };
+        let rng_word = self.rng.get_word_pos();
+        let snapshot = Snapshot { tracker: self.tracker.save(), rng_word };
+        let previous = std::mem::replace(&mut self.tracker, next);
         self.snapshots.push(snapshot);
         let code = match self.decide() {
             Ok(code) => code,
             Err(error) => {
-                if let Some(snapshot) = self.snapshots.pop() {
-                    self.tracker = snapshot.tracker;
-                    self.rng = snapshot.rng;
-                }
+                self.snapshots.pop();
+                self.tracker = previous;
+                self.rng.set_word_pos(rng_word);
                 return Err(error);
             }
         };
@@ -133,9 +135,10 @@ impl Game {
         let (Some(played), Some(snapshot)) = (self.played.last().copied(), self.snapshots.last()) else {
             return Err(GameError::NothingToUndo);
         };
+        let tracker = Tracker::restore(&snapshot.tracker)?;
         self.board.undo().map_err(GameError::Backend)?;
-        self.tracker = snapshot.tracker.clone();
-        self.rng = snapshot.rng.clone();
+        self.tracker = tracker;
+        self.rng.set_word_pos(snapshot.rng_word);
         self.snapshots.pop();
         self.played.pop();
         Ok(played)

@@ -2,6 +2,8 @@
 //! matrix classified as monomial (one nonzero per column: a permutation with phases, applied in
 //! place) or dense (mixes basis states, applied through an accumulator).
 
+use std::f64::consts::FRAC_1_SQRT_2;
+
 use num_complex::Complex64;
 use qchess_circuit::ir::{Gate, GateKind};
 
@@ -63,8 +65,14 @@ impl Kernel {
                 control_value |= bit;
             }
         }
-        let (dim, matrix) = matrix_of(gate.kind);
-        Ok(Kernel { control_mask, control_value, targets, dim, action: classify(dim, &matrix) })
+        let (dim, action) = match known_action(gate.kind) {
+            Some(known) => known,
+            None => {
+                let (dim, matrix) = matrix_of(gate.kind);
+                (dim, classify(dim, &matrix))
+            }
+        };
+        Ok(Kernel { control_mask, control_value, targets, dim, action })
     }
 
     /// The target-bit index of a key: bit 0 from the first target, bit 1 from the second.
@@ -86,6 +94,34 @@ impl Kernel {
 
     pub(super) fn target_mask(&self) -> u128 {
         self.targets[0] | self.targets[1]
+    }
+}
+
+/// The action of the gates every move uses, written out exactly instead of derived from a
+/// matrix with trigonometry: X, SWAP, and iSWAP to the powers +-1 and +-1/2.
+fn known_action(kind: GateKind) -> Option<(usize, Action)> {
+    let (zero, one) = (Complex64::new(0.0, 0.0), Complex64::new(1.0, 0.0));
+    let exchange = [0, 2, 1, 3];
+    match kind {
+        GateKind::X => Some((2, Action::Monomial { row: [1, 0, 2, 3], factor: [one; 4] })),
+        GateKind::Swap => Some((4, Action::Monomial { row: exchange, factor: [one; 4] })),
+        GateKind::ISwap(power) if power == 1.0 || power == -1.0 => {
+            let phase = Complex64::new(0.0, power);
+            Some((4, Action::Monomial { row: exchange, factor: [one, phase, phase, one] }))
+        }
+        GateKind::ISwap(power) if power == 0.5 || power == -0.5 => {
+            // 1/sqrt2 on the diagonal of the |01>, |10> block, +-i/sqrt2 off it.
+            let (diagonal, off) =
+                (Complex64::new(FRAC_1_SQRT_2, 0.0), Complex64::new(0.0, 2.0 * power * FRAC_1_SQRT_2));
+            let matrix = [
+                [one, zero, zero, zero],
+                [zero, diagonal, off, zero],
+                [zero, off, diagonal, zero],
+                [zero, zero, zero, one],
+            ];
+            Some((4, Action::Dense { matrix }))
+        }
+        _ => None,
     }
 }
 
@@ -129,4 +165,48 @@ fn classify(dim: usize, matrix: &[[Complex64; 4]; 4]) -> Action {
         }
     }
     Action::Monomial { row, factor }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The written-out actions equal what the matrices give, entry for entry.
+    #[test]
+    fn known_actions_match_the_matrices() {
+        for kind in [
+            GateKind::X,
+            GateKind::Swap,
+            GateKind::ISwap(1.0),
+            GateKind::ISwap(-1.0),
+            GateKind::ISwap(0.5),
+            GateKind::ISwap(-0.5),
+        ] {
+            let (dim, known) = known_action(kind).expect("written out");
+            let (matrix_dim, matrix) = matrix_of(kind);
+            assert_eq!(dim, matrix_dim, "{kind:?}");
+            let dense = |action: Action| -> [[Complex64; 4]; 4] {
+                match action {
+                    Action::Dense { matrix } => matrix,
+                    Action::Monomial { row, factor } => {
+                        let mut m = [[Complex64::new(0.0, 0.0); 4]; 4];
+                        for column in 0..dim {
+                            m[row[column]][column] = factor[column];
+                        }
+                        m
+                    }
+                }
+            };
+            let (a, b) = (dense(known), dense(classify(dim, &matrix)));
+            for row in 0..dim {
+                for column in 0..dim {
+                    assert!((a[row][column] - b[row][column]).norm() < 1e-15, "{kind:?} [{row}][{column}]");
+                }
+            }
+            assert_eq!(
+                matches!(known, Action::Monomial { .. }),
+                matches!(classify(dim, &matrix), Action::Monomial { .. })
+            );
+        }
+    }
 }

@@ -35,6 +35,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod apply;
 mod error;
 mod kernel;
 mod layout;
@@ -45,7 +46,6 @@ use rand::{Rng, RngExt};
 use rustc_hash::FxHashMap;
 
 pub use error::SimError;
-use kernel::{Action, Kernel};
 use layout::Layout;
 
 /// Default cap on the number of basis states: 2^22.
@@ -53,6 +53,9 @@ pub const DEFAULT_STATE_CAP: usize = 1 << 22;
 
 /// Amplitudes with a squared norm below this are dropped as cancelled.
 const PRUNE_NORM_SQR: f64 = 1e-24;
+
+/// From this many basis states on, square probabilities are summed through per-byte tables.
+const BYTE_TABLE_STATES: usize = 1 << 10;
 
 /// Outcome probabilities at or below this are impossible.
 pub const IMPOSSIBLE_PROBABILITY: f64 = 1e-20;
@@ -72,8 +75,11 @@ pub struct SparseState {
     cap: usize,
     /// Results of measurements into classical bits, by bit index.
     clbits: Vec<Option<bool>>,
-    /// Reused accumulator for dense gates.
+    /// Accumulator of general (mixing) gates, kept between gates while small.
     scratch: FxHashMap<u128, Complex64>,
+    /// Partner index of each basis state of an exchange gate whose partner is populated,
+    /// kept between gates while small.
+    partners: FxHashMap<u128, usize>,
 }
 
 impl Clone for SparseState {
@@ -84,6 +90,7 @@ impl Clone for SparseState {
             cap: self.cap,
             clbits: self.clbits.clone(),
             scratch: FxHashMap::default(),
+            partners: FxHashMap::default(),
         }
     }
 }
@@ -108,6 +115,7 @@ impl SparseState {
             cap: cap.max(1),
             clbits: Vec::new(),
             scratch: FxHashMap::default(),
+            partners: FxHashMap::default(),
         }
     }
 
@@ -121,6 +129,7 @@ impl SparseState {
     pub fn heap_bytes(&self) -> usize {
         self.entries.capacity() * std::mem::size_of::<Entry>()
             + self.scratch.capacity() * (std::mem::size_of::<(u128, Complex64)>() + 1)
+            + self.partners.capacity() * (std::mem::size_of::<(u128, usize)>() + 1)
     }
 
     /// Whether no basis state is populated (never true for a normalised state).
@@ -187,67 +196,6 @@ impl SparseState {
         };
         self.layout.place(qubit, position)?;
         Ok(position)
-    }
-
-    // ---- gates ----
-
-    /// Applies a gate. On error (an unknown qubit, or growth past the cap) the state is unchanged.
-    pub fn apply_gate(&mut self, gate: &Gate) -> Result<(), SimError> {
-        let kernel = Kernel::new(gate, &self.layout)?;
-        match kernel.action {
-            Action::Monomial { row, factor } => {
-                self.apply_monomial(&kernel, row, factor);
-                Ok(())
-            }
-            Action::Dense { matrix } => self.apply_dense(&kernel, &matrix),
-        }
-    }
-
-    fn apply_monomial(&mut self, kernel: &Kernel, row: [usize; 4], factor: [Complex64; 4]) {
-        let clear = !kernel.target_mask();
-        let one = Complex64::new(1.0, 0.0);
-        for entry in &mut self.entries {
-            if !kernel.applies(entry.key) {
-                continue;
-            }
-            let column = kernel.index(entry.key);
-            entry.key = (entry.key & clear) | kernel.bits(row[column]);
-            if factor[column] != one {
-                entry.amp *= factor[column];
-            }
-        }
-    }
-
-    fn apply_dense(&mut self, kernel: &Kernel, matrix: &[[Complex64; 4]; 4]) -> Result<(), SimError> {
-        let clear = !kernel.target_mask();
-        let untouched = self.entries.iter().filter(|e| !kernel.applies(e.key)).count();
-        self.scratch.clear();
-        for entry in &self.entries {
-            if !kernel.applies(entry.key) {
-                continue;
-            }
-            let column = kernel.index(entry.key);
-            let base = entry.key & clear;
-            for (r, values) in matrix.iter().enumerate().take(kernel.dim) {
-                let m = values[column];
-                if m != Complex64::new(0.0, 0.0) {
-                    *self.scratch.entry(base | kernel.bits(r)).or_default() += m * entry.amp;
-                }
-            }
-            if untouched + self.scratch.len() > self.cap {
-                let needed = untouched + self.scratch.len();
-                self.scratch.clear();
-                return Err(SimError::StateTooLarge { needed, limit: self.cap });
-            }
-        }
-        self.entries.retain(|e| !kernel.applies(e.key));
-        self.entries.extend(
-            self.scratch
-                .drain()
-                .filter(|(_, amp)| amp.norm_sqr() >= PRUNE_NORM_SQR)
-                .map(|(key, amp)| Entry { key, amp }),
-        );
-        Ok(())
     }
 
     // ---- measurement ----
@@ -436,17 +384,41 @@ impl SparseState {
 
     /// Probability that each low-word position is 1.
     pub fn low_word_probabilities(&self) -> [f64; 64] {
-        let mut probabilities = [0.0; 64];
-        let norm = self.norm_sqr();
-        for entry in &self.entries {
-            let p = entry.amp.norm_sqr() / norm;
-            let mut bits = entry.key as u64;
-            while bits != 0 {
-                probabilities[bits.trailing_zeros() as usize] += p;
-                bits &= bits - 1;
+        let mut weights = [0.0; 64];
+        let mut norm = 0.0;
+        if self.entries.len() < BYTE_TABLE_STATES {
+            for entry in &self.entries {
+                let p = entry.amp.norm_sqr();
+                norm += p;
+                let mut bits = entry.key as u64;
+                while bits != 0 {
+                    weights[bits.trailing_zeros() as usize] += p;
+                    bits &= bits - 1;
+                }
+            }
+        } else {
+            // One addition per byte of the word instead of one per set bit: the weight of
+            // each value of each byte, then each bit's weight from the values that set it.
+            let mut tables = [[0.0f64; 256]; 8];
+            for entry in &self.entries {
+                let p = entry.amp.norm_sqr();
+                norm += p;
+                let word = entry.key as u64;
+                for (byte, table) in tables.iter_mut().enumerate() {
+                    table[((word >> (8 * byte)) & 0xFF) as usize] += p;
+                }
+            }
+            for (byte, table) in tables.iter().enumerate() {
+                for (value, &weight) in table.iter().enumerate().skip(1) {
+                    let mut bits = value;
+                    while bits != 0 {
+                        weights[8 * byte + bits.trailing_zeros() as usize] += weight;
+                        bits &= bits - 1;
+                    }
+                }
             }
         }
-        probabilities
+        weights.map(|w| w / norm)
     }
 
     /// Exact distribution of the low word (summed over ancillas and labels), most likely first,

@@ -169,3 +169,145 @@ fn measurement_draws_with_the_exact_probability() {
     // Binomial(2000, 1/4): mean 500, sd ~19.4; 6 sd is far beyond 1e-6.
     assert!((ones as f64 - 500.0).abs() < 6.0 * 19.4, "{ones}");
 }
+
+/// A state with the given amplitudes on qubits 0..n at positions 0..n.
+fn state_with(qubits: u32, amplitudes: &[(u128, Complex64)]) -> SparseState {
+    let mut s = state(qubits);
+    s.entries = amplitudes.iter().map(|&(key, amp)| super::Entry { key, amp }).collect();
+    s
+}
+
+/// The gate applied by brute force from its matrix: every controlled basis state spread over
+/// the rows of its column, summed, negligible amplitudes dropped.
+fn reference(s: &SparseState, gate: &Gate) -> std::collections::BTreeMap<u128, Complex64> {
+    let bit = |q: Qubit| 1u128 << s.position(q).expect("live");
+    let (a, b) = (bit(gate.targets[0]), bit(gate.targets[1]));
+    let m = gate.kind.matrix4().expect("two-qubit gate");
+    let mut out = std::collections::BTreeMap::new();
+    for (key, amp) in s.amplitudes() {
+        let fires = gate.controls.iter().all(|c| (key & bit(c.qubit) != 0) == c.on);
+        if !fires {
+            *out.entry(key).or_insert(c(0.0, 0.0)) += amp;
+            continue;
+        }
+        let column = usize::from(key & a != 0) | usize::from(key & b != 0) << 1;
+        let base = key & !(a | b);
+        for (row, values) in m.iter().enumerate() {
+            let target = base | if row & 1 != 0 { a } else { 0 } | if row & 2 != 0 { b } else { 0 };
+            if values[column].norm() > 1e-15 {
+                *out.entry(target).or_insert(c(0.0, 0.0)) += values[column] * amp;
+            }
+        }
+    }
+    out.retain(|_, amp| amp.norm_sqr() >= 1e-24);
+    out
+}
+
+fn assert_matches(s: &SparseState, expected: &std::collections::BTreeMap<u128, Complex64>) {
+    let got: std::collections::BTreeMap<u128, Complex64> = s.amplitudes().collect();
+    assert_eq!(got.len(), s.len(), "keys are unique");
+    assert_eq!(got.keys().collect::<Vec<_>>(), expected.keys().collect::<Vec<_>>());
+    for (key, amp) in expected {
+        assert!((got[key] - amp).norm() < 1e-12, "key {key:b}: {} vs {amp}", got[key]);
+    }
+}
+
+#[test]
+fn exchange_gates_pair_populated_partners_and_append_the_others() {
+    // Qubits 0 (a), 1 (b), 2 (spectator). |a=1,b=0> states with and without a populated
+    // partner, on both sides, plus |00> and |11> states.
+    let amplitudes = [
+        (0b001, c(0.3, 0.1)),
+        (0b010, c(0.2, -0.4)),
+        (0b101, c(-0.1, 0.2)),
+        (0b110, c(0.0, 0.3)),
+        (0b100, c(0.4, 0.0)),
+        (0b011, c(0.1, 0.1)),
+        (0b111, c(-0.2, 0.0)),
+    ];
+    for power in [0.5, -0.5] {
+        let gate = Gate::iswap(Qubit(0), Qubit(1), power);
+        let mut s = state_with(3, &amplitudes[..6]);
+        let expected = reference(&s, &gate);
+        s.apply_gate(&gate).expect("fits");
+        assert_matches(&s, &expected);
+        // Only |a=1,b=0> states: nothing to pair, every one appends its partner.
+        let mut s = state_with(3, &[amplitudes[0], amplitudes[2], amplitudes[6]]);
+        let expected = reference(&s, &gate);
+        s.apply_gate(&gate).expect("fits");
+        assert_matches(&s, &expected);
+        assert_eq!(s.len(), 5);
+    }
+}
+
+#[test]
+fn a_merge_that_cancels_drops_the_empty_branch() {
+    // (|01> + i|10>)/sqrt2 is what sqrt-iSWAP makes of |01>; its inverse brings it back.
+    let mut s = state_with(2, &[(0b01, c(H, 0.0)), (0b10, c(0.0, H))]);
+    s.apply_gate(&Gate::iswap(Qubit(0), Qubit(1), -0.5)).expect("fits");
+    assert_eq!(s.len(), 1);
+    assert!((amplitude(&s, 0b01) - c(1.0, 0.0)).norm() < 1e-12);
+}
+
+#[test]
+fn exchange_growth_past_the_cap_reports_the_exact_need() {
+    let mut s = state_with(3, &[(0b001, c(H, 0.0)), (0b101, c(H, 0.0))]);
+    s.cap = 3;
+    let before: Vec<_> = s.amplitudes().collect();
+    let error = s.apply_gate(&Gate::iswap(Qubit(0), Qubit(1), 0.5)).expect_err("4 > 3");
+    assert_eq!(error, SimError::StateTooLarge { needed: 4, limit: 3 });
+    assert_eq!(s.amplitudes().collect::<Vec<_>>(), before);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn exchange_gates_agree_with_the_matrix(
+        populated in proptest::collection::btree_map(0u128..32, (-1.0f64..1.0, -1.0f64..1.0), 1..20),
+        targets in proptest::sample::subsequence(vec![0u32, 1, 2, 3, 4], 3),
+        power in proptest::sample::select(vec![0.5, -0.5, 0.25, 1.0]),
+        control in proptest::option::of(proptest::bool::ANY),
+    ) {
+        let amplitudes: Vec<(u128, Complex64)> = populated.into_iter().map(|(k, (re, im))| (k, c(re, im))).collect();
+        let mut s = state_with(5, &amplitudes);
+        let mut gate = Gate::iswap(Qubit(targets[0]), Qubit(targets[1]), power);
+        if let Some(on) = control {
+            gate = if on { gate.controlled(Qubit(targets[2])) } else { gate.anti_controlled(Qubit(targets[2])) };
+        }
+        let expected = reference(&s, &gate);
+        s.apply_gate(&gate).expect("no cap");
+        assert_matches(&s, &expected);
+    }
+}
+
+#[test]
+fn square_probabilities_are_the_same_through_byte_tables() {
+    // 2^12 basis states over 12 low positions spread across the bytes, uneven weights.
+    let positions = [0u32, 5, 9, 14, 20, 27, 33, 38, 45, 50, 58, 63];
+    let mut s = SparseState::new();
+    for (i, &p) in positions.iter().enumerate() {
+        s.add_qubit_at(Qubit(i as u32), p as u8).expect("free");
+    }
+    let mut expected = [0.0; 64];
+    let mut total = 0.0;
+    s.entries = (0..1u32 << positions.len())
+        .map(|n| {
+            let key =
+                positions.iter().enumerate().filter(|(i, _)| n >> i & 1 == 1).fold(0u128, |k, (_, &p)| k | 1 << p);
+            let weight = f64::from(n % 7 + 1);
+            total += weight;
+            for (i, &p) in positions.iter().enumerate() {
+                if n >> i & 1 == 1 {
+                    expected[p as usize] += weight;
+                }
+            }
+            super::Entry { key, amp: c(weight.sqrt(), 0.0) }
+        })
+        .collect();
+    assert!(s.len() >= super::BYTE_TABLE_STATES);
+    let probabilities = s.low_word_probabilities();
+    for square in 0..64 {
+        assert!((probabilities[square] - expected[square] / total).abs() < 1e-12, "{square}");
+    }
+}

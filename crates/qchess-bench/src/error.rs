@@ -66,6 +66,16 @@ pub enum BenchError {
         #[source]
         source: DenseError,
     },
+    /// Unitary gates changed the norm of a dense state beyond rounding.
+    #[error("dense: the norm of the {qubits}-qubit state drifted to {norm} after {gates} unitary gates")]
+    NormDrift {
+        /// Qubits of the state.
+        qubits: usize,
+        /// Gates applied.
+        gates: usize,
+        /// The squared norm at the end (1 before).
+        norm: f64,
+    },
     /// The growth workload did not behave as the state cap promises.
     #[error("growth: {0}")]
     Growth(String),

@@ -122,7 +122,7 @@ impl BenchOptions {
             fixed_repetitions: 100,
             random: RandomPlan { games: 1000, plies: 60, crosscheck_every: 50, crosscheck_qubits: 18 },
             growth_k: (10, 20),
-            dense: vec![DenseSize { qubits: 20, gates: 200 }, DenseSize { qubits: 24, gates: 40 }],
+            dense: vec![DenseSize { qubits: 20, gates: 300 }, DenseSize { qubits: 24, gates: 60 }],
         }
     }
 

@@ -124,6 +124,9 @@ pub(crate) fn run(sizes: &[DenseSize]) -> Result<WorkloadReport, BenchError> {
         drop(state);
     }
     let mut report = WorkloadReport::named("dense").with_summary(all.summary());
+    // A dense state holds every amplitude: 2^n of 16 bytes.
+    report.peak_states = sizes.iter().map(|size| 1u64 << size.qubits).max();
+    report.bytes_per_state = Some(std::mem::size_of::<Complex64>() as f64);
     report.details = json!({
         "sizes": per_size,
         "floor": "one copy of the state vector (every amplitude read and written once), measured in the same run; in_place_floor: one read-scale-write pass",

@@ -81,7 +81,7 @@ pub(crate) fn run(repetitions: usize) -> Result<WorkloadReport, BenchError> {
         .collect::<Result<_, _>>()?;
     let total_moves: usize = parsed.iter().map(Vec::len).sum();
     let mut timings = Timings::with_capacity(total_moves * repetitions);
-    let mut peak_states = 0;
+    let (mut peak_states, mut peak_bytes) = (0, 0);
     let started = Instant::now();
     for repetition in 0..repetitions {
         for (sequence, moves) in SEQUENCES.iter().zip(&parsed) {
@@ -109,7 +109,10 @@ pub(crate) fn run(repetitions: usize) -> Result<WorkloadReport, BenchError> {
                         format!("move {notation}: outcome {got:?}, pinned {expected:?}"),
                     ));
                 }
-                peak_states = peak_states.max(game.state_size());
+                if game.state_size() > peak_states {
+                    peak_states = game.state_size();
+                    peak_bytes = game.local_board().map_or(0, |board| board.state().heap_bytes());
+                }
             }
             check_final(sequence, repetition, &game)?;
         }
@@ -118,6 +121,7 @@ pub(crate) fn run(repetitions: usize) -> Result<WorkloadReport, BenchError> {
     let mut report = WorkloadReport::named("fixed").with_summary(timings.summary());
     report.games_per_s = Some((repetitions * SEQUENCES.len()) as f64 / seconds.max(f64::MIN_POSITIVE));
     report.peak_states = Some(peak_states as u64);
+    report.bytes_per_state = (peak_states > 0).then(|| peak_bytes as f64 / peak_states as f64);
     report.details = json!({
         "sequences": SEQUENCES.iter().map(|s| s.name).collect::<Vec<_>>(),
         "repetitions": repetitions,

@@ -22,9 +22,9 @@ fn bench_move(c: &mut Criterion, name: &str, setup: &str, mv: &str) {
     let board = prepared(setup);
     let mv: TypedMove = mv.parse().expect("valid typed move");
     c.bench_function(name, |b| {
-        b.iter_batched(
+        b.iter_batched_ref(
             || board.clone(),
-            |mut board| {
+            |board| {
                 board.apply(&mv).expect("move runs");
                 black_box(board.square_probabilities().expect("probabilities"))
             },

@@ -41,8 +41,16 @@ fn for_each_pair(
 ) {
     let stride = 1usize << target;
     let (below, above) = controls.split(target);
-    if stride == 1 {
+    if stride == 1 && controls.mask == 0 {
         // Adjacent pairs: no inner loop of one element.
+        for block in amplitudes.chunks_exact_mut(2) {
+            if let [a0, a1] = block {
+                pair(a0, a1);
+            }
+        }
+        return;
+    }
+    if stride == 1 {
         for (pair_index, block) in amplitudes.chunks_exact_mut(2).enumerate() {
             if let [a0, a1] = block
                 && above.admits(pair_index * 2)

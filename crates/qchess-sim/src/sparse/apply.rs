@@ -5,20 +5,17 @@
 //! * Exchange gates (the square-root iSWAPs of splits and merges: `|00>` and `|11>` only take a
 //!   phase, `|01>` and `|10>` mix) work in place too. A state whose partner (same key with the
 //!   two target bits swapped) is not populated keeps its slot and appends the partner; only
-//!   when both kinds are present are partners paired, through a map over the smaller kind.
-//!   Nothing is allocated but the exact room for the new states.
+//!   when both kinds are present are partners paired, through a map over the smaller kind that
+//!   lives for the gate. A split allocates nothing but the exact room for its new states.
 //! * Other mixing gates (H, rotations: general circuits only) go through an accumulator.
 //!
 //! Growth past the cap is refused before anything changes, with the exact count needed.
 
 use num_complex::Complex64;
+use rustc_hash::FxHashMap;
 
 use super::kernel::{Action, Kernel};
 use super::{Entry, PRUNE_NORM_SQR, SimError, SparseState};
-
-/// Buffers bigger than this many entries are freed after a gate instead of being kept for
-/// the next one, so a large state holds no idle memory.
-const KEEP_BUFFER_ENTRIES: usize = 1 << 12;
 
 /// Marks a paired state in the partner map.
 const PAIRED: usize = usize::MAX;
@@ -75,26 +72,25 @@ impl SparseState {
         let larger = 1 - smaller;
         let pairing = counts[0] > 0 && counts[1] > 0;
         let mut matched = 0;
+        let mut partners: FxHashMap<u128, usize> = FxHashMap::default();
         if pairing {
-            self.partners.clear();
-            self.partners.reserve(counts[smaller]);
+            partners.reserve(counts[smaller]);
             for (index, entry) in self.entries.iter().enumerate() {
                 if kernel.applies(entry.key) && side(kernel, entry.key) == Some(smaller) {
-                    self.partners.insert(entry.key & clear, index);
+                    partners.insert(entry.key & clear, index);
                 }
             }
             matched = self
                 .entries
                 .iter()
                 .filter(|e| kernel.applies(e.key) && side(kernel, e.key) == Some(larger))
-                .filter(|e| self.partners.contains_key(&(e.key & clear)))
+                .filter(|e| partners.contains_key(&(e.key & clear)))
                 .count();
         }
         let spawning = |s: usize| block[s][s] != ZERO && block[1 - s][s] != ZERO;
         let spawns = [larger, smaller].into_iter().filter(|&s| spawning(s)).map(|s| counts[s] - matched).sum::<usize>();
         let needed = self.entries.len() + spawns;
         if needed > self.cap {
-            self.release_partners();
             return Err(SimError::StateTooLarge { needed, limit: self.cap });
         }
         self.entries.reserve_exact(spawns);
@@ -116,7 +112,7 @@ impl SparseState {
                 }
                 Some(s) if pairing && s == smaller => {}
                 Some(s) => {
-                    let slot = if pairing { self.partners.get_mut(&(key & clear)) } else { None };
+                    let slot = if pairing { partners.get_mut(&(key & clear)) } else { None };
                     match slot {
                         Some(slot) => {
                             let partner = std::mem::replace(slot, PAIRED);
@@ -138,7 +134,7 @@ impl SparseState {
                 let key = self.entries[index].key;
                 let alone = kernel.applies(key)
                     && side(kernel, key) == Some(smaller)
-                    && self.partners.get(&(key & clear)) != Some(&PAIRED);
+                    && partners.get(&(key & clear)) != Some(&PAIRED);
                 if alone {
                     tiny |= self.mix_alone(kernel, index, smaller, &block);
                 }
@@ -146,8 +142,8 @@ impl SparseState {
         }
         if tiny {
             self.entries.retain(|e| e.amp.norm_sqr() >= PRUNE_NORM_SQR);
+            self.trim_storage();
         }
-        self.release_partners();
         Ok(())
     }
 
@@ -175,18 +171,10 @@ impl SparseState {
         }
     }
 
-    fn release_partners(&mut self) {
-        if self.partners.capacity() > KEEP_BUFFER_ENTRIES {
-            self.partners = Default::default();
-        } else {
-            self.partners.clear();
-        }
-    }
-
     fn apply_dense(&mut self, kernel: &Kernel, matrix: &[[Complex64; 4]; 4]) -> Result<(), SimError> {
         let clear = !kernel.target_mask();
         let untouched = self.entries.iter().filter(|e| !kernel.applies(e.key)).count();
-        self.scratch.clear();
+        let mut sums: FxHashMap<u128, Complex64> = FxHashMap::default();
         for entry in &self.entries {
             if !kernel.applies(entry.key) {
                 continue;
@@ -196,25 +184,19 @@ impl SparseState {
             for (r, values) in matrix.iter().enumerate().take(kernel.dim) {
                 let m = values[column];
                 if m != ZERO {
-                    *self.scratch.entry(base | kernel.bits(r)).or_default() += m * entry.amp;
+                    *sums.entry(base | kernel.bits(r)).or_default() += m * entry.amp;
                 }
             }
-            if untouched + self.scratch.len() > self.cap {
-                let needed = untouched + self.scratch.len();
-                self.scratch.clear();
+            if untouched + sums.len() > self.cap {
+                let needed = untouched + sums.len();
                 return Err(SimError::StateTooLarge { needed, limit: self.cap });
             }
         }
         self.entries.retain(|e| !kernel.applies(e.key));
         self.entries.extend(
-            self.scratch
-                .drain()
-                .filter(|(_, amp)| amp.norm_sqr() >= PRUNE_NORM_SQR)
-                .map(|(key, amp)| Entry { key, amp }),
+            sums.into_iter().filter(|(_, amp)| amp.norm_sqr() >= PRUNE_NORM_SQR).map(|(key, amp)| Entry { key, amp }),
         );
-        if self.scratch.capacity() > KEEP_BUFFER_ENTRIES {
-            self.scratch = Default::default();
-        }
+        self.trim_storage();
         Ok(())
     }
 }

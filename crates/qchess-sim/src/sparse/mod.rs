@@ -68,31 +68,13 @@ struct Entry {
 }
 
 /// A sparse state vector over live qubits and branch labels. See the [module docs](self).
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SparseState {
     entries: Vec<Entry>,
     layout: Layout,
     cap: usize,
     /// Results of measurements into classical bits, by bit index.
     clbits: Vec<Option<bool>>,
-    /// Accumulator of general (mixing) gates, kept between gates while small.
-    scratch: FxHashMap<u128, Complex64>,
-    /// Partner index of each basis state of an exchange gate whose partner is populated,
-    /// kept between gates while small.
-    partners: FxHashMap<u128, usize>,
-}
-
-impl Clone for SparseState {
-    fn clone(&self) -> SparseState {
-        SparseState {
-            entries: self.entries.clone(),
-            layout: self.layout.clone(),
-            cap: self.cap,
-            clbits: self.clbits.clone(),
-            scratch: FxHashMap::default(),
-            partners: FxHashMap::default(),
-        }
-    }
 }
 
 impl Default for SparseState {
@@ -114,8 +96,6 @@ impl SparseState {
             layout: Layout::new(),
             cap: cap.max(1),
             clbits: Vec::new(),
-            scratch: FxHashMap::default(),
-            partners: FxHashMap::default(),
         }
     }
 
@@ -124,12 +104,19 @@ impl SparseState {
         self.entries.len()
     }
 
-    /// Heap memory the state holds now: the basis states' storage (by capacity) and the
-    /// reusable gate buffers.
+    /// Heap memory the basis states hold now (by capacity): 32 bytes each, a little more
+    /// while storage is spare. Gates keep no buffers between them.
     pub fn heap_bytes(&self) -> usize {
         self.entries.capacity() * std::mem::size_of::<Entry>()
-            + self.scratch.capacity() * (std::mem::size_of::<(u128, Complex64)>() + 1)
-            + self.partners.capacity() * (std::mem::size_of::<(u128, usize)>() + 1)
+    }
+
+    /// Gives back storage a shrunken state no longer needs (more than a quarter spare), so the
+    /// state keeps close to 32 bytes per basis state.
+    fn trim_storage(&mut self) {
+        let len = self.entries.len();
+        if self.entries.capacity() - len > len / 4 + 16 {
+            self.entries.shrink_to_fit();
+        }
     }
 
     /// Whether no basis state is populated (never true for a normalised state).
@@ -226,6 +213,7 @@ impl SparseState {
         let mask = 1u128 << self.layout.position(qubit)?;
         let wanted = if value { mask } else { 0 };
         self.entries.retain(|e| e.key & mask == wanted);
+        self.trim_storage();
         let norm: f64 = self.entries.iter().map(|e| e.amp.norm_sqr()).sum();
         let scale = 1.0 / norm.sqrt();
         for entry in &mut self.entries {

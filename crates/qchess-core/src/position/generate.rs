@@ -3,12 +3,9 @@
 //! The generator works on bitboards: a piece's standard targets are its attacks with the
 //! certainly full squares as blockers (superposed squares count as empty), and a split or merge
 //! pair is legal when each arm's squares in between, less the other target (source), hold no
-//! certainly full square. Castling, at most two candidates, goes through the same
-//! classification as a typed move. The tests below pin the result, order included,
+//! certainly full square. The tests below pin the result, order included,
 //! to classifying every candidate square one by one.
 
-#[cfg(test)]
-use super::rules::moves_like;
 use super::{IllegalMove, LegalMove, MoveError, Position};
 use crate::classical::attacks;
 use crate::notation::{AlgebraicMove, Notation, VariantMarker};
@@ -104,25 +101,53 @@ impl Position {
     }
 
     /// King steps, and the castles whose right is held when the king stands on its home
-    /// square (classified like a typed move: there are at most two).
+    /// square.
     fn king_moves(&self, mover: Piece, from: Square, moves: &mut Vec<LegalMove>) {
         let steps = reach_on_empty_board(Role::King, from);
         let rank = mover.color.back_rank();
-        let mut castles = Bitboard::EMPTY;
+        let mut castles = [None, None];
         if Square::from_coords(4, rank) == Some(from) {
-            for (side, file) in [(CastlingSide::QueenSide, 2), (CastlingSide::KingSide, 6)] {
-                if self.castling.has(mover.color, side) {
-                    castles |= Square::from_coords(file, rank).map_or(Bitboard::EMPTY, Bitboard::from_square);
-                }
+            for (slot, side) in castles.iter_mut().zip([CastlingSide::QueenSide, CastlingSide::KingSide]) {
+                *slot = self.castle(mover, side);
             }
         }
-        for to in steps | castles {
-            if castles.contains(to) {
-                self.keep_if_legal(MoveSquares::Standard { from, to }, None, moves);
+        let castle_targets: Bitboard =
+            castles.iter().flatten().map(|(to, _, _)| Bitboard::from_square(*to)).fold(Bitboard::EMPTY, |a, b| a | b);
+        for to in steps | castle_targets {
+            if let Some(&(_, move_type, variant)) = castles.iter().flatten().find(|(target, _, _)| *target == to) {
+                moves.push(generated(MoveSquares::Standard { from, to }, move_type, variant));
             } else if let Some(variant) = self.jump_variant(mover, to) {
                 moves.push(generated(MoveSquares::Standard { from, to }, MoveType::Jump, variant));
             }
         }
+    }
+
+    /// The castle of `king` (on its home square) to `side`: the king's target, type and
+    /// variant, or `None` when the rules forbid it (the rules of classifying a typed castle).
+    fn castle(&self, king: Piece, side: CastlingSide) -> Option<(Square, MoveType, MoveVariant)> {
+        let color = king.color;
+        if !self.castling.has(color, side) {
+            return None;
+        }
+        let rook = Piece::new(color, Role::Rook);
+        if self.piece_at(side.rook_from(color)) != Some(rook) {
+            return None;
+        }
+        let rank = color.back_rank();
+        let (king_to, move_type, passed) = match side {
+            CastlingSide::KingSide => (Square::from_coords(6, rank)?, MoveType::KsCastle, None),
+            CastlingSide::QueenSide => {
+                (Square::from_coords(2, rank)?, MoveType::QsCastle, Square::from_coords(1, rank))
+            }
+        };
+        let rook_to = side.rook_to(color);
+        if [Some(rook_to), Some(king_to), passed].into_iter().flatten().any(|sq| self.full.contains(sq)) {
+            return None;
+        }
+        let king_target_empty = self.empty.contains(king_to);
+        let rook_target_free = self.empty.contains(rook_to) || self.piece_at(rook_to) == Some(rook);
+        let variant = if king_target_empty && rook_target_free { MoveVariant::Basic } else { MoveVariant::Excluded };
+        Some((king_to, move_type, variant))
     }
 
     /// Pawn steps, two-steps, captures and en passant, with the four promotions on the last
@@ -251,13 +276,6 @@ impl Position {
         self.squares_of(piece)
     }
 
-    fn keep_if_legal(&self, squares: MoveSquares, promotion: Option<Role>, moves: &mut Vec<LegalMove>) {
-        let mv = AlgebraicMove { promotion, ..AlgebraicMove::new(squares) };
-        if let Ok(legal) = self.classify(&mv) {
-            moves.push(legal);
-        }
-    }
-
     /// Checks a move and works out its type and variant from this position.
     ///
     /// A bare move is accepted whatever its variant turns out to be; an `x` or `w` mark or a
@@ -276,47 +294,6 @@ impl Position {
     pub fn parse_move(&self, text: &str) -> Result<LegalMove, MoveError> {
         let notation: Notation = text.parse()?;
         self.validate(&notation).map_err(|error| MoveError::Illegal(IllegalMove { text: text.to_owned(), ..error }))
-    }
-
-    /// Every legal move found by classifying every candidate one by one: the reference the
-    /// bitboard generator is tested against.
-    #[cfg(test)]
-    pub(super) fn legal_moves_by_classification(&self) -> Vec<LegalMove> {
-        let mut moves = Vec::new();
-        let ours = self.pieces_of(self.turn);
-        for from in ours {
-            let Some(mover) = self.piece_at(from) else { continue };
-            let last_rank = (!mover.color).back_rank();
-            for to in Square::ALL.into_iter().filter(|&to| to != from) {
-                let squares = MoveSquares::Standard { from, to };
-                if mover.role == Role::Pawn && to.rank() == last_rank {
-                    for role in Role::PROMOTIONS {
-                        self.keep_if_legal(squares, Some(role), &mut moves);
-                    }
-                } else {
-                    self.keep_if_legal(squares, None, &mut moves);
-                }
-            }
-            if mover.role != Role::Pawn {
-                let candidates: Vec<Square> = Square::ALL
-                    .into_iter()
-                    .filter(|&to| moves_like(mover.role, from, to) && self.piece_at(to).is_none_or(|p| p == mover))
-                    .collect();
-                for (i, &to1) in candidates.iter().enumerate() {
-                    for &to2 in &candidates[i + 1..] {
-                        self.keep_if_legal(MoveSquares::Split { from, to1, to2 }, None, &mut moves);
-                    }
-                }
-            }
-        }
-        for from1 in ours.iter().filter(|&sq| self.piece_at(sq).is_some_and(|p| p.role != Role::Pawn)) {
-            for from2 in ours.iter().filter(|&sq| sq > from1 && self.piece_at(sq) == self.piece_at(from1)) {
-                for to in Square::ALL.into_iter().filter(|&to| to != from1 && to != from2) {
-                    self.keep_if_legal(MoveSquares::Merge { from1, from2, to }, None, &mut moves);
-                }
-            }
-        }
-        moves
     }
 }
 

@@ -171,7 +171,8 @@ impl Position {
         // on the way.
         let (mut out_of_range, mut full, mut empty, mut labelled) = (0u64, 0u64, 0u64, 0u64);
         let mut rounding_noise = false;
-        for (index, (&value, piece)) in clamped.probabilities.iter().zip(board.iter_mut()).enumerate() {
+        for (index, piece) in board.iter_mut().enumerate() {
+            let value = clamped.probabilities[index];
             let bit = 1u64 << index;
             if value == 0.0 {
                 empty |= bit;
@@ -219,10 +220,13 @@ impl Position {
         }
         let mut colors = [Bitboard::EMPTY; 2];
         let mut kinds = [Bitboard::EMPTY; 12];
-        for sq in Bitboard(labelled) {
-            if let Some(piece) = board[usize::from(sq)] {
-                colors[color_index(piece.color)] |= Bitboard::from_square(sq);
-                kinds[kind_index(piece)] |= Bitboard::from_square(sq);
+        let mut remaining = labelled;
+        while remaining != 0 {
+            let index = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            if let Some(piece) = board[index] {
+                colors[color_index(piece.color)].0 |= 1 << index;
+                kinds[kind_index(piece)].0 |= 1 << index;
             }
         }
         let (full, empty) = (Bitboard(full), Bitboard(empty));

@@ -40,7 +40,7 @@ impl RandomMover {
         moves.shuffle(&mut self.rng);
         let mut last_error = None;
         for mv in moves {
-            match game.play_notation(&mv.notation.into()) {
+            match game.play_legal(&mv) {
                 Ok(played) => return Ok(played),
                 Err(error @ GameError::Board { source: BoardError::StateTooLarge { .. }, .. }) => {
                     last_error = Some(error);

@@ -69,6 +69,7 @@ pub struct RandomPlan {
 #[derive(Debug, Clone, Copy, Default)]
 struct GameFigures {
     plies: usize,
+    legal_moves: usize,
     ended: bool,
     skipped: usize,
     peak_states: usize,
@@ -108,6 +109,7 @@ fn play_game(
         }
         let started = Instant::now();
         let mut moves = game.legal_moves();
+        let listed = moves.len();
         let played = loop {
             let Some(choice) = choose(&moves, shares, &mut rng) else { break None };
             let mv = moves.swap_remove(choice);
@@ -126,6 +128,7 @@ fn play_game(
         }
         timings.push(elapsed);
         figures.plies = ply;
+        figures.legal_moves += listed;
         if game.state_size() > figures.peak_states {
             figures.peak_states = game.state_size();
             figures.peak_state_bytes = game.local_board().map_or(0, |board| board.state().heap_bytes());
@@ -163,12 +166,13 @@ fn choose(moves: &[LegalMove], shares: [f64; 3], rng: &mut ChaCha8Rng) -> Option
 /// the dense simulator.
 pub(crate) fn run(mix: MoveMix, plan: RandomPlan) -> Result<WorkloadReport, BenchError> {
     let mut timings = Timings::with_capacity(plan.games * plan.plies);
-    let (mut plies, mut ended, mut skipped) = (0usize, 0usize, 0usize);
+    let (mut plies, mut ended, mut skipped, mut legal_moves) = (0usize, 0usize, 0usize, 0usize);
     let (mut peak_states, mut peak_state_bytes) = (0usize, 0usize);
     let started = Instant::now();
     for index in 0..plan.games {
         let figures = play_game(mix, index, plan.plies, &mut timings, |_, _| Ok(()))?;
         plies += figures.plies;
+        legal_moves += figures.legal_moves;
         skipped += figures.skipped;
         ended += usize::from(figures.ended);
         if figures.peak_states > peak_states {
@@ -200,6 +204,7 @@ pub(crate) fn run(mix: MoveMix, plan: RandomPlan) -> Result<WorkloadReport, Benc
         "games": plan.games,
         "plies_per_game": plan.plies,
         "mean_plies": plies as f64 / plan.games.max(1) as f64,
+        "mean_legal_moves": legal_moves as f64 / plies.max(1) as f64,
         "games_ended_early": ended,
         "moves_skipped_at_state_cap": skipped,
         "split_share": mix.split,

@@ -217,22 +217,23 @@ impl Position {
     /// target) that are empty or hold the same kind.
     fn splits(&self, mover: Piece, from: Square, moves: &mut Vec<LegalMove>) {
         let free = !self.blocked_for(mover);
-        let mut candidates = [Square::A1; 27];
+        // Each candidate target with the certainly full squares on its way (at most one: a
+        // target behind two pairs with nothing).
+        let mut candidates = [(Square::A1, Bitboard::EMPTY); 27];
         let mut count = 0;
         for to in reach_on_empty_board(mover.role, from) & free {
-            // A target behind two certainly full squares pairs with nothing.
-            if (between(from, to) & self.full).count() <= 1 {
-                candidates[count] = to;
+            let blockers = between(from, to) & self.full;
+            if blockers.count() <= 1 {
+                candidates[count] = (to, blockers);
                 count += 1;
             }
         }
         let move_type = if mover.role.is_slider() { MoveType::SplitSlide } else { MoveType::SplitJump };
         let candidates = &candidates[..count];
-        for (i, &to1) in candidates.iter().enumerate() {
-            let path1 = between(from, to1) & self.full;
-            for &to2 in &candidates[i + 1..] {
-                let path2 = between(from, to2) & self.full;
-                if path1.without(to2).is_empty() && path2.without(to1).is_empty() {
+        for (i, &(to1, blockers1)) in candidates.iter().enumerate() {
+            for &(to2, blockers2) in &candidates[i + 1..] {
+                // Each arm may pass only the other target.
+                if blockers1.without(to2).is_empty() && blockers2.without(to1).is_empty() {
                     moves.push(generated(MoveSquares::Split { from, to1, to2 }, move_type, MoveVariant::Basic));
                 }
             }

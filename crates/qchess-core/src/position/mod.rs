@@ -171,9 +171,10 @@ impl Position {
         // on the way.
         let (mut out_of_range, mut full, mut empty, mut labelled) = (0u64, 0u64, 0u64, 0u64);
         let mut rounding_noise = false;
-        for (index, piece) in board.iter_mut().enumerate() {
-            let value = clamped.probabilities[index];
-            let bit = 1u64 << index;
+        let mut next_bit = 1u64;
+        for (piece, &value) in board.iter_mut().zip(&clamped.probabilities) {
+            let bit = next_bit;
+            next_bit <<= 1;
             if value == 0.0 {
                 empty |= bit;
                 *piece = None;

@@ -13,7 +13,9 @@ pub struct Register {
     pub(super) circuit: Circuit,
     /// Occupancy of the squares without a qubit; bits of quantum squares are kept 0.
     classical: Bitboard,
-    qubits: [Option<Qubit>; 64],
+    /// Each square's current qubit index, [`NO_QUBIT`] for a classical square (the same form
+    /// as in a [`Checkpoint`], so taking one is a copy).
+    qubits: [u32; 64],
     generations: [u32; 64],
     pub(super) pending: Option<Pending>,
 }
@@ -53,7 +55,7 @@ impl Register {
         Register {
             circuit: Circuit::new(),
             classical: occupancy,
-            qubits: [None; 64],
+            qubits: [NO_QUBIT; 64],
             generations: [0; 64],
             pending: None,
         }
@@ -71,12 +73,13 @@ impl Register {
 
     /// The squares that currently have a qubit.
     pub fn quantum_squares(&self) -> Bitboard {
-        Square::ALL.into_iter().filter(|&sq| self.qubits[usize::from(sq)].is_some()).collect()
+        Square::ALL.into_iter().filter(|&sq| self.qubits[usize::from(sq)] != NO_QUBIT).collect()
     }
 
     /// The current qubit of `square`, if it is quantum.
     pub fn square_qubit(&self, square: Square) -> Option<Qubit> {
-        self.qubits[usize::from(square)]
+        let index = self.qubits[usize::from(square)];
+        (index != NO_QUBIT).then_some(Qubit(index))
     }
 
     /// Every quantum square with its current qubit, in square order.
@@ -91,7 +94,7 @@ impl Register {
             .qubits
             .get(qubit.index())
             .and_then(|info| info.role.as_square())
-            .is_some_and(|sq| self.qubits[usize::from(sq)] == Some(qubit))
+            .is_some_and(|sq| self.qubits[usize::from(sq)] == qubit.0)
     }
 
     /// Where the register stands now, for [`Register::rollback`].
@@ -103,7 +106,7 @@ impl Register {
             registers: self.circuit.registers.len(),
             postselect: self.circuit.postselect.len(),
             classical: self.classical,
-            square_qubits: self.qubits.map(|qubit| qubit.map_or(NO_QUBIT, |q| q.0)),
+            square_qubits: self.qubits,
         }
     }
 
@@ -116,7 +119,7 @@ impl Register {
         self.circuit.registers.truncate(checkpoint.registers);
         self.circuit.postselect.truncate(checkpoint.postselect);
         self.classical = checkpoint.classical;
-        self.qubits = checkpoint.square_qubits.map(|index| (index != NO_QUBIT).then_some(Qubit(index)));
+        self.qubits = checkpoint.square_qubits;
         self.generations = [0; 64];
         for info in &self.circuit.qubits {
             if let QubitRole::Square { square, generation } = info.role {
@@ -151,7 +154,7 @@ impl Register {
     /// when the square is classically full) if it has none.
     pub(super) fn qubit(&mut self, square: Square) -> Qubit {
         let index = usize::from(square);
-        if let Some(qubit) = self.qubits[index] {
+        if let Some(qubit) = self.square_qubit(square) {
             return qubit;
         }
         let generation = self.generations[index];
@@ -161,14 +164,14 @@ impl Register {
             self.circuit.push_gate(Gate::x(qubit));
             self.classical = self.classical.without(square);
         }
-        self.qubits[index] = Some(qubit);
+        self.qubits[index] = qubit.0;
         qubit
     }
 
     /// Makes `square` classical with a known `value`; its qubit, if any, is left behind as an
     /// ancilla that nothing touches again.
     pub(super) fn unhook(&mut self, square: Square, value: bool) {
-        self.qubits[usize::from(square)] = None;
+        self.qubits[usize::from(square)] = NO_QUBIT;
         self.classical = self.classical.set(square, value);
     }
 

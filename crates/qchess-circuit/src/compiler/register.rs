@@ -22,8 +22,7 @@ pub struct Register {
 
 /// Everything needed to return a [`Register`] to an earlier point: the circuit only grows, so
 /// lengths suffice for it, and each square's generation count follows from the qubits kept.
-/// Boards keep one per move, so it is small: each square's qubit is stored as its index
-/// ([`NO_QUBIT`] for none).
+/// Boards keep one per move, so it is small: each square's qubit is stored as its index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checkpoint {
     ops: usize,

@@ -205,7 +205,7 @@ pub(crate) fn run(mix: MoveMix, plan: RandomPlan) -> Result<WorkloadReport, Benc
         "plies_per_game": plan.plies,
         "mean_plies": plies as f64 / plan.games.max(1) as f64,
         "mean_legal_moves": legal_moves as f64 / plies.max(1) as f64,
-        "games_ended_early": ended,
+        "games_ended": ended,
         "moves_skipped_at_state_cap": skipped,
         "split_share": mix.split,
         "merge_share": mix.merge,

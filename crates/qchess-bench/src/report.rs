@@ -104,7 +104,7 @@ impl BenchReport {
             text.push('\n');
         }
         for w in &self.workloads {
-            text.push_str(&format!("\n{} ({:.1} s)\n", w.name, w.seconds));
+            text.push_str(&format!("\n{} ({:.2} s)\n", w.name, w.seconds));
             if let Value::Object(details) = &w.details {
                 for (key, value) in details {
                     text.push_str(&format!("  {key}: {}\n", compact(value)));

@@ -111,16 +111,34 @@ fn bad_input_exits_2_with_file_line_column() {
 
 #[test]
 fn a_state_past_the_qubit_limit_is_refused_before_allocation() {
+    // A Bell pair fills half of its 4 basis states: dense, and over a 1-qubit limit.
     let (_dir, path) = qasm_file(BELL);
     let run = qchess(&["sim", path.to_str().expect("utf-8"), "--max-qubits", "1"]);
     assert_eq!(run.code, Some(1));
-    assert!(
-        run.stderr.contains("2 qubits need 64 B for a dense state vector, over the limit of 1 qubits"),
-        "{}",
-        run.stderr
-    );
-    let (_dir, path) = qasm_file("OPENQASM 2.0;\nqreg q[40];\n");
-    let run = qchess(&["sim", path.to_str().expect("utf-8")]);
+    assert!(run.stderr.contains("2 qubits are more than the 1 a dense simulation may use"), "{}", run.stderr);
+
+    // 40 qubits with 11 in superposition: 2048 basis states, over a sparse limit of 1024,
+    // and 40 qubits are too many for a dense vector.
+    let hadamards: String = (0..11).map(|i| format!("h q[{i}];\n")).collect();
+    let (_dir, path) = qasm_file(&format!("OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[40];\n{hadamards}"));
+    let run = qchess(&["sim", path.to_str().expect("utf-8"), "--max-states", "1024"]);
     assert_eq!(run.code, Some(1));
-    assert!(run.stderr.contains("40 qubits need 16 TiB"), "{}", run.stderr);
+    assert!(run.stderr.contains("40 qubits are more than the 30 a dense simulation may use"), "{}", run.stderr);
+}
+
+#[test]
+fn a_wide_circuit_whose_state_stays_small_runs_sparse() {
+    // GHZ over 40 qubits: far past a dense vector, two basis states for the sparse one.
+    let chain: String = (0..39).map(|i| format!("cx q[{i}],q[{}];\n", i + 1)).collect();
+    let (_dir, path) = qasm_file(&format!("OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[40];\nh q[0];\n{chain}"));
+    let run = qchess(&["sim", path.to_str().expect("utf-8"), "--json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let out = run.json();
+    assert_eq!(out["qubits"], 40);
+    let probabilities = out["probabilities"].as_object().expect("an object");
+    assert_eq!(probabilities.len(), 2);
+    for key in ["0", &((1u64 << 40) - 1).to_string()] {
+        let p = probabilities[key].as_f64().expect("a probability");
+        assert!((p - 0.5).abs() < 1e-12, "{key}: {p}");
+    }
 }

@@ -3,8 +3,8 @@
 
 use qchess_circuit::ir::{Circuit, Op};
 use qchess_qasm::ionq::IonqCircuit;
-use qchess_sim::dense::{DenseSimulator, Limits as DenseLimits};
-use qchess_sim::sparse::{SimError, SparseState};
+use qchess_sim::auto::{self, AutoError, AutoLimits};
+use qchess_sim::dense::Limits as DenseLimits;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -74,44 +74,18 @@ pub fn read_circuit(input: &Value, qubits: u32) -> Result<Circuit, JobFailure> {
     circuit.to_circuit().map_err(|e| failure("InvalidInput", e.to_string()))
 }
 
-/// The exact distribution over every qubit of a gate-only circuit.
+/// The exact distribution over every qubit of a gate-only circuit: sparse while its state
+/// stays small, dense otherwise.
 pub fn exact_distribution(circuit: &Circuit, limits: &Limits) -> Result<Vec<(u64, f64)>, JobFailure> {
-    let qubits = circuit.num_qubits();
-    if qubits > 64 {
-        return Err(failure("NotEnoughQubits", format!("{qubits} qubits do not fit 64-bit results")));
+    let auto_limits = AutoLimits {
+        max_sparse_states: limits.max_sparse_states,
+        dense: DenseLimits::with_max_qubits(limits.max_dense_qubits),
+    };
+    match auto::probabilities(circuit, &auto_limits) {
+        Ok(outcomes) => Ok(outcomes.probabilities.into_iter().filter(|&(_, p)| p > REPORT_THRESHOLD).collect()),
+        Err(error @ AutoError::TooWide { .. }) => Err(failure("NotEnoughQubits", error.to_string())),
+        Err(error) => Err(failure("SimulationError", error.to_string())),
     }
-    // Outcome draws never happen: a JSON circuit has no measurement.
-    let mut unused = ChaCha8Rng::seed_from_u64(0);
-    match SparseState::run_circuit(circuit, limits.max_sparse_states, &mut unused) {
-        Ok(state) => {
-            return Ok(state
-                .qubit_distribution()
-                .into_iter()
-                .filter(|&(_, p)| p > REPORT_THRESHOLD)
-                .map(|(outcome, p)| (outcome as u64, p))
-                .collect());
-        }
-        Err(SimError::StateTooLarge { .. }) if qubits <= limits.max_dense_qubits => {}
-        Err(SimError::StateTooLarge { needed, .. }) => {
-            return Err(failure(
-                "SimulationError",
-                format!(
-                    "the state needs more than {needed} basis states, and {qubits} qubits are more than the {} a dense simulation may use",
-                    limits.max_dense_qubits
-                ),
-            ));
-        }
-        Err(other) => return Err(failure("SimulationError", other.to_string())),
-    }
-    let dense = DenseSimulator::with_limits(DenseLimits::with_max_qubits(limits.max_dense_qubits));
-    let distribution = dense.probabilities(circuit).map_err(|e| failure("SimulationError", e.to_string()))?;
-    Ok(distribution
-        .probabilities
-        .iter()
-        .enumerate()
-        .filter(|&(_, &p)| p > REPORT_THRESHOLD)
-        .map(|(outcome, &p)| (outcome as u64, p))
-        .collect())
 }
 
 /// Shot frequencies of `shots` noisy runs drawn from an exact distribution over `qubits`

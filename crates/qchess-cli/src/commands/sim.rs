@@ -2,14 +2,17 @@
 //!
 //! Exact mode prints the probability of every basis state over all qubits; shot mode prints
 //! counts over the classical bits (or over every qubit when the program measures nothing).
-//! Keys are decimal integers with qubit / bit `i` as bit `i`.
+//! Keys are decimal integers with qubit / bit `i` as bit `i`. The circuit runs on the sparse
+//! simulator while its state stays small and on the dense one otherwise
+//! ([`qchess_sim::auto`]).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
 use qchess_circuit::ir::Circuit;
-use qchess_sim::dense::{CountKeys, Counts, DEFAULT_MAX_QUBITS, DenseSimulator, Distribution, Limits, MAX_SHOTS};
+use qchess_sim::auto::{self, AutoLimits, Outcomes};
+use qchess_sim::dense::{CountKeys, Counts, DEFAULT_MAX_QUBITS, Limits, MAX_SHOTS};
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::exit;
@@ -28,15 +31,14 @@ pub struct Args {
     /// Print exact probabilities over all qubits (the default without --shots).
     #[arg(long)]
     pub exact: bool,
-    /// The most qubits the simulator may allocate a state for.
+    /// The most qubits a dense state vector may have (circuits whose states stay sparse run
+    /// on the sparse simulator, up to 64 qubits).
     #[arg(long, default_value_t = DEFAULT_MAX_QUBITS)]
     pub max_qubits: usize,
-}
-
-/// The simulator that runs a circuit. Only the dense simulator runs general circuits today;
-/// the choice lives here so that picking another backend when it pays off is one change.
-fn simulator_for(_circuit: &Circuit, limits: Limits) -> DenseSimulator {
-    DenseSimulator::with_limits(limits)
+    /// The most basis states the sparse simulator may hold before the circuit moves to the
+    /// dense one.
+    #[arg(long, default_value_t = AutoLimits::default().max_sparse_states)]
+    pub max_states: usize,
 }
 
 /// Probabilities below this are rounding noise, not outcomes, and are not printed.
@@ -48,13 +50,14 @@ const HUMAN_ROWS: usize = 64;
 /// Runs `qchess sim`.
 pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     let circuit = qchess_qasm::parse::parse_file(&args.file).map_err(exit::bad_input)?;
-    let simulator = simulator_for(&circuit, Limits::with_max_qubits(args.max_qubits));
+    let limits = AutoLimits { max_sparse_states: args.max_states, dense: Limits::with_max_qubits(args.max_qubits) };
     let name = args.file.display().to_string();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match args.shots {
         None => {
-            let distribution = simulator.probabilities(&circuit).with_context(|| format!("cannot simulate {name}"))?;
+            let distribution =
+                auto::probabilities(&circuit, &limits).with_context(|| format!("cannot simulate {name}"))?;
             if json {
                 write_probabilities_json(&mut out, &distribution)?;
             } else {
@@ -63,7 +66,8 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         }
         Some(shots) => {
             let seed = args.seed.unwrap_or_else(random_seed);
-            let counts = simulator.sample(&circuit, shots, seed).with_context(|| format!("cannot simulate {name}"))?;
+            let (counts, _) =
+                auto::sample(&circuit, shots, seed, &limits).with_context(|| format!("cannot simulate {name}"))?;
             if json {
                 write_counts_json(&mut out, &circuit, &counts, seed)?;
             } else {
@@ -98,11 +102,11 @@ impl<T: serde::Serialize> serde::Serialize for Entries<'_, T> {
     }
 }
 
-fn nonzero(distribution: &Distribution) -> Vec<(u64, f64)> {
-    distribution.probabilities.iter().enumerate().filter(|(_, p)| **p > NOISE).map(|(k, &p)| (k as u64, p)).collect()
+fn nonzero(distribution: &Outcomes) -> Vec<(u64, f64)> {
+    distribution.probabilities.iter().copied().filter(|&(_, p)| p > NOISE).collect()
 }
 
-fn write_probabilities_json(out: &mut impl Write, distribution: &Distribution) -> anyhow::Result<()> {
+fn write_probabilities_json(out: &mut impl Write, distribution: &Outcomes) -> anyhow::Result<()> {
     #[derive(serde::Serialize)]
     struct Output<'a> {
         qubits: usize,
@@ -152,7 +156,7 @@ fn shown_rows<T: Copy + PartialOrd>(mut rows: Vec<(u64, T)>) -> (Vec<(u64, T)>, 
     (rows, hidden)
 }
 
-fn write_probabilities_table(out: &mut impl Write, name: &str, distribution: &Distribution) -> anyhow::Result<()> {
+fn write_probabilities_table(out: &mut impl Write, name: &str, distribution: &Outcomes) -> anyhow::Result<()> {
     let n = distribution.num_qubits;
     writeln!(out, "{name}: {n} qubits, exact probabilities")?;
     let (rows, hidden) = shown_rows(nonzero(distribution));

@@ -298,6 +298,39 @@ impl GateKind {
         Some(m)
     }
 
+    /// One gate of every kind, with parameters that avoid special cases, plus every iSWAP
+    /// power the move compiler emits: what exhaustive tests of simulators, emitters and
+    /// lowerings run through.
+    pub fn samples() -> Vec<GateKind> {
+        use GateKind::*;
+        vec![
+            X,
+            Y,
+            Z,
+            H,
+            S,
+            Sdg,
+            T,
+            Tdg,
+            Sx,
+            Sxdg,
+            Rx(0.37),
+            Ry(-1.21),
+            Rz(2.5),
+            Phase(0.81),
+            U(0.3, -1.1, 2.2),
+            Swap,
+            ISwap(1.0),
+            ISwap(0.5),
+            ISwap(-0.5),
+            ISwap(-1.0),
+            ISwap(0.3),
+            Rxx(0.7),
+            Ryy(-0.4),
+            Rzz(1.3),
+        ]
+    }
+
     /// Lower-case name for debug output (`iswap^0.5`, `rz(1.5708)`).
     pub fn name(self) -> String {
         use GateKind::*;

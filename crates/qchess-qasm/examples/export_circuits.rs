@@ -17,37 +17,6 @@ use qchess_core::Square;
 use qchess_qasm::emit::{EmitOptions, to_qasm2, to_qasm3};
 use qchess_sim::dense::unitary;
 
-/// Every gate kind, with parameters that avoid special cases.
-fn kinds() -> Vec<GateKind> {
-    use GateKind::*;
-    vec![
-        X,
-        Y,
-        Z,
-        H,
-        S,
-        Sdg,
-        T,
-        Tdg,
-        Sx,
-        Sxdg,
-        Rx(0.37),
-        Ry(-1.21),
-        Rz(2.5),
-        Phase(0.81),
-        U(0.3, -1.1, 2.2),
-        Swap,
-        ISwap(1.0),
-        ISwap(0.5),
-        ISwap(-0.5),
-        ISwap(-1.0),
-        ISwap(0.3),
-        Rxx(0.7),
-        Ryy(-0.4),
-        Rzz(1.3),
-    ]
-}
-
 /// Control patterns: `true` = control on |1>, `false` = on |0>.
 const PATTERNS: [&[bool]; 7] =
     [&[], &[true], &[false], &[true, false], &[false, false], &[true, false, true], &[false, true, false]];
@@ -121,7 +90,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir: PathBuf = std::env::args_os().nth(1).map(PathBuf::from).ok_or("usage: export_circuits OUT_DIR")?;
     std::fs::create_dir_all(&dir)?;
     let mut names = Vec::new();
-    for kind in kinds() {
+    for kind in GateKind::samples() {
         for pattern in PATTERNS {
             let name = format!("{}_{}", slug(kind), pattern_slug(pattern));
             write(&dir, &name, &single_gate(kind, pattern))?;

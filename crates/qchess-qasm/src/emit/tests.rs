@@ -11,36 +11,6 @@ use super::*;
 use crate::ast::{Expr, Modifier, Statement};
 use crate::parse::parse_source;
 
-fn all_kinds() -> Vec<GateKind> {
-    use GateKind::*;
-    vec![
-        X,
-        Y,
-        Z,
-        H,
-        S,
-        Sdg,
-        T,
-        Tdg,
-        Sx,
-        Sxdg,
-        Rx(0.37),
-        Ry(-1.21),
-        Rz(2.5),
-        Phase(0.81),
-        U(0.3, -1.1, 2.2),
-        Swap,
-        ISwap(1.0),
-        ISwap(0.5),
-        ISwap(-0.5),
-        ISwap(-1.0),
-        ISwap(0.3),
-        Rxx(0.7),
-        Ryy(-0.4),
-        Rzz(1.3),
-    ]
-}
-
 const PATTERNS: [&[bool]; 7] =
     [&[], &[true], &[false], &[true, false], &[true, true], &[false, true, true], &[true, true, true]];
 
@@ -64,7 +34,7 @@ fn distance(a: &Circuit, b: &Circuit) -> f64 {
 
 #[test]
 fn qasm2_output_reads_back_as_the_same_unitary() {
-    for kind in all_kinds() {
+    for kind in GateKind::samples() {
         for pattern in PATTERNS {
             let circuit = single_gate(kind, pattern);
             let text = to_qasm2(&circuit, &EmitOptions::default()).expect("emits");
@@ -199,7 +169,7 @@ fn expand(
 
 #[test]
 fn qasm3_output_means_the_same_unitary_with_exact_phases() {
-    for kind in all_kinds() {
+    for kind in GateKind::samples() {
         for pattern in PATTERNS {
             let circuit = single_gate(kind, pattern);
             let program = qasm3_program(&circuit, &EmitOptions::default()).expect("emits");

@@ -5,36 +5,6 @@ use qchess_sim::dense::unitary;
 
 use super::*;
 
-fn all_kinds() -> Vec<GateKind> {
-    use GateKind::*;
-    vec![
-        X,
-        Y,
-        Z,
-        H,
-        S,
-        Sdg,
-        T,
-        Tdg,
-        Sx,
-        Sxdg,
-        Rx(0.37),
-        Ry(-1.21),
-        Rz(2.5),
-        Phase(0.81),
-        U(0.3, -1.1, 2.2),
-        Swap,
-        ISwap(1.0),
-        ISwap(0.5),
-        ISwap(-0.5),
-        ISwap(-1.0),
-        ISwap(0.3),
-        Rxx(0.7),
-        Ryy(-0.4),
-        Rzz(1.3),
-    ]
-}
-
 /// Control patterns with 0 to 3 controls, positive and negative mixed.
 const PATTERNS: [&[bool]; 8] = [
     &[],
@@ -84,7 +54,7 @@ fn spread_gate(kind: GateKind, pattern: &[bool]) -> (Gate, usize) {
 #[test]
 fn every_kind_with_up_to_three_mixed_controls_lowers_exactly() {
     for target in GateSet::ALL {
-        for kind in all_kinds() {
+        for kind in GateKind::samples() {
             for pattern in PATTERNS {
                 let (gate, qubits) = spread_gate(kind, pattern);
                 check_equivalent(gate, qubits, target);

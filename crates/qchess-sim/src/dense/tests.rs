@@ -34,37 +34,6 @@ fn assert_probabilities(actual: &[f64], expected: &[(usize, f64)]) {
     }
 }
 
-/// Every gate kind, with parameters that exercise the general paths.
-fn all_kinds() -> Vec<GateKind> {
-    use GateKind::*;
-    vec![
-        X,
-        Y,
-        Z,
-        H,
-        S,
-        Sdg,
-        T,
-        Tdg,
-        Sx,
-        Sxdg,
-        Rx(0.37),
-        Ry(-1.21),
-        Rz(2.5),
-        Phase(0.81),
-        U(0.3, -1.1, 2.2),
-        Swap,
-        ISwap(1.0),
-        ISwap(0.5),
-        ISwap(-0.5),
-        ISwap(-1.0),
-        ISwap(0.3),
-        Rxx(0.7),
-        Ryy(-0.4),
-        Rzz(1.3),
-    ]
-}
-
 /// The naive definition: `out[j] = sum_i U[j][i] in[i]` with `U` built from the gate's matrix.
 fn reference_apply(state: &[Complex64], gate: &Gate) -> Vec<Complex64> {
     let targets: Vec<usize> = gate.targets.iter().map(|q| q.index()).collect();
@@ -116,7 +85,7 @@ fn every_kind_with_every_control_pattern_matches_the_naive_definition() {
         &[(0, false), (2, false), (4, true)],
         &[(3, true), (2, true)],
     ];
-    for (seed, kind) in all_kinds().into_iter().enumerate() {
+    for (seed, kind) in GateKind::samples().into_iter().enumerate() {
         for pattern in patterns {
             // Targets avoid the control qubits of the pattern.
             let free: Vec<u32> = (0..qubits as u32).filter(|q| pattern.iter().all(|(c, _)| c != q)).collect();
@@ -142,7 +111,7 @@ fn every_target_placement_matches_the_naive_definition() {
     // Kernels take different paths for low and high targets (adjacent pairs, short periods,
     // long runs): try every ordered target pair, alone and under a control.
     let qubits = 5u32;
-    for (seed, kind) in all_kinds().into_iter().enumerate() {
+    for (seed, kind) in GateKind::samples().into_iter().enumerate() {
         for a in 0..qubits {
             for b in (0..qubits).filter(|&b| b != a) {
                 let targets: Vec<Qubit> = if kind.arity() == 1 { vec![Qubit(a)] } else { vec![Qubit(a), Qubit(b)] };

@@ -10,7 +10,8 @@ use qchess_engine::diagram::Diagram;
 use qchess_engine::{Game, GameOptions, PlayedMove};
 use serde_json::json;
 
-use super::game::{game_error, output, print};
+use super::game::{game_error, output};
+use crate::output::print;
 
 /// Flags of `qchess demo`.
 #[derive(Debug, clap::Args)]

@@ -18,7 +18,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
 use crate::backend::BackendArgs;
 use crate::exit::bad_input;
-pub use crate::output::print;
+use crate::output::print;
 
 /// Flags of `qchess game`.
 #[derive(Debug, clap::Args)]

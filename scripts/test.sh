@@ -20,7 +20,7 @@ cargo test --workspace --locked
 section "backend comparison gate (local vs qchess serve, ideal, noisy and defective)"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/compare-gate.sh
 
-section "python cross-checks (qiskit, qiskit-aer, IonQ clients)"
+section "python cross-checks (qiskit, qiskit-aer)"
 tests/python/run_all.sh
 
 section "IonQ clients (cirq-ionq, qiskit-ionq) against qchess serve"

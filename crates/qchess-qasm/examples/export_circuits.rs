@@ -29,19 +29,6 @@ fn pattern_slug(pattern: &[bool]) -> String {
     if pattern.is_empty() { "bare".into() } else { pattern.iter().map(|&on| if on { 'c' } else { 'n' }).collect() }
 }
 
-/// One gate of `kind` under `pattern`, controls above the targets, plus a spare qubit.
-fn single_gate(kind: GateKind, pattern: &[bool]) -> Circuit {
-    let qubits = pattern.len() + kind.arity() + 1;
-    let mut circuit = Circuit::new();
-    for _ in 0..qubits {
-        circuit.add_qubit(QubitRole::General);
-    }
-    let controls = pattern.iter().enumerate().map(|(i, &on)| Control { qubit: Qubit((qubits - 1 - i) as u32), on });
-    let targets: Vec<Qubit> = (0..kind.arity() as u32).rev().map(Qubit).collect();
-    circuit.push_gate(Gate { kind, targets: targets.into_iter().collect(), controls: controls.collect() });
-    circuit
-}
-
 /// A split, a blocked slide and a merge on named squares: the shapes the move compiler emits.
 fn chess_sequence() -> Circuit {
     let mut circuit = Circuit::new();
@@ -93,7 +80,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for kind in GateKind::samples() {
         for pattern in PATTERNS {
             let name = format!("{}_{}", slug(kind), pattern_slug(pattern));
-            write(&dir, &name, &single_gate(kind, pattern))?;
+            write(&dir, &name, &Circuit::single_gate(kind, pattern))?;
             names.push(name);
         }
     }

@@ -231,6 +231,23 @@ impl Circuit {
         clbit
     }
 
+    /// A circuit holding one gate of `kind` under `controls` (`true` = on |1>, `false` = on
+    /// |0>): the targets on the lowest qubits in reverse order, the controls on the highest, and
+    /// one spare qubit the gate leaves alone, so operand order differs from qubit order. The
+    /// shape that exhaustive tests of simulators, emitters and lowerings run through.
+    pub fn single_gate(kind: GateKind, controls: &[bool]) -> Circuit {
+        let qubits = controls.len() + kind.arity() + 1;
+        let mut circuit = Circuit::new();
+        for _ in 0..qubits {
+            circuit.add_qubit(QubitRole::General);
+        }
+        let controls =
+            controls.iter().enumerate().map(|(i, &on)| Control { qubit: Qubit((qubits - 1 - i) as u32), on }).collect();
+        let targets = (0..kind.arity() as u32).rev().map(Qubit).collect();
+        circuit.push_gate(Gate { kind, targets, controls });
+        circuit
+    }
+
     /// Number of qubits.
     pub fn num_qubits(&self) -> usize {
         self.qubits.len()

@@ -14,20 +14,6 @@ use crate::parse::parse_source;
 const PATTERNS: [&[bool]; 7] =
     [&[], &[true], &[false], &[true, false], &[true, true], &[false, true, true], &[true, true, true]];
 
-/// A circuit with one gate of `kind` under `pattern`, with a spare qubit.
-fn single_gate(kind: GateKind, pattern: &[bool]) -> Circuit {
-    let qubits = pattern.len() + kind.arity() + 1;
-    let mut circuit = Circuit::new();
-    for _ in 0..qubits {
-        circuit.add_qubit(QubitRole::General);
-    }
-    // Controls on the high qubits, targets below, so operand order differs from index order.
-    let controls = pattern.iter().enumerate().map(|(i, &on)| Control { qubit: Qubit((qubits - 1 - i) as u32), on });
-    let targets: Vec<Qubit> = (0..kind.arity() as u32).rev().map(Qubit).collect();
-    circuit.push_gate(Gate { kind, targets: targets.into_iter().collect(), controls: controls.collect() });
-    circuit
-}
-
 fn distance(a: &Circuit, b: &Circuit) -> f64 {
     unitary(a).expect("small").distance_up_to_global_phase(&unitary(b).expect("small"))
 }
@@ -36,7 +22,7 @@ fn distance(a: &Circuit, b: &Circuit) -> f64 {
 fn qasm2_output_reads_back_as_the_same_unitary() {
     for kind in GateKind::samples() {
         for pattern in PATTERNS {
-            let circuit = single_gate(kind, pattern);
+            let circuit = Circuit::single_gate(kind, pattern);
             let text = to_qasm2(&circuit, &EmitOptions::default()).expect("emits");
             let read = parse_source(&text, "emitted.qasm").unwrap_or_else(|e| panic!("{e}\n{text}"));
             let d = distance(&circuit, &read);
@@ -171,7 +157,7 @@ fn expand(
 fn qasm3_output_means_the_same_unitary_with_exact_phases() {
     for kind in GateKind::samples() {
         for pattern in PATTERNS {
-            let circuit = single_gate(kind, pattern);
+            let circuit = Circuit::single_gate(kind, pattern);
             let program = qasm3_program(&circuit, &EmitOptions::default()).expect("emits");
             let read = interpret_qasm3(&program);
             let (u, v) = (unitary(&circuit).expect("small"), unitary(&read).expect("small"));

@@ -158,6 +158,24 @@ def compare(report: Report, label: str, circuit, fmt: str, sidecar: dict, probab
     report.check(label, ok, detail)
 
 
+def check_formats(report: Report, name: str, args: list[str], formats: list[str], moves: list[dict],
+                  probabilities: dict, boards, product: float | None) -> None:
+    """Compiles the sequence in OpenQASM 2 and each of `formats`, checks that the sidecar records
+    the moves as they were played, and compares the post-selected circuit with our probabilities."""
+    recorded = " ".join(move["move"] for move in moves)
+    for fmt in ["qasm2", *formats]:
+        label = f"{fmt:<7} {name}"
+        try:
+            circuit, sidecar = compile_circuit(args, fmt)
+        except AssertionError as failure:
+            report.check(label, False, str(failure))
+            continue
+        if sidecar.get("setup", {}).get("moves") != recorded:
+            report.check(label, False, f"sidecar setup moves {sidecar.get('setup')} != recorded {recorded!r}")
+            continue
+        compare(report, label, circuit, fmt, sidecar, probabilities, boards, product)
+
+
 def board_sequence(report: Report, name: str, init: str, moves: str, expected: dict, formats: list[str],
                    seed: int | None = None) -> None:
     seed_args = ["--seed", str(seed)] if seed is not None else []
@@ -171,18 +189,8 @@ def board_sequence(report: Report, name: str, init: str, moves: str, expected: d
     if expected:
         error = max(abs(probabilities[sq] - p) for sq, p in expected.items())
         report.check(f"derived {name}", error < EXACT, f"qchess board vs hand-derived, max |dp| = {error:.1e}")
-    recorded = " ".join(move["move"] for move in board["moves"])
-    for fmt in ["qasm2", *formats]:
-        label = f"{fmt:<7} {name}"
-        try:
-            circuit, sidecar = compile_circuit(args, fmt)
-        except AssertionError as failure:
-            report.check(label, False, str(failure))
-            continue
-        if sidecar.get("setup", {}).get("moves") != recorded:
-            report.check(label, False, f"sidecar setup moves {sidecar.get('setup')} != recorded {recorded!r}")
-            continue
-        compare(report, label, circuit, fmt, sidecar, probabilities, boards_of(board), outcome_product(board["moves"]))
+    check_formats(report, name, args, formats, board["moves"], probabilities, boards_of(board),
+                  outcome_product(board["moves"]))
 
 
 SQUARE = re.compile(r"[a-h][1-8]")
@@ -235,18 +243,7 @@ def game_sequence(report: Report, name: str, position: str, moves: str, seed: in
         boards = boards_of(board)
         error, square = max_difference(board["square_probabilities"], game["probabilities"])
         report.check(f"game=board {name}", error < EXACT, f"typed replay on qchess board, max |dp| = {error:.1e} ({square})")
-    recorded = " ".join(move["move"] for move in game["moves"])
-    for fmt in ["qasm2", *formats]:
-        label = f"{fmt:<7} {name}"
-        try:
-            circuit, sidecar = compile_circuit(args, fmt)
-        except AssertionError as failure:
-            report.check(label, False, str(failure))
-            continue
-        if sidecar.get("setup", {}).get("moves") != recorded:
-            report.check(label, False, f"sidecar setup moves {sidecar.get('setup')} != recorded {recorded!r}")
-            continue
-        compare(report, label, circuit, fmt, sidecar, game["probabilities"], boards, product)
+    check_formats(report, name, args, formats, game["moves"], game["probabilities"], boards, product)
     return game
 
 

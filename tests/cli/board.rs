@@ -2,18 +2,10 @@
 
 use serde_json::Value;
 
-use crate::common::qchess;
+use crate::common::{close, qchess, qchess_json};
 
 fn board_json(args: &[&str]) -> Value {
-    let mut all = vec!["board", "--json"];
-    all.extend_from_slice(args);
-    let run = qchess(&all);
-    assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
-    run.json()
-}
-
-fn close(value: &Value, expected: f64) -> bool {
-    value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-12)
+    qchess_json("board", args)
 }
 
 #[test]

@@ -34,6 +34,20 @@ pub fn qchess(args: &[&str]) -> Run {
     }
 }
 
+/// Runs `qchess COMMAND --json ARGS...`, requires exit code 0, and parses stdout.
+#[allow(dead_code)]
+pub fn qchess_json(command: &str, args: &[&str]) -> serde_json::Value {
+    let run = qchess(&[&[command, "--json"], args].concat());
+    assert_eq!(run.code, Some(0), "qchess {command} {args:?}: stderr: {}", run.stderr);
+    run.json()
+}
+
+/// Whether a JSON number is within 1e-12 of `expected`.
+#[allow(dead_code)]
+pub fn close(value: &serde_json::Value, expected: f64) -> bool {
+    value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-12)
+}
+
 /// A running `qchess serve` on 127.0.0.1 with a free port, killed when dropped.
 #[allow(dead_code)]
 pub struct Served {

@@ -7,18 +7,14 @@ mod reading;
 
 use serde_json::{Value, json};
 
-use crate::common::qchess;
+use crate::common::{qchess, qchess_json};
 use reading::{board_probabilities, ionq_probabilities, qasm2_probabilities};
 
 const CAPTURE: &str = "b1^a3c3:SPLIT_JUMP:BASIC f6^d5h5:SPLIT_JUMP:BASIC c3d5.m1:JUMP:CAPTURE";
 const SPLIT_SLIDE_MERGE: &str = "a1^a5e1:SPLIT_SLIDE:BASIC b5^a3d6:SPLIT_JUMP:BASIC a5e1^a1:MERGE_SLIDE:BASIC";
 
 fn compile_json(args: &[&str]) -> Value {
-    let mut all = vec!["compile", "--json"];
-    all.extend_from_slice(args);
-    let run = qchess(&all);
-    assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
-    run.json()
+    qchess_json("compile", args)
 }
 
 fn bit(square: u32) -> u64 {

@@ -3,18 +3,10 @@
 
 use serde_json::Value;
 
-use crate::common::{Run, Served, qchess};
+use crate::common::{Run, Served, close, qchess, qchess_json};
 
 fn game_json(args: &[&str]) -> Value {
-    let mut all = vec!["game", "--json"];
-    all.extend_from_slice(args);
-    let run = qchess(&all);
-    assert_eq!(run.code, Some(0), "stderr: {}", run.stderr);
-    run.json()
-}
-
-fn close(value: &Value, expected: f64) -> bool {
-    value.as_f64().is_some_and(|v| (v - expected).abs() < 1e-12)
+    qchess_json("game", args)
 }
 
 fn assert_input_error(run: &Run, expected: &str) {

@@ -184,6 +184,16 @@ enum Flow {
     Pending { request: MeasurementRequest, square: Option<Square>, then: After },
 }
 
+impl Flow {
+    /// A move done on classical bits alone: a measuring variant counts as a certain m1.
+    fn classical(variant: MoveVariant) -> Flow {
+        match variant {
+            MoveVariant::Basic => Flow::Unmeasured,
+            MoveVariant::Excluded | MoveVariant::Capture => Flow::Decided(true),
+        }
+    }
+}
+
 /// A move waiting in [`Register::resolve`].
 #[derive(Debug, Clone)]
 pub(crate) struct Pending {

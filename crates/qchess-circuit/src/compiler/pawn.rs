@@ -38,10 +38,7 @@ impl Register {
             self.set_classical(from, false);
             self.set_classical(victim, false);
             self.set_classical(to, true);
-            return match variant {
-                MoveVariant::Basic => Flow::Unmeasured,
-                MoveVariant::Excluded | MoveVariant::Capture => Flow::Decided(true),
-            };
+            return Flow::classical(variant);
         }
         match variant {
             MoveVariant::Basic => {

@@ -13,10 +13,7 @@ impl Register {
         if self.is_classical_full(from) && self.is_classical_empty(to) {
             self.set_classical(from, false);
             self.set_classical(to, true);
-            return match variant {
-                MoveVariant::Basic => Flow::Unmeasured,
-                MoveVariant::Excluded | MoveVariant::Capture => Flow::Decided(true),
-            };
+            return Flow::classical(variant);
         }
         match variant {
             MoveVariant::Basic => {

@@ -13,8 +13,8 @@ cd "$(dirname "$0")/.."
 
 QCHESS_BIN="${QCHESS_BIN:-${CARGO_TARGET_DIR:-target}/debug/qchess}"
 if [[ ! -x "$QCHESS_BIN" ]]; then
-    echo "compare-gate: $QCHESS_BIN is not built (set QCHESS_BIN)" >&2
-    exit 2
+    echo "compare-gate: no qchess binary at $QCHESS_BIN; build it (cargo build -p qchess-cli) or set QCHESS_BIN" >&2
+    exit 1
 fi
 work="$(mktemp -d)"
 pids=()

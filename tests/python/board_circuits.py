@@ -180,11 +180,33 @@ def boards_of(board_json: dict) -> dict[int, float]:
     return {entry["bitboard"]: entry["probability"] for entry in board_json["boards"]}
 
 
-def distribution_difference(ours: dict[int, float], theirs: dict[int, float]) -> float:
-    """The largest |difference| of two board distributions (a board missing from one has 0)."""
-    return max((abs(ours.get(b, 0.0) - theirs.get(b, 0.0)) for b in set(ours) | set(theirs)), default=0.0)
+def outcome_product(moves: list[dict]) -> float:
+    """The probability of every recorded outcome, one after the other."""
+    product = 1.0
+    for move in moves:
+        if move.get("outcome_probability") is not None:
+            product *= move["outcome_probability"]
+    return product
 
 
-def boards_of(board_json: dict) -> dict[int, float]:
-    """`qchess board --json`'s "boards" as {bitboard: probability}."""
-    return {entry["bitboard"]: entry["probability"] for entry in board_json["boards"]}
+def compare(report, label: str, circuit, fmt: str, sidecar: dict, probabilities: dict,
+            boards: dict | None, product: float | None, tolerance: float = 1e-9) -> None:
+    """One exported circuit, simulated in aer and post-selected, against our simulator's
+    per-square probabilities and, when given, its board distribution and the probability of the
+    recorded outcomes; the result is one check in `report`."""
+    try:
+        simulated = simulate(circuit, fmt, sidecar)
+    except Exception as error:  # noqa: BLE001 - any loader or simulator failure is a finding
+        report.check(label, False, f"{type(error).__name__}: {error}")
+        return
+    error, square = max_difference(simulated.probabilities(), probabilities)
+    ok = error < tolerance
+    detail = f"{simulated.qubits} qubits, max |dp| = {error:.1e} ({square})"
+    if boards is not None:
+        board_error = distribution_difference(simulated.distribution(), boards)
+        ok = ok and board_error < tolerance
+        detail += f", boards max |dp| = {board_error:.1e}"
+    if product is not None:
+        ok = ok and abs(simulated.kept - product) < tolerance
+        detail += f", P(postselect) = {simulated.kept:.6f} vs {product:.6f}"
+    report.check(label, ok, detail)

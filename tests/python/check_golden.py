@@ -9,7 +9,7 @@ probabilities, and the sidecar's setup must rebuild the same board."""
 import json
 import sys
 
-from board_circuits import boards_of, distribution_difference, max_difference, simulate
+from board_circuits import boards_of, compare, max_difference, outcome_product
 from qchess_helpers import REPO, Report, run_qchess
 
 TOLERANCE = 1e-9
@@ -36,29 +36,14 @@ def run() -> Report:
         expected = board["square_probabilities"]
         replayed, _ = max_difference(replay["square_probabilities"], expected)
         report.check(f"setup   {name}", replayed == 0.0, f"sidecar setup replays the board, max |dp| = {replayed:.1e}")
-        product = 1.0
-        for move in board["moves"]:
-            if move["outcome_probability"] is not None:
-                product *= move["outcome_probability"]
+        product = outcome_product(board["moves"])
         for kind, suffix in (("qasm2", "qasm"), ("qasm3", "qasm3")):
             label = f"{kind}   {name}"
             text = (CIRCUITS / f"{name}.{suffix}").read_text()
             if not text.startswith(f"// {name}: "):
                 report.check(label, False, "the file does not start with its one-line description")
                 continue
-            try:
-                simulated = simulate(text, kind, sidecar)
-            except Exception as error:  # noqa: BLE001 - any loader or simulator failure is a finding
-                report.check(label, False, f"{type(error).__name__}: {error}")
-                continue
-            error, square = max_difference(simulated.probabilities(), expected)
-            boards = distribution_difference(simulated.distribution(), boards_of(board))
-            ok = error < TOLERANCE and boards < TOLERANCE and abs(simulated.kept - product) < TOLERANCE
-            detail = (
-                f"{simulated.qubits} qubits, max |dp| = {error:.1e} ({square}), boards max |dp| = {boards:.1e}, "
-                f"P(postselect) = {simulated.kept:.6f} vs {product:.6f}"
-            )
-            report.check(label, ok, detail)
+            compare(report, label, text, kind, sidecar, expected, boards_of(board), product, TOLERANCE)
     return report
 
 

@@ -23,13 +23,12 @@ from pathlib import Path
 from board_circuits import (
     SQUARES,
     boards_of,
-    distribution_difference,
+    compare,
     max_difference,
-    simulate,
+    outcome_product,
 )
 from qchess_helpers import Report, qchess_binary, run_qchess
 
-TOLERANCE = 1e-9
 EXACT = 1e-12
 # Random game prefixes are cut where the circuit would pass this many qubits.
 RANDOM_GAME_QUBITS = 22
@@ -126,36 +125,6 @@ def compile_circuit(args: list[str], fmt: str) -> tuple[object, dict]:
     if out.get("format") != fmt:
         raise AssertionError(f"compile said format {out.get('format')!r}, asked for {fmt}")
     return (out["ionq"] if fmt == "ionq-json" else out["qasm"]), out["sidecar"]
-
-
-def outcome_product(moves: list[dict]) -> float:
-    """The probability of every recorded outcome, one after the other."""
-    product = 1.0
-    for move in moves:
-        if move.get("outcome_probability") is not None:
-            product *= move["outcome_probability"]
-    return product
-
-
-def compare(report: Report, label: str, circuit, fmt: str, sidecar: dict, probabilities: dict,
-            boards: dict | None, product: float | None) -> None:
-    """One exported circuit against our simulator's numbers."""
-    try:
-        simulated = simulate(circuit, fmt, sidecar)
-    except Exception as error:  # noqa: BLE001 - any loader or simulator failure is a finding
-        report.check(label, False, f"{type(error).__name__}: {error}")
-        return
-    error, square = max_difference(simulated.probabilities(), probabilities)
-    ok = error < TOLERANCE
-    detail = f"{simulated.qubits} qubits, max |dp| = {error:.1e} ({square})"
-    if boards is not None:
-        board_error = distribution_difference(simulated.distribution(), boards)
-        ok = ok and board_error < TOLERANCE
-        detail += f", boards max |dp| = {board_error:.1e}"
-    if product is not None:
-        ok = ok and abs(simulated.kept - product) < TOLERANCE
-        detail += f", P(postselect) = {simulated.kept:.6f} vs {product:.6f}"
-    report.check(label, ok, detail)
 
 
 def check_formats(report: Report, name: str, args: list[str], formats: list[str], moves: list[dict],

@@ -141,6 +141,8 @@ pub struct ServerConfig {
     pub workers: usize,
     /// A deliberate defect of every job's results (tests of comparisons only).
     pub defect: Option<crate::defect::Defect>,
+    /// The game API's games: how many, how long, and where they may run.
+    pub games: crate::games::GamesConfig,
 }
 
 impl ServerConfig {
@@ -156,6 +158,7 @@ impl ServerConfig {
             queue_delay: Duration::ZERO,
             workers: 2,
             defect: None,
+            games: crate::games::GamesConfig::default(),
         }
     }
 
@@ -181,6 +184,6 @@ impl ServerConfig {
         limit("--max-body-bytes", l.max_body_bytes as u64, 1024, 1 << 30)?;
         limit("the gate limit", l.max_gates as u64, 1, 10_000_000)?;
         limit("--workers", self.workers as u64, 1, 256)?;
-        Ok(())
+        self.games.validate()
     }
 }

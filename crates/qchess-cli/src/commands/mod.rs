@@ -10,4 +10,5 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod serve;
+pub mod serve_games;
 pub mod sim;

@@ -17,7 +17,8 @@ const ui = {
   pending: null, // {kind: "split", first} or {kind: "merge", partner}
   hovered: null,
   analysis: null, // analysis of the hovered square
-  busy: 0,
+  busy: 0, // requests in flight
+  playing: false, // a move is on its way: clicks wait
   token: 0, // bumped by every new game, so a late computer move of an old game is dropped
   options: null,
 };
@@ -81,8 +82,8 @@ function buildBoard() {
         `<svg class="ring" viewBox="0 0 100 100"><circle class="bg" cx="50" cy="50" r="44"/>` +
         `<circle class="arc" cx="50" cy="50" r="44" transform="rotate(-90 50 50)"/></svg>` +
         `<span class="piece"></span><span class="pct"></span><div class="marks"></div>`;
-      if (row === 7) cell.insertAdjacentHTML("beforeend", `<span class="coord file">${FILES[file]}</span>`);
-      if (col === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord rank">${rank + 1}</span>`);
+      if (row === 7) cell.insertAdjacentHTML("beforeend", `<span class="coord coord-file">${FILES[file]}</span>`);
+      if (col === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord coord-rank">${rank + 1}</span>`);
       cell.addEventListener("click", (event) => onSquareClick(name, event));
       cell.addEventListener("mouseenter", () => onHover(name));
       cell.addEventListener("mouseleave", () => onHover(null));
@@ -187,17 +188,8 @@ function renderPanels() {
   const last = game.last_move;
   $("last").textContent = last ? `Last move: ${last.move} — ${outcomeText(last)}` : "";
   const list = $("move-list");
-  list.innerHTML = "";
-  for (const mv of game.moves) {
-    const item = document.createElement("li");
-    item.className = mv.outcome === null ? "" : `outcome-${mv.outcome}`;
-    item.innerHTML = `<span class="mv"></span> <span class="out"></span>`;
-    item.querySelector(".mv").textContent = mv.move;
-    item.querySelector(".out").textContent = mv.outcome === null ? "" : mv.proceeded ? "✓" : "✗";
-    item.title = outcomeText(mv);
-    list.appendChild(item);
-  }
-  list.scrollTop = list.scrollHeight;
+  const listed = `${game.id} ${game.moves.map((mv) => mv.move).join(" ")}`;
+  if (list.dataset.listed !== listed) renderMoveList(list, listed);
   const captured = ["white", "black"]
     .map((color) => {
       const lost = game.captured[color]
@@ -209,6 +201,22 @@ function renderPanels() {
   $("captured").innerHTML = captured;
   $("undo").disabled = game.moves.length === 0;
   renderHover();
+}
+
+/// The move list, rebuilt only when the moves change (so hovering keeps its scroll).
+function renderMoveList(list, listed) {
+  list.dataset.listed = listed;
+  list.innerHTML = "";
+  for (const mv of ui.game.moves) {
+    const item = document.createElement("li");
+    item.className = mv.outcome === null ? "" : `outcome-${mv.outcome}`;
+    item.innerHTML = `<span class="mv"></span> <span class="out"></span>`;
+    item.querySelector(".mv").textContent = mv.move;
+    item.querySelector(".out").textContent = mv.outcome === null ? "" : mv.proceeded ? "✓" : "✗";
+    item.title = outcomeText(mv);
+    list.appendChild(item);
+  }
+  list.scrollTop = list.scrollHeight;
 }
 
 function outcomeText(mv) {
@@ -249,8 +257,9 @@ function renderHover() {
           const p = branch.probabilities[name];
           const cell = document.createElement("div");
           cell.dataset.square = name;
-          cell.style.background = `rgba(47, 111, 223, ${p.toFixed(3)})`;
-          cell.style.outline = (file + rank) % 2 === 0 ? "1px solid rgba(0,0,0,0.08)" : "";
+          const base = (file + rank) % 2 === 0 ? "var(--dark)" : "var(--light)";
+          const tint = `rgba(47, 111, 223, ${(0.9 * p).toFixed(3)})`;
+          cell.style.background = `linear-gradient(${tint}, ${tint}), ${base}`;
           if (p > 1e-9 && p < 1 - 1e-9) cell.textContent = percent(p);
           mini.appendChild(cell);
         }
@@ -278,7 +287,7 @@ function clearSelection() {
 }
 
 function onSquareClick(name, event) {
-  if (!humanToMove() || ui.busy) return;
+  if (!humanToMove() || ui.playing) return;
   const quantum = event.shiftKey || ui.quantum;
   const from = ui.selected;
   if (!from) {
@@ -347,6 +356,7 @@ function choosePromotion(moves) {
 async function play(text) {
   ui.selected = null;
   ui.pending = null;
+  ui.playing = true;
   try {
     const state = await api("POST", `/api/games/${ui.game.id}/moves`, { move: text });
     status(`Played ${state.last_move.move}.`, true);
@@ -354,6 +364,8 @@ async function play(text) {
   } catch (error) {
     status(error.message);
     render();
+  } finally {
+    ui.playing = false;
   }
 }
 
@@ -415,6 +427,8 @@ async function newGame(extra = {}) {
   };
   const seed = $("seed").value.trim();
   if (seed !== "" && body.seed === undefined) body.seed = Number(seed);
+  const fen = $("fen").value.trim();
+  if (fen !== "" && body.record === undefined) body.fen = fen;
   ui.token += 1;
   try {
     const state = await api("POST", "/api/games", body);
@@ -531,7 +545,7 @@ async function start() {
   fill("rules", ui.options.rules, (r) => r.id);
   fill("backend", ui.options.backends, (b) => b.label);
   const params = new URLSearchParams(location.search);
-  for (const id of ["white", "black", "rules", "backend", "seed"]) {
+  for (const id of ["white", "black", "rules", "backend", "seed", "fen"]) {
     if (params.has(id)) $(id).value = params.get(id);
   }
   await newGame();

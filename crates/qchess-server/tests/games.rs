@@ -286,3 +286,52 @@ fn a_hundred_games_play_to_the_end_at_once() {
     let open = ok(http.get(format!("{base}/api/games")))["games"].as_array().expect("ids").len();
     assert_eq!(open as u64, games, "every finished game is still there");
 }
+
+/// A server whose games may also run on the provider API of the server at `provider`.
+fn start_with_remote(provider: String) -> String {
+    start(move |config| {
+        let provider = qchess_remote::ProviderConfig::new(&format!("{provider}/v0.4"))
+            .expect("provider URL")
+            .with_overall_timeout(Duration::from_secs(3));
+        config.games.remote = Some(qchess_server::games::RemoteGameBackend {
+            label: "served (simulator, ideal)".to_owned(),
+            config: qchess_remote::RemoteBoardConfig::new(provider),
+        });
+    })
+}
+
+#[test]
+fn a_game_runs_on_the_configured_remote_provider() {
+    let provider = start(|_| {});
+    let base = start_with_remote(provider);
+    let http = client();
+    let options = ok(http.get(format!("{base}/api/options")));
+    assert_eq!(options["backends"][1]["id"], "remote", "{options}");
+    let created = ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote", "seed": 2})));
+    assert_eq!(created["backend"], "served (simulator, ideal)");
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    let split = ok(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})));
+    // The ideal simulator answers exact probabilities.
+    assert!((probability(&split, "a3") - 0.5).abs() < 1e-9, "{split}");
+    assert!(split["links_error"].as_str().expect("no density matrices remotely").contains("density"), "{split}");
+    let analysis = ok(http.get(format!("{game}/squares/a3")));
+    assert!((analysis["preview"]["occupied"]["probabilities"]["c3"].as_f64().expect("c3")).abs() < 1e-9);
+    rejected(http.get(format!("{game}/circuit")), StatusCode::BAD_REQUEST, "local backend");
+}
+
+#[test]
+fn a_failing_provider_is_a_502_and_the_game_stays() {
+    // Nothing listens on the provider's port.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let provider = format!("http://{}", closed.local_addr().expect("address"));
+    drop(closed);
+    let base = start_with_remote(provider);
+    let http = client();
+    let created = ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote"})));
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    let (status, body) = send(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})));
+    assert_eq!(status, StatusCode::BAD_GATEWAY, "{body}");
+    let state = ok(http.get(&game));
+    assert!(state["moves"].as_array().expect("moves").is_empty());
+    assert!(close(probability(&state, "b1"), 1.0));
+}

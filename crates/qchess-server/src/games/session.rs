@@ -344,11 +344,17 @@ fn start_game(spec: &NewGame, board: impl qchess_engine::GameBoard, options: Gam
     }
 }
 
-/// Input errors are the client's (400); anything else is the server's or the backend's.
+/// Input errors are the client's (400), a failing backend is a bad gateway (502), anything else
+/// is the server's (500).
 pub(super) fn game_error(error: GameError) -> ApiError {
-    if error.is_input_error() {
-        ApiError::bad_request(error.to_string())
-    } else {
-        ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
-    }
+    use axum::http::StatusCode;
+    use qchess_core::BoardError;
+    let status = match &error {
+        error if error.is_input_error() => StatusCode::BAD_REQUEST,
+        GameError::Backend(BoardError::Backend(_)) | GameError::Board { source: BoardError::Backend(_), .. } => {
+            StatusCode::BAD_GATEWAY
+        }
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    ApiError::new(status, error.to_string())
 }

@@ -173,12 +173,22 @@ pub fn square(game: &mut Game, square: Square) -> Result<Value, GameError> {
     let quantum = game.position().superposed();
     let mut entanglement = Map::new();
     let mut bell = Map::new();
+    let mut correlations_error = None;
     if quantum.contains(square) {
         for other in quantum {
             if other == square {
                 continue;
             }
-            let density = game.pair_density(square, other)?;
+            // A sampling board has no density matrices; its preview below still works.
+            let density = match game.pair_density(square, other) {
+                Ok(density) => density,
+                Err(error) => {
+                    correlations_error = Some(error.to_string());
+                    entanglement.clear();
+                    bell.clear();
+                    break;
+                }
+            };
             let negativity = log_negativity(&density);
             if negativity > ENTANGLED {
                 entanglement.insert(other.to_string(), json!(negativity));
@@ -220,6 +230,7 @@ pub fn square(game: &mut Game, square: Square) -> Result<Value, GameError> {
         "probability": probability,
         "entanglement": entanglement,
         "bell": bell,
+        "correlations_error": correlations_error,
         "preview": preview,
     }))
 }

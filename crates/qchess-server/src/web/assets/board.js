@@ -84,7 +84,15 @@ function buildBoard() {
         `<span class="piece"></span><span class="pct"></span><div class="marks"></div>`;
       if (row === 7) cell.insertAdjacentHTML("beforeend", `<span class="coord coord-file">${FILES[file]}</span>`);
       if (col === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord coord-rank">${rank + 1}</span>`);
+      cell.tabIndex = 0;
       cell.addEventListener("click", (event) => onSquareClick(name, event));
+      cell.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          onSquareClick(name, event);
+        }
+      });
+      cell.addEventListener("focus", () => onHover(name));
       cell.addEventListener("mouseenter", () => onHover(name));
       cell.addEventListener("mouseleave", () => onHover(null));
       board.appendChild(cell);
@@ -184,7 +192,10 @@ function renderPanels() {
     banner.hidden = true;
   }
   const side = game.to_move === "white" ? "White" : "Black";
-  $("turn").textContent = game.over ? "Game over" : `${side} to move (${game.to_move_player}) · ply ${game.ply} · rules ${game.rules} · ${game.backend}`;
+  $("turn").textContent =
+    (game.over ? "Game over" : `${side} to move (${game.to_move_player}) · ply ${game.ply}`) +
+    ` · rules ${game.rules} · ${game.backend}${game.exact ? "" : " (estimated from shots)"}` +
+    (game.links_error ? ` · links not drawn: ${game.links_error}` : "");
   const last = game.last_move;
   $("last").textContent = last ? `Last move: ${last.move} — ${outcomeText(last)}` : "";
   const list = $("move-list");
@@ -236,9 +247,14 @@ function renderHover() {
   }
   const piece = analysis.piece ? `${colorOf(analysis.piece)} ${NAMES[analysis.piece.toLowerCase()]}` : "empty";
   const links = Object.entries(analysis.entanglement)
-    .map(([sq, value]) => `${sq} (log negativity ${value.toFixed(2)}, Psi+ ${analysis.bell[sq]["Psi+"].toFixed(2)})`)
+    .map(([sq, value]) => {
+      // The Bell state closest to the pair tells its relative phase (Psi+ vs Psi+i, ...).
+      const [bell, overlap] = Object.entries(analysis.bell[sq]).reduce((a, b) => (b[1] > a[1] ? b : a));
+      return `${sq} (log negativity ${value.toFixed(2)}, closest Bell state ${bell} ${overlap.toFixed(2)})`;
+    })
     .join(", ");
-  info.textContent = `${analysis.square}: ${piece}, occupied ${percent(analysis.probability)}` + (links ? ` · entangled with ${links}` : " · not entangled");
+  const entangled = analysis.correlations_error ? ` · correlations unavailable: ${analysis.correlations_error}` : links ? ` · entangled with ${links}` : " · not entangled";
+  info.textContent = `${analysis.square}: ${piece}, occupied ${percent(analysis.probability)}${entangled}`;
   preview.innerHTML = "";
   for (const [outcome, label] of [["occupied", "occupied"], ["empty", "empty"]]) {
     const branch = analysis.preview[outcome];
@@ -522,7 +538,7 @@ async function start() {
   $("save-key").addEventListener("click", () => {
     localStorage.setItem("qchess-api-key", $("api-key").value.trim());
     $("key-box").hidden = true;
-    start();
+    load();
   });
   document.addEventListener("keydown", (event) => {
     if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
@@ -531,6 +547,11 @@ async function start() {
     else if (event.key === "u") undo();
     else if (event.key === "s") setQuantum(!ui.quantum);
   });
+  await load();
+}
+
+/// Reads the server's choices and starts a game with them (again after an API key is given).
+async function load() {
   try {
     ui.options = await api("GET", "/api/options");
   } catch (error) {

@@ -3,7 +3,9 @@
 Loads the board, splits a knight with the mouse (50% on both targets), merges it (the halves interfere so the knight is whole again), types a
 capture with a forced outcome, undoes it, analyses an entangled square and saves a screenshot,
 downloads and loads a record, flips the board, and plays a short game against the computer to
-a result; the browser console must stay free of errors throughout.
+a result; promotes with the chooser using only the keyboard, types an illegal move (a clear
+message, the game unchanged) and watches the computer play itself. The browser console must stay
+free of errors throughout, but for the one refused move.
 
 Usage: board_test.py QCHESS_BINARY ARTIFACT_DIR
 """
@@ -244,6 +246,41 @@ def check_game_against_the_computer(board):
     print(f"ok   a game against the computer ends: {banner} after {len(state['moves'])} plies")
 
 
+def check_promotion_keyboard_and_errors(board):
+    board.open("?white=human&black=human&seed=1&fen=4k3/P7/8/8/8/8/8/4K3%20w%20-%20-%200%201")
+    # Keyboard only: Enter on a focused square selects and moves.
+    board.square("a7").send_keys(Keys.ENTER)
+    board.square("a8").send_keys(Keys.ENTER)
+    chooser = board.wait(lambda: board.driver.find_element(By.CSS_SELECTOR, '[data-testid="promotion"]').is_displayed()
+                         and board.driver.find_element(By.CSS_SELECTOR, '[data-testid="promotion"]'), "the promotion chooser")
+    pieces = sorted(b.get_attribute("data-testid") for b in chooser.find_elements(By.TAG_NAME, "button"))
+    assert pieces == ["promote-b", "promote-n", "promote-q", "promote-r"], pieces
+    chooser.find_element(By.CSS_SELECTOR, '[data-testid="promote-n"]').click()
+    board.wait(lambda: board.state()["moves"], "the promotion")
+    board.idle()
+    assert board.piece("a8") == "N" and board.state()["last_move"]["move"] == "a7a8n"
+    # An illegal typed move is refused with a message naming it; the game is unchanged.
+    board.collect_console()
+    before = board.state()["squares"]
+    board.driver.find_element(By.CSS_SELECTOR, '[data-testid="move-input"]').send_keys("e8e6", Keys.ENTER)
+    board.wait(lambda: "e8e6" in board.text("status"), "the error message")
+    assert board.state()["squares"] == before
+    board.collect_console()
+    refused = [e for e in board.console if "status of 400" in e["message"] and "/moves" in e["message"]]
+    assert len(refused) == 1, board.console
+    board.console.remove(refused[0])
+    print(f"ok   keyboard promotion with the chooser (a7a8n); a typed illegal move says: {board.text('status')}")
+
+
+def check_computer_against_computer(board):
+    board.open("?white=random&black=random&seed=9&fen=4k3/8/8/8/8/8/8/R3K3%20w%20-%20-%2090%201")
+    board.wait(lambda: board.state()["over"], "the computers to finish")
+    board.idle()
+    state = board.state()
+    assert len(state["moves"]) >= 1 and board.text("result").startswith(state["result"])
+    print(f"ok   computer against computer plays to the end: {board.text('result')}")
+
+
 def main():
     qchess, artifacts = sys.argv[1], sys.argv[2]
     downloads = tempfile.mkdtemp(prefix="qchess-web-")
@@ -256,6 +293,8 @@ def main():
             lambda: check_analysis_and_screenshot(board, artifacts),
             lambda: check_record_and_flip(board, downloads),
             lambda: check_game_against_the_computer(board),
+            lambda: check_promotion_keyboard_and_errors(board),
+            lambda: check_computer_against_computer(board),
         ]
         for step in steps:
             step()

@@ -21,6 +21,9 @@ const RULES: [&str; 1] = ["official"];
 pub struct Move {
     /// The move in official notation with the outcome that happened (`b1wc3.m0`).
     pub notation: String,
+    /// The typed move the board ran, as Google's board writes moves
+    /// (`b1^a3c3:SPLIT_JUMP:BASIC`, with `.m0`/`.m1` when it measured).
+    pub typed: String,
     /// How the move travels: `JUMP`, `SLIDE`, `SPLIT_JUMP`, ... (the typed move's type).
     pub type_: String,
     /// What its targets hold: `BASIC`, `EXCLUDED`, `CAPTURE`.
@@ -60,6 +63,7 @@ impl From<&PlayedMove> for Move {
     fn from(played: &PlayedMove) -> Move {
         Move {
             notation: played.notation.to_string(),
+            typed: played.typed.to_string(),
             type_: played.typed.move_type.name().to_owned(),
             variant: played.typed.variant.name().to_owned(),
             outcome: played.report.outcome.map(u8::from),

@@ -16,6 +16,7 @@ def test_split_gives_half_on_each_target():
     split = game.move("b1^a3c3")
     assert (split.type, split.variant, split.outcome, split.probability) == ("SPLIT_JUMP", "BASIC", None, None)
     assert split.notation == "b1^a3c3" and split.proceeded and split.code == "SUCCESS"
+    assert split.typed == "b1^a3c3:SPLIT_JUMP:BASIC"
     probabilities = game.probabilities()
     assert probabilities["a3"] == pytest.approx(0.5, abs=1e-12)
     assert probabilities["c3"] == pytest.approx(0.5, abs=1e-12)

@@ -20,6 +20,7 @@ class Move:
     """A played move: what it was, what it measured and with which probability."""
 
     notation: str
+    typed: str
     type: str
     type_: str
     variant: str

@@ -7,20 +7,30 @@
 //! * [`optimize`]: one-qubit runs fused, adjacent inverse pairs cancelled;
 //! * [`translate`]: SWAP and CX into the target's two-qubit gate, one-qubit matrices into its
 //!   Euler form;
+//! * [`layout`] and [`sabre`]: the initial layout (well-connected, low-error qubits; SABRE's
+//!   forward-backward passes) and SWAP insertion with look-ahead;
+//! * [`compile`](mod@compile): the pipeline over several seeded trials, and [`compile::Incremental`], which
+//!   routes a game move by move without touching what came before;
+//! * [`emit`]: OpenQASM 3 or 2 over the device's physical qubits;
 //! * [`verify`]: only basis gates, only coupled pairs, and equivalence up to the layouts by our
 //!   own state-vector simulation.
 //!
 //! Depends on `qchess-core`, `qchess-circuit` and `qchess-qasm`.
 
+pub mod compile;
+pub mod emit;
 pub mod error;
+pub mod layout;
 pub mod linalg;
 pub mod native;
 pub mod optimize;
 pub mod program;
+pub mod sabre;
 pub mod target;
 pub mod translate;
 pub mod verify;
 
+pub use compile::{CompileOptions, Compiled, Incremental, compile};
 pub use error::RouteError;
 pub use native::{IsaOp, NativeGate};
 pub use target::{Basis, Target, TargetError};

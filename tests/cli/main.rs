@@ -11,5 +11,6 @@ mod game;
 mod moves;
 mod perft;
 mod play;
+mod rules;
 mod serve;
 mod sim;

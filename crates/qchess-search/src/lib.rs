@@ -30,7 +30,7 @@ pub mod eval;
 mod limits;
 mod order;
 mod search;
-mod table;
+pub mod table;
 
 pub use eval::Weights;
 pub use limits::{Clock, MAX_DEPTH, SearchControl, SearchLimits};

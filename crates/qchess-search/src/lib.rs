@@ -8,6 +8,10 @@
 //!   quiescence on captures; a state-size budget; time control ([`SearchLimits`]).
 //! - [`eval`]: the evaluation, with every weight in [`Weights`].
 //! - [`branch`]: playing a move with each of its measurement outcomes.
+//! - [`matchplay`]: matches between players, with W/D/L, score interval and Elo.
+//! - [`player`]: players by name (`random`, `greedy`, `ai:K`, `uqci:COMMAND`).
+//! - [`uqci`]: the UQCI engine protocol, and a client for external engines.
+//! - [`remote`]: a board behind the quantum board REST API (the `resturl` option).
 //!
 //! The search works only through the engine's [`Game`](qchess_engine::Game) API.
 //!
@@ -28,9 +32,13 @@
 pub mod branch;
 pub mod eval;
 mod limits;
+pub mod matchplay;
 mod order;
+pub mod player;
+pub mod remote;
 mod search;
 pub mod table;
+pub mod uqci;
 
 pub use eval::Weights;
 pub use limits::{Clock, MAX_DEPTH, SearchControl, SearchLimits};

@@ -187,10 +187,11 @@ impl Engine {
     }
 
     fn go(&mut self, go: &GoParams) {
-        if self.running.is_some() {
-            self.info("go: a search is already running; send stop first");
-            return;
+        // A search still thinking is stopped and answers first: one bestmove for every go.
+        if self.running.as_ref().is_some_and(|running| !running.handle.is_finished()) {
+            self.info("go: a search was still running; it is stopped first");
         }
+        self.finish_search();
         let Some(game) = &self.game else {
             self.info("go: no valid position is set");
             self.out.line("bestmove 0000");

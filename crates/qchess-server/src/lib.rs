@@ -32,11 +32,13 @@ pub mod board_api;
 pub mod config;
 pub mod defect;
 pub mod error;
+pub mod games;
 pub mod jobs;
 pub mod provider;
 pub mod results_body;
 pub mod simulate;
 mod time;
+pub mod web;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -79,6 +81,8 @@ pub struct AppState {
     pub started: SystemTime,
     /// Set once the server is shutting down: running jobs stop, submissions are refused.
     pub shutting_down: AtomicBool,
+    /// The games of the game API.
+    pub games: games::GameStore,
 }
 
 impl AppState {
@@ -123,6 +127,7 @@ impl Server {
             queue: sender,
             started: SystemTime::now(),
             shutting_down: AtomicBool::new(false),
+            games: games::GameStore::new(config.games.clone()),
             config,
         });
         Ok(Server { listener, state, queue })
@@ -198,11 +203,13 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/quantumboard/init", post(board_api::init))
         .route("/quantumboard/do_move", post(board_api::do_move))
         .route("/quantumboard/undo_last_move", post(board_api::undo))
+        .merge(games::routes())
         .route_layer(middleware::from_fn_with_state(Arc::clone(&state), require_key));
     let open = Router::new()
         .route("/health", get(health))
         .route("/v0.4/backends", get(provider::list_backends))
-        .route("/v0.4/backends/{backend}", get(provider::get_backend));
+        .route("/v0.4/backends/{backend}", get(provider::get_backend))
+        .merge(web::routes());
     let limit = state.config.limits.max_body_bytes;
     guarded
         .merge(open)

@@ -5,15 +5,12 @@ use pyo3::types::PyDict;
 use qchess_core::{PositionSpec, Square};
 use qchess_engine::analysis::BELL_STATE_NAMES;
 use qchess_engine::record::{GameRecord, RecordInfo};
-use qchess_engine::{Game as EngineGame, GameOptions, PlayedMove};
+use qchess_engine::{Game as EngineGame, GameOptions, PlayedMove, RuleSet};
 
 use crate::backend::{Backend, RemoteOptions};
 use crate::errors::{game_error, parse_error};
 use crate::export::{self, Exported};
 use crate::python::{json_loads, python_part};
-
-/// The rule sets a game can be played under.
-const RULES: [&str; 1] = ["official"];
 
 /// A played move: what it was, what it measured and with which probability.
 #[pyclass(module = "qchess", frozen, get_all)]
@@ -118,13 +115,14 @@ impl Game {
         force_win: bool,
         force_measure: bool,
     ) -> PyResult<Game> {
-        check_rules(rules)?;
+        let rules: RuleSet = rules.trim().parse().map_err(|e| parse_error("rules", e))?;
         let spec = self::position(position)?;
         let options = GameOptions {
             seed: seed.unwrap_or(0),
             enforce_turn_order: force_turn,
             enforce_win_conditions: force_win,
             force_outcomes: force_measure,
+            rules,
         };
         let remote = RemoteOptions { api_key, target, noise_model, shots, timeout, mitigation };
         let backend = Backend::resolve(backend, remote)?;
@@ -144,8 +142,6 @@ impl Game {
     #[staticmethod]
     fn from_record(text: &str) -> PyResult<Game> {
         let record: GameRecord = text.parse().map_err(|e| parse_error("record", e))?;
-        let rules = record.tag("Rules").unwrap_or("official");
-        check_rules(rules)?;
         let game = record.replay().map_err(|e| match e {
             qchess_engine::record::ReplayError::Move { source, .. } => game_error(*source),
             other => parse_error("record", other),
@@ -242,7 +238,7 @@ impl Game {
     /// The rule set.
     #[getter]
     fn rules(&self) -> &'static str {
-        "official"
+        self.game.rules().name()
     }
 
     /// Where the moves run (`local`, `ionq`, a URL).
@@ -342,14 +338,5 @@ impl Game {
 
     fn __repr__(&self) -> String {
         format!("Game(fen='{}', result='{}', moves={})", self.fen(), self.result(), self.game.moves().len())
-    }
-}
-
-/// Refuses rule sets this build does not have.
-fn check_rules(rules: &str) -> PyResult<()> {
-    if RULES.contains(&rules) {
-        Ok(())
-    } else {
-        Err(parse_error("rules", format!("`{rules}` is not a rule set; choose from {}", RULES.join(", "))))
     }
 }

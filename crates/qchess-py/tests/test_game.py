@@ -138,3 +138,13 @@ def test_svg_board_has_rings_and_titles():
     assert svg.count("data-square=") == 64
     assert "<title>a3: 50.0%</title>" in svg and "<path" in svg
     assert not math.isnan(len(svg))
+
+
+def test_classical_rules_refuse_quantum_moves_and_mate():
+    game = qchess.Game(rules="classical")
+    assert game.rules == "classical"
+    with pytest.raises((qchess.IllegalMoveError, qchess.ParseError), match="b1\\^a3c3"):
+        game.move("b1^a3c3")
+    game.play("f2f3 e7e5 g2g4 d8h4")
+    assert game.result == "0-1"
+    assert qchess.Game.from_record(game.record()).rules == "classical"

@@ -185,7 +185,9 @@ pub async fn circuit(
         "qasm2" => Format::Qasm2,
         "qasm3" => Format::Qasm3,
         other => {
-            return Err(ApiError::bad_request(format!("format: `{other}` is not a circuit format; use qasm2 or qasm3")));
+            return Err(ApiError::bad_request(format!(
+                "format: `{other}` is not a circuit format; use qasm2 or qasm3"
+            )));
         }
     };
     on_game(&state, id, move |session| session.circuit(format)).await

@@ -225,7 +225,7 @@ def check_record_and_flip(board, downloads):
 def check_game_against_the_computer(board):
     # A rook and king against a king, with the fifty-move counter near its end: the game ends
     # within a few moves, by a captured king or by measuring every square.
-    board.open("?white=human&black=random&seed=4&fen=4k3/8/8/8/8/8/8/R3K3%20w%20-%20-%2090%201")
+    board.open("?white=human&black=ai:1&seed=4&fen=4k3/8/8/8/8/8/8/R3K3%20w%20-%20-%2090%201")
     chooser = random.Random(4)
     for _ in range(40):
         board.wait(lambda: board.state()["over"] or board.state()["to_move_player"] == "human", "the computer")
@@ -242,7 +242,7 @@ def check_game_against_the_computer(board):
     assert state["over"], "the game ended"
     banner = board.text("result")
     assert re.match(r"(1-0|0-1|1/2-1/2) · ", banner), banner
-    assert state["black"] == "random" and len(state["moves"]) >= 2
+    assert state["black"] == "ai:1" and len(state["moves"]) >= 2
     print(f"ok   a game against the computer ends: {banner} after {len(state['moves'])} plies")
 
 
@@ -273,7 +273,7 @@ def check_promotion_keyboard_and_errors(board):
 
 
 def check_computer_against_computer(board):
-    board.open("?white=random&black=random&seed=9&fen=4k3/8/8/8/8/8/8/R3K3%20w%20-%20-%2090%201")
+    board.open("?white=greedy&black=random&seed=9&fen=4k3/8/8/8/8/8/8/R3K3%20w%20-%20-%2090%201")
     board.wait(lambda: board.state()["over"], "the computers to finish")
     board.idle()
     state = board.state()

@@ -70,6 +70,12 @@ fn every_endpoint_answers_with_exact_probabilities() {
     let options = ok(http.get(format!("{base}/api/options")));
     assert_eq!(options["rules"][0]["id"], "official");
     assert_eq!(options["backends"].as_array().expect("backends").len(), 1, "no remote is configured");
+    let players: Vec<&str> =
+        options["players"].as_array().expect("players").iter().map(|p| p["id"].as_str().expect("id")).collect();
+    assert_eq!(players[..4], ["human", "random", "greedy", "ai:1"]);
+    let rules: Vec<&str> =
+        options["rules"].as_array().expect("rules").iter().map(|r| r["id"].as_str().expect("id")).collect();
+    assert!(rules.contains(&"classical"), "{rules:?}");
 
     let (status, created) =
         send(http.post(format!("{base}/api/games")).json(&json!({"seed": 7, "white": "human", "black": "random"})));
@@ -194,6 +200,7 @@ fn bad_input_is_a_clear_4xx_and_leaves_the_game_intact() {
     rejected(http.post(format!("{game}/undo")).json(&json!({"plies": 5})), bad, "1 have been played");
     rejected(http.post(format!("{game}/computer")).json(&json!({})), bad, "played by a human");
     rejected(http.post(format!("{game}/computer")).json(&json!({"player": "deep"})), bad, "not a player");
+    rejected(http.post(format!("{game}/computer")).json(&json!({"player": "uqci:sh"})), bad, "external engines");
     rejected(http.get(format!("{game}/squares/i9")), bad, "not a square");
     rejected(http.get(format!("{game}/circuit?format=qasm4")), bad, "qasm4");
     rejected(http.get(format!("{base}/api/games/nope")), StatusCode::NOT_FOUND, "no game `nope`");
@@ -334,4 +341,33 @@ fn a_failing_provider_is_a_502_and_the_game_stays() {
     let state = ok(http.get(&game));
     assert!(state["moves"].as_array().expect("moves").is_empty());
     assert!(close(probability(&state, "b1"), 1.0));
+}
+
+#[test]
+fn the_search_plays_a_classical_game_and_takes_the_king() {
+    let base = start(|_| {});
+    let http = client();
+    // Classical rules: no quantum moves are offered.
+    let classical = ok(http.post(format!("{base}/api/games")).json(&json!({"rules": "classical", "seed": 1})));
+    assert_eq!(classical["rules"], "classical");
+    let game = format!("{base}/api/games/{}", classical["id"].as_str().expect("id"));
+    let legal = ok(http.get(format!("{game}/moves")));
+    assert!(legal["moves"].as_array().expect("moves").iter().all(|m| m["kind"] == "standard"), "{legal}");
+    rejected(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})), StatusCode::BAD_REQUEST, "b1^a3c3");
+    let record = ok(http.get(format!("{game}/record")))["record"].as_str().expect("text").to_owned();
+    assert!(record.contains("[Rules \"classical\"]"), "{record}");
+
+    // ai:2 finds the rook's capture of the king at once; greedy answers for a human side.
+    let fen = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
+    let created =
+        ok(http.post(format!("{base}/api/games")).json(&json!({"fen": fen, "white": "ai:2", "black": "human"})));
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    let after = ok(http.post(format!("{game}/computer")).json(&json!({})));
+    assert_eq!(after["last_move"]["move"], "e1xe8", "{after}");
+    assert_eq!(after["result"], "1-0");
+    assert_eq!(after["reason"], "king captured");
+    let created = ok(http.post(format!("{base}/api/games")).json(&json!({"fen": fen, "seed": 5})));
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    let after = ok(http.post(format!("{game}/computer")).json(&json!({"player": "greedy"})));
+    assert_eq!(after["last_move"]["move"], "e1xe8", "greedy takes the most material: {after}");
 }

@@ -17,6 +17,9 @@ pub struct GameArgs {
     /// Seconds a game may stay unused before it is dropped.
     #[arg(long, default_value_t = GamesConfig::default().idle_timeout.as_secs())]
     game_idle_secs: u64,
+    /// Milliseconds a computer player (ai:K) of the web board may think about one move.
+    #[arg(long, default_value_t = GamesConfig::default().computer_movetime.as_millis() as u64)]
+    game_movetime_ms: u64,
     /// A remote provider the board may run games on besides the local simulator: ionq or the
     /// URL of a qchess serve, with `,target=...`, `,noise=...` or `,mitigation` options. The key
     /// comes from IONQ_API_KEY.
@@ -36,8 +39,12 @@ impl GameArgs {
                 Backend::Remote { label, config } => Some(RemoteGameBackend { label, config: *config }),
             },
         };
-        let config =
-            GamesConfig { max_games: self.max_games, idle_timeout: Duration::from_secs(self.game_idle_secs), remote };
+        let config = GamesConfig {
+            max_games: self.max_games,
+            idle_timeout: Duration::from_secs(self.game_idle_secs),
+            remote,
+            computer_movetime: Duration::from_millis(self.game_movetime_ms),
+        };
         config.validate().map_err(bad_input)?;
         Ok(config)
     }

@@ -79,11 +79,11 @@ impl GameStore {
         let (jobs, inbox) = mpsc::channel::<Job>();
         let (reply, answer) = oneshot::channel::<Result<T, ApiError>>();
         let idle = self.config.idle_timeout;
-        let remote = self.config.remote.clone();
+        let config = self.config.clone();
         std::thread::Builder::new()
             .name(format!("game-{id}"))
             .spawn(move || {
-                let built = catch_unwind(AssertUnwindSafe(|| Session::new(spec, remote.as_ref())));
+                let built = catch_unwind(AssertUnwindSafe(|| Session::new(spec, &config)));
                 let mut session = match built {
                     Ok(Ok(session)) => session,
                     Ok(Err(error)) => return drop(reply.send(Err(error))),

@@ -15,8 +15,8 @@ const CERTAIN: f64 = 1e-12;
 
 /// The state of a game: squares, moves, result, captured material and entangled pairs.
 pub fn state(session: &mut Session) -> Value {
-    let players = session.players;
-    let to_move_player = session.player(session.game.turn());
+    let players = [session.players[0].to_string(), session.players[1].to_string()];
+    let to_move_player = session.player(session.game.turn()).to_string();
     let game = &mut session.game;
     let squares: Map<String, Value> = Square::ALL
         .into_iter()
@@ -33,14 +33,14 @@ pub fn state(session: &mut Session) -> Value {
         Err(error) => (Vec::new(), Some(error.to_string())),
     };
     json!({
-        "rules": session.rules.name(),
+        "rules": game.options().rules.name(),
         "backend": session.backend_label,
         "exact": game.is_exact(),
         "seed": game.options().seed,
-        "white": players[0].name(),
-        "black": players[1].name(),
+        "white": players[0],
+        "black": players[1],
         "to_move": turn.to_string(),
-        "to_move_player": to_move_player.name(),
+        "to_move_player": to_move_player,
         "ply": game.ply(),
         "fifty_move_counter": game.fifty_move_counter(),
         "fen": game.position().to_fen().to_string(),

@@ -226,6 +226,7 @@ fn the_key_limits_and_idle_timeout_apply() {
     let base = start(|config| {
         config.api_key = Some(ServerKey::new("sesame").expect("key"));
         config.games.max_games = 2;
+        config.limits.max_body_bytes = 1024;
         config.games.idle_timeout = Duration::from_secs(1);
     });
     let http = client();
@@ -237,6 +238,12 @@ fn the_key_limits_and_idle_timeout_apply() {
         keyed(http.post(format!("{base}/api/games")).json(&json!({}))),
         StatusCode::TOO_MANY_REQUESTS,
         "2 games are open",
+    );
+    let long_record = format!("[Event \"{}\"]\n\n*", "x".repeat(2000));
+    rejected(
+        keyed(http.post(format!("{base}/api/games")).json(&json!({"record": long_record}))),
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "length limit",
     );
     // The page itself needs no key.
     let page = http.get(format!("{base}/")).send().expect("page");

@@ -49,3 +49,32 @@ impl GameArgs {
         Ok(config)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(max_games: usize, game_idle_secs: u64, game_backend: Option<&str>) -> GameArgs {
+        GameArgs {
+            max_games,
+            game_idle_secs,
+            game_movetime_ms: 500,
+            game_backend: game_backend.map(|b| b.parse().expect("a backend")),
+        }
+    }
+
+    #[test]
+    fn game_flags_are_checked() {
+        let config = args(5, 60, Some("http://127.0.0.1:9")).config().expect("valid");
+        assert_eq!(config.max_games, 5);
+        assert!(config.remote.expect("a remote").label.starts_with("http://127.0.0.1:9"));
+        for (bad, says) in [
+            (args(0, 60, None), "--max-games"),
+            (args(5, 0, None), "--game-idle-secs"),
+            (args(5, 60, Some("local")), "local games are always offered"),
+        ] {
+            let error = bad.config().expect_err(says).to_string();
+            assert!(error.contains(says), "{error}");
+        }
+    }
+}

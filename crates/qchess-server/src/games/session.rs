@@ -290,7 +290,9 @@ pub(super) fn game_error(error: GameError) -> ApiError {
     use axum::http::StatusCode;
     use qchess_core::BoardError;
     let status = match &error {
+        // A move past the state cap is refused like bad input: the game is unchanged.
         error if error.is_input_error() => StatusCode::BAD_REQUEST,
+        GameError::Board { source: BoardError::StateTooLarge { .. }, .. } => StatusCode::BAD_REQUEST,
         GameError::Backend(BoardError::Backend(_)) | GameError::Board { source: BoardError::Backend(_), .. } => {
             StatusCode::BAD_GATEWAY
         }

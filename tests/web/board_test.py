@@ -166,6 +166,8 @@ def check_capture_and_undo(board):
     last = board.state()["last_move"]
     assert last["move"] == "c3xd5.m1" and last["outcome"] == 1, last
     assert "measured m1" in board.text("last-move"), board.text("last-move")
+    badge = board.square("d5").find_element(By.CSS_SELECTOR, ".outcome-badge")
+    assert badge.get_attribute("data-outcome") == "1", "the outcome is marked on the target"
     assert close(board.probability("d5"), 1.0) and board.piece("d5") == "N"
     assert close(board.probability("a3"), 0.0), "the measurement collapsed the other half"
     assert board.driver.find_elements(By.CSS_SELECTOR, '#captured [data-captured="p"]'), "a black pawn is captured"

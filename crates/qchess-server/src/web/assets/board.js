@@ -142,7 +142,10 @@ function render() {
     arc.setAttribute("stroke-dasharray", `${p * RING} ${RING}`);
     arc.classList.toggle("black-piece", Boolean(piece) && colorOf(piece) === "black");
     cell.title = piece ? `${name}: ${colorOf(piece)} ${NAMES[piece.toLowerCase()]}, ${percent(p)}` : `${name}: empty`;
-    cell.querySelector(".marks").innerHTML = marksFor(name);
+    const badge = last && last.outcome !== null && last.squares.to.includes(name)
+      ? `<span class="outcome-badge m${last.outcome}" data-outcome="${last.outcome}">m${last.outcome}</span>`
+      : "";
+    cell.querySelector(".marks").innerHTML = marksFor(name) + badge;
   }
   renderLinks();
   renderPanels();

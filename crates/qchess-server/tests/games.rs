@@ -245,9 +245,22 @@ fn the_key_limits_and_idle_timeout_apply() {
         StatusCode::PAYLOAD_TOO_LARGE,
         "length limit",
     );
-    // The page itself needs no key.
-    let page = http.get(format!("{base}/")).send().expect("page");
-    assert_eq!(page.status(), StatusCode::OK);
+    // The page and what it loads need no key.
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/assets/board.js", "text/javascript"),
+        ("/assets/play.js", "text/javascript"),
+        ("/assets/board.css", "text/css"),
+        ("/favicon.svg", "image/svg+xml"),
+        ("/favicon.ico", "image/svg+xml"),
+        ("/openapi.json", "application/json"),
+    ] {
+        let response = http.get(format!("{base}{path}")).send().expect("an asset");
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let content_type = response.headers()["content-type"].to_str().expect("ASCII").to_owned();
+        assert!(content_type.starts_with(kind), "{path}: {content_type}");
+        assert!(!response.text().expect("text").is_empty(), "{path}");
+    }
     std::thread::sleep(Duration::from_millis(1500));
     let id = first["id"].as_str().expect("id");
     rejected(keyed(http.get(format!("{base}/api/games/{id}"))), StatusCode::NOT_FOUND, "expired after 1 s");

@@ -391,3 +391,22 @@ fn the_search_plays_a_classical_game_and_takes_the_king() {
     let after = ok(http.post(format!("{game}/computer")).json(&json!({"player": "greedy"})));
     assert_eq!(after["last_move"]["move"], "e1xe8", "greedy takes the most material: {after}");
 }
+
+#[test]
+fn concurrent_creations_never_pass_the_game_limit() {
+    let base = start(|config| config.games.max_games = 10);
+    let answers: Vec<StatusCode> = (0..40)
+        .map(|_| {
+            let base = base.clone();
+            std::thread::spawn(move || send(client().post(format!("{base}/api/games")).json(&json!({}))).0)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|thread| thread.join().expect("answers"))
+        .collect();
+    let created = answers.iter().filter(|s| **s == StatusCode::CREATED).count();
+    let refused = answers.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+    assert_eq!((created, refused), (10, 30), "{answers:?}");
+    let open = ok(client().get(format!("{base}/api/games")))["games"].as_array().expect("ids").len();
+    assert_eq!(open, 10);
+}

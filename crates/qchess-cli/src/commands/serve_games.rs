@@ -1,5 +1,5 @@
-//! `qchess serve`'s flags for the web board's games: how many, how long they stay unused, and
-//! the remote provider they may run on.
+//! `qchess serve`'s flags for the web board: how many games, how long they stay unused, the
+//! remote provider they may run on, and `--open` to open the board in a browser.
 
 use std::time::Duration;
 
@@ -25,9 +25,46 @@ pub struct GameArgs {
     /// comes from IONQ_API_KEY.
     #[arg(long, value_name = "BACKEND")]
     game_backend: Option<BackendSpec>,
+    /// Open the web board in a browser once the server listens ($BROWSER, else the system's
+    /// opener: xdg-open, open or start).
+    #[arg(long)]
+    open: bool,
+}
+
+/// The command that opens `url` in a browser: `$BROWSER URL` when `browser` is set, else the
+/// system's opener.
+fn browser_command(url: &str, browser: Option<&str>) -> (String, Vec<String>) {
+    if let Some(browser) = browser.map(str::trim).filter(|b| !b.is_empty()) {
+        return (browser.to_owned(), vec![url.to_owned()]);
+    }
+    if cfg!(target_os = "macos") {
+        ("open".to_owned(), vec![url.to_owned()])
+    } else if cfg!(windows) {
+        ("cmd".to_owned(), vec!["/C".to_owned(), "start".to_owned(), String::new(), url.to_owned()])
+    } else {
+        ("xdg-open".to_owned(), vec![url.to_owned()])
+    }
 }
 
 impl GameArgs {
+    /// With `--open`, starts a browser on the board at `url`; a browser that cannot be started
+    /// is reported and the server goes on.
+    pub fn open_board(&self, url: &str) {
+        if !self.open {
+            return;
+        }
+        let (program, arguments) = browser_command(url, std::env::var("BROWSER").ok().as_deref());
+        let started = std::process::Command::new(&program)
+            .args(&arguments)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        if let Err(error) = started {
+            eprintln!("qchess serve: cannot open a browser with `{program}` ({error}); open {url} yourself");
+        }
+    }
+
     /// The validated settings.
     pub fn config(&self) -> anyhow::Result<GamesConfig> {
         let remote = match &self.game_backend {
@@ -60,7 +97,17 @@ mod tests {
             game_idle_secs,
             game_movetime_ms: 500,
             game_backend: game_backend.map(|b| b.parse().expect("a backend")),
+            open: false,
         }
+    }
+
+    #[test]
+    fn the_board_opens_with_browser_or_the_system_opener() {
+        let url = "http://127.0.0.1:8080/";
+        assert_eq!(browser_command(url, Some("firefox")), ("firefox".to_owned(), vec![url.to_owned()]));
+        let (program, arguments) = browser_command(url, Some("  "));
+        assert_ne!(program.trim(), "", "an empty $BROWSER is ignored");
+        assert_eq!(arguments.last().map(String::as_str), Some(url));
     }
 
     #[test]

@@ -5,7 +5,8 @@ capture with a forced outcome, undoes it, analyses an entangled square and saves
 downloads and loads a record, flips the board, and plays a short game against the computer to
 a result; promotes with the chooser using only the keyboard, types an illegal move (a clear
 message, the game unchanged) and watches the computer play itself. The browser console must stay
-free of errors throughout, but for the one refused move.
+free of errors throughout, but for the one refused move. Last, a game on the remote provider
+chosen in the backend chooser (a second `qchess serve`).
 
 Usage: board_test.py QCHESS_BINARY ARTIFACT_DIR
 """
@@ -23,26 +24,30 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
 TIMEOUT = 30.0
+
+
+def serve(qchess, flags):
+    """Starts `qchess serve` on a free port; returns the process and its URL."""
+    server = subprocess.Popen([qchess, "serve", "--addr", "127.0.0.1:0", *flags],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    line = server.stdout.readline().strip()
+    match = re.match(r"listening on (http://\S+)", line)
+    if not match:
+        server.kill()
+        raise SystemExit(f"qchess serve did not start: {line!r}")
+    return server, match.group(1)
 
 
 class Board:
     """One browser on one server, with the board's helpers."""
 
     def __init__(self, qchess, downloads):
-        self.server = subprocess.Popen(
-            [qchess, "serve", "--addr", "127.0.0.1:0", "--seed", "11"],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-        )
-        line = self.server.stdout.readline().strip()
-        match = re.match(r"listening on (http://\S+)", line)
-        if not match:
-            self.server.kill()
-            raise SystemExit(f"qchess serve did not start: {line!r}")
-        self.url = match.group(1)
+        # A second server stands in for a remote provider the board's games may choose.
+        self.provider, provider_url = serve(qchess, [])
+        self.server, self.url = serve(qchess, ["--seed", "11", "--game-backend", provider_url])
         options = webdriver.ChromeOptions()
         options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
         for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
@@ -57,8 +62,9 @@ class Board:
 
     def close(self):
         self.driver.quit()
-        self.server.terminate()
-        self.server.wait(timeout=10)
+        for server in [self.server, self.provider]:
+            server.terminate()
+            server.wait(timeout=10)
 
     # ---- reading the page ----
 
@@ -228,6 +234,14 @@ def check_game_against_the_computer(board):
     # A rook and king against a king, with the fifty-move counter near its end: the game ends
     # within a few moves, by a captured king or by measuring every square.
     board.open("?white=human&black=ai:1&seed=4&fen=4k3/8/8/8/8/8/8/R3K3%20w%20-%20-%2090%201")
+    # Undo takes back the computer's reply with the person's move.
+    board.move("a1", "a2")
+    board.wait(lambda: len(board.state()["moves"]) == 2, "the computer's reply")
+    board.idle()
+    board.button("undo")
+    board.wait(lambda: len(board.state()["moves"]) == 0, "the undo of both moves")
+    board.idle()
+    assert board.state()["to_move_player"] == "human" and board.piece("a1") == "R"
     chooser = random.Random(4)
     for _ in range(40):
         board.wait(lambda: board.state()["over"] or board.state()["to_move_player"] == "human", "the computer")
@@ -283,6 +297,22 @@ def check_computer_against_computer(board):
     print(f"ok   computer against computer plays to the end: {board.text('result')}")
 
 
+def check_remote_backend(board):
+    board.open()
+    labels = [o.text for o in board.driver.find_elements(By.CSS_SELECTOR, '[data-testid="backend"] option')]
+    assert len(labels) == 2 and labels[1].startswith("http://127.0.0.1:"), labels
+    Select(board.driver.find_element(By.CSS_SELECTOR, '[data-testid="backend"]')).select_by_value("remote")
+    old_id = board.state()["id"]
+    board.button("new-game")
+    board.wait(lambda: board.state()["id"] != old_id, "the remote game")
+    board.idle()
+    assert board.state()["backend"] == labels[1], board.state()["backend"]
+    board.move("g1", "+f3", "+h3")
+    assert close(board.probability("f3"), 0.5) and close(board.probability("h3"), 0.5), "the ideal simulator is exact"
+    assert "links not drawn" in board.text("turn"), board.text("turn")
+    print(f"ok   a game on the remote provider ({labels[1]}): the split shows 50% on f3 and h3")
+
+
 def main():
     qchess, artifacts = sys.argv[1], sys.argv[2]
     downloads = tempfile.mkdtemp(prefix="qchess-web-")
@@ -297,6 +327,7 @@ def main():
             lambda: check_game_against_the_computer(board),
             lambda: check_promotion_keyboard_and_errors(board),
             lambda: check_computer_against_computer(board),
+            lambda: check_remote_backend(board),
         ]
         for step in steps:
             step()

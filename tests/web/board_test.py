@@ -252,7 +252,7 @@ def check_game_against_the_computer(board):
         legal = board.driver.execute_script("return window.qchess.legal")
         standard = [m for m in legal if m["kind"] == "standard"]
         king = [m for m in standard if state["squares"][m["squares"]["to"][0]]["piece"] == "k"]
-        mv = (king or [chooser.choice(standard)])[0] if king else chooser.choice(standard)
+        mv = king[0] if king else chooser.choice(standard)
         board.move(mv["squares"]["from"][0], mv["squares"]["to"][0])
     state = board.state()
     assert state["over"], "the game ended"

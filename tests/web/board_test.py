@@ -11,6 +11,7 @@ chosen in the backend chooser (a second `qchess serve`).
 Usage: board_test.py QCHESS_BINARY ARTIFACT_DIR
 """
 
+import json
 import os
 import random
 import re
@@ -217,6 +218,11 @@ def check_record_and_flip(board, downloads):
     qasm_path = os.path.join(downloads, "qchess-game.qasm")
     board.wait(lambda: os.path.exists(qasm_path) and os.path.getsize(qasm_path) > 0, "the circuit download")
     assert open(qasm_path, encoding="utf-8").read().startswith("OPENQASM 2.0;")
+    board.button("download-sidecar")
+    sidecar_path = os.path.join(downloads, "qchess-game.json")
+    board.wait(lambda: os.path.exists(sidecar_path) and os.path.getsize(sidecar_path) > 0, "the sidecar download")
+    sidecar = json.load(open(sidecar_path, encoding="utf-8"))
+    assert "c3" in sidecar["squares"] and "a3" in sidecar["squares"], sidecar
     board.driver.find_element(By.CSS_SELECTOR, '[data-testid="load-record"]').send_keys(record_path)
     board.wait(lambda: board.state()["id"] != "" and len(board.state()["moves"]) == len(moves) and
                "Record loaded" in board.text("status"), "the record to load")
@@ -227,7 +233,7 @@ def check_record_and_flip(board, downloads):
     first = board.driver.find_elements(By.CSS_SELECTOR, "#board [data-square]")[0].get_attribute("data-square")
     assert first == "h1", f"flipped: the first square drawn is {first}"
     board.button("flip")
-    print("ok   record and circuit download, the record loads back, the board flips")
+    print("ok   record, circuit and sidecar download, the record loads back, the board flips")
 
 
 def check_game_against_the_computer(board):

@@ -251,6 +251,14 @@ async function start() {
       status(error.message);
     }
   });
+  $("download-sidecar").addEventListener("click", async () => {
+    try {
+      const circuit = await api("GET", `/api/games/${ui.game.id}/circuit?format=${$("circuit-format").value}`);
+      download("qchess-game.json", JSON.stringify(circuit.sidecar, null, 2), "application/json");
+    } catch (error) {
+      status(error.message);
+    }
+  });
   $("save-key").addEventListener("click", () => {
     localStorage.setItem("qchess-api-key", $("api-key").value.trim());
     $("key-box").hidden = true;

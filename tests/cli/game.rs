@@ -139,7 +139,7 @@ fn save_and_record_round_trip() {
 
     // A record whose outcome cannot happen is refused, naming the move.
     std::fs::write(&path, "[Event \"x\"]\n\n1. e2e4 d7d5 2. e4xd5.m0 *\n").expect("write");
-    assert_input_error(&qchess(&["game", "--record", path_text]), "move 2. e4xd5.m0: outcome m0 has probability 0");
+    assert_input_error(&qchess(&["game", "--record", path_text]), "move 2: e4xd5.m0: outcome m0 has probability 0");
     std::fs::write(&path, "1. e2e4 {unclosed\n").expect("write");
     assert_input_error(&qchess(&["game", "--record", path_text]), "line 1, column 9: the comment has no closing");
 }

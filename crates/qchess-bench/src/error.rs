@@ -17,7 +17,7 @@ pub enum BenchError {
         known: String,
     },
     /// A game refused or failed a move it should have taken.
-    #[error("{workload}, game {game}, ply {ply}: {source}")]
+    #[error("{workload}, game {game}, ply {ply}")]
     Game {
         /// The workload.
         workload: String,
@@ -58,7 +58,7 @@ pub enum BenchError {
         dense: f64,
     },
     /// The dense simulator failed.
-    #[error("{workload}: the dense simulator failed: {source}")]
+    #[error("{workload}: the dense simulator failed")]
     Dense {
         /// The workload.
         workload: String,

@@ -22,12 +22,13 @@ use std::time::Duration;
 use anyhow::Context as _;
 use qchess_circuit::ir::Circuit;
 use qchess_compare::observation::Observation;
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Bitboard, BoardError, QuantumBoard};
 use qchess_remote::config::PollPolicy;
 use qchess_remote::{IonqClient, RemoteBoard, RemoteBoardConfig, RemoteSettings};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
-use crate::exit::bad_input;
+use crate::exit::bad_input_at;
 
 /// Which kind of backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +66,8 @@ impl FromStr for BackendSpec {
             url if url.starts_with("http://") || url.starts_with("https://") => BackendKind::Url(url.to_owned()),
             other => {
                 return Err(format!(
-                    "`{other}` is not a backend: use local, ionq or the http:// URL of a qchess serve"
+                    "`{}` is not a backend: use local, ionq or the http:// URL of a qchess serve",
+                    excerpt(other)
                 ));
             }
         };
@@ -77,7 +79,8 @@ impl FromStr for BackendSpec {
                 None if option == "mitigation" => spec.mitigation = true,
                 _ => {
                     return Err(format!(
-                        "backend option `{option}`: expected target=simulator|qpu.NAME, noise=MODEL or mitigation"
+                        "backend option `{}`: expected target=simulator|qpu.NAME, noise=MODEL or mitigation",
+                        excerpt(option)
                     ));
                 }
             }
@@ -201,7 +204,9 @@ impl Backend {
             mitigation: spec.mitigation || remote.mitigation,
             seed: None,
         };
-        let mut config = settings.board_config().map_err(|e| bad_input(format!("backend `{spec}`: {e}")))?;
+        let mut config = settings
+            .board_config()
+            .map_err(|e| bad_input_at(format!("backend `{}`", excerpt(&spec.to_string())), e))?;
         if matches!(spec.kind, BackendKind::Url(_)) {
             // A server on this machine answers in milliseconds; poll it accordingly.
             config.provider = config
@@ -265,12 +270,12 @@ impl qchess_compare::Backend for Backend {
         match self {
             Backend::Local => qchess_compare::circuits::run_exact(circuit),
             Backend::Remote { config, .. } => {
-                let client = IonqClient::new(config.provider.clone()).map_err(|e| e.to_string())?;
+                let client = IonqClient::new(config.provider.clone()).map_err(|e| with_causes(&e))?;
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()
                     .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-                let result = runtime.block_on(client.run(circuit, shots)).map_err(|e| e.to_string())?;
+                let result = runtime.block_on(client.run(circuit, shots)).map_err(|e| with_causes(&e))?;
                 let shots = (!config.provider.exact_results()).then_some(result.shots);
                 qchess_compare::circuits::from_qubit_results(circuit, result.probabilities.outcomes(), shots)
             }
@@ -353,7 +358,7 @@ mod tests {
         let Backend::Remote { config, .. } = backend else { panic!("remote") };
         assert_eq!(config.shots, 500);
         let bad: BackendSpec = "http://127.0.0.1:1,target=aria".parse().expect("parses");
-        let error = Backend::resolve(&bad, &remote).expect_err("bad target").to_string();
+        let error = format!("{:#}", Backend::resolve(&bad, &remote).expect_err("bad target"));
         assert!(error.contains("target `aria`"), "{error}");
         assert_eq!(Backend::resolve(&"local".parse().expect("local"), &remote).expect("local").label(), "local");
     }

@@ -77,7 +77,7 @@ fn typed_move(body: &DoMove) -> Result<TypedMove, ApiError> {
 fn board_error(error: BoardError) -> ApiError {
     match error {
         BoardError::StateTooLarge { .. } | BoardError::Backend(_) => {
-            ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
+            ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, qchess_core::text::with_causes(&error))
         }
         other => ApiError::bad_request(other.to_string()),
     }

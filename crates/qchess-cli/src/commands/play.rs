@@ -11,6 +11,7 @@ use std::io::{BufRead, IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Color, PositionSpec, Square};
 use qchess_engine::ai::RandomMover;
 use qchess_engine::analysis::BELL_STATE_NAMES;
@@ -21,7 +22,7 @@ use serde_json::{Value, json};
 
 use super::game::{game_error, new_game, output, read_record, replay, replay_error};
 use crate::backend::BackendArgs;
-use crate::exit::bad_input;
+use crate::exit::bad_input_at;
 
 /// Who plays a side.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -78,11 +79,11 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     let game = match &args.record {
         Some(path) => {
             let record = read_record(path)?;
-            let options = record.options().map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+            let options = record.options().map_err(|e| bad_input_at(path.display().to_string(), e))?;
             replay(&record, options, &args.backend)?.map_err(|e| replay_error(path, e))?
         }
         None => {
-            let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+            let spec: PositionSpec = args.position.parse().map_err(|e| bad_input_at("--position", e))?;
             new_game(&spec, options, &args.backend)?
         }
     };
@@ -201,7 +202,7 @@ impl<W: Write> Session<W> {
             ("load", Some(path)) => self.load(Path::new(path))?,
             ("analyse" | "analyze", Some(square)) => self.analyse(square)?,
             ("save" | "load" | "analyse" | "analyze", None) => {
-                self.error(&format!("`{word}` needs an argument; type `help`"))?;
+                self.error(&format!("`{}` needs an argument; type `help`", excerpt(word)))?;
             }
             _ => self.human_move(line)?,
         }
@@ -222,9 +223,9 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             Err(error) if error.is_input_error() || matches!(error, GameError::Board { .. }) => {
-                self.error(&error.to_string())
+                self.error(&with_causes(&error))
             }
-            Err(error) => Err(game_error(error, format!("move {text}"))),
+            Err(error) => Err(game_error(error, format!("move {}", excerpt(text)))),
         }
     }
 
@@ -319,15 +320,15 @@ impl<W: Write> Session<W> {
         match GameRecord::from_game(&self.game, &info).save(path) {
             Ok(()) if self.json => self.emit(json!({"event": "saved", "path": path.display().to_string()})),
             Ok(()) => self.say(&format!("Saved to {}.", path.display())),
-            Err(error) => self.error(&error.to_string()),
+            Err(error) => self.error(&with_causes(&error)),
         }
     }
 
     fn load(&mut self, path: &Path) -> Result<()> {
-        let loaded = GameRecord::load(path).map_err(|e| e.to_string()).and_then(|record| {
-            let options = record.options().map_err(|e| e.to_string())?;
+        let loaded = GameRecord::load(path).map_err(|e| with_causes(&e)).and_then(|record| {
+            let options = record.options().map_err(|e| with_causes(&e))?;
             match replay(&record, options, &self.backend) {
-                Ok(replayed) => replayed.map_err(|e| format!("{}: {e}", path.display())),
+                Ok(replayed) => replayed.map_err(|e| format!("{}: {}", path.display(), with_causes(&e))),
                 Err(error) => Err(format!("{error:#}")),
             }
         });
@@ -351,7 +352,7 @@ impl<W: Write> Session<W> {
         };
         let entanglement = match self.game.entanglement(square) {
             Ok(values) => values,
-            Err(error) => return self.error(&format!("analyse: {error}")),
+            Err(error) => return self.error(&format!("analyse: {}", with_causes(&error))),
         };
         let mut partners: Vec<(Square, f64)> =
             Square::ALL.into_iter().map(|sq| (sq, entanglement[usize::from(sq)])).filter(|(_, v)| *v > 1e-9).collect();

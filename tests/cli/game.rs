@@ -181,3 +181,16 @@ fn a_game_runs_on_a_served_backend() {
         game_json(&["--moves", "b1^a3c3 e7e6 a3c3^b5", "--backend", &format!("{},target=qpu.aria-1", served.url)]);
     assert!(close(&sampled["probabilities"]["b5"], 1.0), "the merge is certain on noiseless shots: {sampled}");
 }
+
+#[test]
+fn provider_url_takes_the_bare_base_or_the_versioned_api() {
+    let served = Served::start(&["--seed", "5"]);
+    let moves = "b1^a3c3 e7e6";
+    let direct = game_json(&["--moves", moves, "--backend", &served.url]);
+    assert!(close(&direct["probabilities"]["a3"], 0.5), "{direct}");
+    for url in [served.url.clone(), format!("{}/", served.url), format!("{}/v0.4", served.url)] {
+        let through_ionq =
+            game_json(&["--moves", moves, "--backend", "ionq", "--provider-url", &url, "--api-key", "k"]);
+        assert_eq!(through_ionq["probabilities"], direct["probabilities"], "--provider-url {url}");
+    }
+}

@@ -5,8 +5,8 @@
 //! A backend is written `KIND[,OPTION...]`:
 //!
 //! - `local`: the exact built-in simulator.
-//! - `ionq`: IonQ's API (`--provider-url`, default `https://api.ionq.co/v0.4`; the key from
-//!   `--api-key` or `IONQ_API_KEY`).
+//! - `ionq`: IonQ's API (`--provider-url`, default `https://api.ionq.co/v0.4`, `/v0.4` added when
+//!   the URL has no path; the key from `--api-key` or `IONQ_API_KEY`).
 //! - `http://HOST:PORT` (or `https://...`): a `qchess serve`, or any IonQ v0.4 compatible API;
 //!   `/v0.4` is added when the URL has no path.
 //!
@@ -115,7 +115,7 @@ impl fmt::Display for BackendSpec {
 /// Flags of remote backends, shared by every backend a command uses.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct RemoteArgs {
-    /// Base URL of IonQ's API for `--backend ionq`.
+    /// Base URL of IonQ's API for `--backend ionq`; `/v0.4` is added when the URL has no path.
     #[arg(long, value_name = "URL")]
     pub provider_url: Option<String>,
     /// API key of remote backends (default: the IONQ_API_KEY environment variable).
@@ -191,7 +191,7 @@ impl Backend {
     pub fn resolve(spec: &BackendSpec, remote: &RemoteArgs) -> anyhow::Result<Backend> {
         let url = match &spec.kind {
             BackendKind::Local => return Ok(Backend::Local),
-            BackendKind::Ionq => remote.provider_url.clone(),
+            BackendKind::Ionq => remote.provider_url.as_deref().map(provider_url),
             BackendKind::Url(url) => Some(provider_url(url)),
         };
         let settings = RemoteSettings {
@@ -250,7 +250,8 @@ impl Backend {
     }
 }
 
-/// The provider base URL of a server URL: `/v0.4` is added when the URL has no path.
+/// The provider base URL of a server URL (`--backend URL` or `--provider-url URL`): `/v0.4` is
+/// added when the URL has no path, so the bare base users copy works as well as the API's.
 fn provider_url(url: &str) -> String {
     let trimmed = url.trim_end_matches('/');
     let after_scheme = trimmed.split_once("://").map_or(trimmed, |(_, rest)| rest);

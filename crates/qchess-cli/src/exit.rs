@@ -81,6 +81,85 @@ mod tests {
         assert!(error.chain().any(|e| e.is::<InputError>()));
     }
 
+    /// Walks `error`'s chain: no layer repeats its cause's words, and no two layers say the
+    /// same thing.
+    fn assert_said_once(error: &(dyn Error + 'static)) {
+        let mut layers = vec![error.to_string()];
+        let mut current = error;
+        while let Some(cause) = current.source() {
+            let (outer, inner) = (current.to_string(), cause.to_string());
+            assert!(!outer.contains(&inner), "`{outer}` repeats its cause `{inner}`");
+            layers.push(inner);
+            current = cause;
+        }
+        let mut unique = layers.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), layers.len(), "a layer repeats: {layers:?}");
+        let line = qchess_core::text::with_causes(error);
+        assert_eq!(line, layers.join(": "));
+    }
+
+    #[test]
+    fn every_layer_of_representative_chains_says_its_own_words_once() {
+        use qchess_core::BoardError;
+        use qchess_engine::GameError;
+
+        let network = || qchess_remote::RemoteError::Network {
+            what: "submitting the job".into(),
+            attempts: 3,
+            detail: "tcp connect error: Connection refused (os error 111)".into(),
+        };
+        let remote_board = |e| BoardError::from(qchess_remote::RemoteBoardError::Remote(e));
+        let game_board = |source| GameError::Board { mv: "b1^a3c3".into(), source };
+        let impossible = || BoardError::ImpossibleOutcome { mv: "e4xd5.m0:PAWN_CAPTURE:BASIC".into(), outcome: false };
+
+        let mut circuit = qchess_circuit::ir::Circuit::new();
+        let q = circuit.add_qubit(qchess_circuit::ir::QubitRole::General);
+        circuit.push_gate(qchess_circuit::ir::Gate::cx(q, q));
+        let emit = qchess_qasm::emit::to_qasm3(&circuit, &qchess_qasm::emit::EmitOptions::default())
+            .expect_err("a gate on one qubit twice");
+        let ionq = qchess_qasm::ionq::to_ionq(&circuit).expect_err("a gate on one qubit twice");
+        let record = "1. e2e9 *".parse::<qchess_engine::record::GameRecord>().expect_err("e9 is no square");
+        let chains: Vec<Box<dyn Error>> = vec![
+            Box::new(game_board(remote_board(network()))),
+            Box::new(GameError::Backend(remote_board(network()))),
+            Box::new(qchess_engine::record::ReplayError::Move {
+                number: "2.".into(),
+                mv: "e4xd5.m0".into(),
+                source: Box::new(game_board(impossible())),
+            }),
+            Box::new(qchess_engine::record::FileError::Parse { path: "game.pgn".into(), source: record }),
+            Box::new(qchess_qasm::export::ExportError::Emit(emit)),
+            Box::new(qchess_remote::RemoteError::Circuit(ionq)),
+            Box::new(qchess_compare::CompareError::Board {
+                item: "game.pgn".into(),
+                backend: "http://127.0.0.1:1".into(),
+                source: remote_board(network()),
+            }),
+            Box::new(qchess_bench::BenchError::Game {
+                workload: "fixed".into(),
+                game: 0,
+                ply: 3,
+                source: game_board(impossible()),
+            }),
+            Box::new(qchess_server::ServeError::Bind {
+                addr: "127.0.0.1:80".parse().expect("an address"),
+                source: std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+            }),
+        ];
+        for chain in &chains {
+            assert_said_once(chain.as_ref());
+        }
+        // And through the walker that prints them.
+        let printed = printed(&bad_input_at("--moves, move 1", game_board(remote_board(network()))));
+        assert_eq!(
+            printed,
+            "--moves, move 1: b1^a3c3: the backend failed: cannot reach the provider for submitting the job after \
+             3 attempts: tcp connect error: Connection refused (os error 111)"
+        );
+    }
+
     #[test]
     fn messages_are_input_errors_too() {
         let error = bad_input(format!("--depth {}: at most 7", 9));

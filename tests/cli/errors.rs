@@ -134,3 +134,38 @@ fn save_writes_through_a_link_and_refuses_a_directory() {
     assert_eq!(names.len(), 2, "no temporary file left: {names:?}");
     assert!(Path::new(&target).exists());
 }
+
+#[test]
+fn serve_quotes_what_a_request_said_escaped_and_short() {
+    let served = Served::start(&[]);
+    let http = reqwest::blocking::Client::new();
+    let url = |path: &str| format!("{}{path}", served.url);
+    let hostile = format!("\u{1b}[31m{}", "x".repeat(100_000));
+    let circuit = serde_json::json!({"qubits": 1, "circuit": []});
+    let requests = [
+        (url("/v0.4/jobs"), serde_json::json!({"backend": hostile, "input": circuit})),
+        (url("/v0.4/jobs"), serde_json::json!({"type": hostile, "input": circuit})),
+        (url("/v0.4/jobs"), serde_json::json!({"noise": {"model": hostile}, "input": circuit})),
+        (url("/v0.4/jobs"), serde_json::json!({"shots": hostile, "input": circuit})),
+        (url("/quantumboard/init"), serde_json::json!({"bitboard": hostile})),
+        (url("/quantumboard/do_move"), serde_json::json!({"square1": hostile})),
+    ];
+    let mut answers: Vec<(u16, serde_json::Value)> = requests
+        .iter()
+        .map(|(to, body)| {
+            let response = http.post(to).json(body).send().expect("answers");
+            (response.status().as_u16(), response.json().expect("a JSON error"))
+        })
+        .collect();
+    let path = format!("/v0.4/jobs/%1B%5B31m{}", "y".repeat(5000));
+    let response = http.get(url(&path)).send().expect("answers");
+    answers.push((response.status().as_u16(), response.json().expect("a JSON error")));
+    let response = http.get(url(&format!("/v0.4/backends/%07{}", "z".repeat(5000)))).send().expect("answers");
+    answers.push((response.status().as_u16(), response.json().expect("a JSON error")));
+    for (status, body) in answers {
+        assert!((400..500).contains(&status), "{status}: {body}");
+        let message = body["message"].as_str().expect("a message");
+        assert!(!message.chars().any(char::is_control), "raw control characters: {message:?}");
+        assert!(message.len() < 400, "{} bytes: {}", message.len(), &message[..400]);
+    }
+}

@@ -32,11 +32,8 @@ pub fn bad_input_at(
 #[error("{0}")]
 pub struct Verdict(pub String);
 
-/// The longest line of a usage error shown; clap quotes the bad value in full.
-const USAGE_LINE_CHARS: usize = 300;
-
 /// Prints clap's help or version (exit 0), or its usage error with the user's text escaped and
-/// long lines cut (exit 2).
+/// long lines cut (exit 2): clap quotes the bad value in full.
 pub fn usage(error: &clap::Error) -> ExitCode {
     if !error.use_stderr() {
         // --help and --version: clap's own text, to stdout.
@@ -44,8 +41,7 @@ pub fn usage(error: &clap::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let text = error.to_string();
-    let lines: Vec<String> =
-        text.trim_end().lines().map(|line| qchess_core::text::excerpt_of(line, USAGE_LINE_CHARS)).collect();
+    let lines: Vec<String> = text.trim_end().lines().map(qchess_core::text::excerpt_line).collect();
     eprintln!("{}", lines.join("\n"));
     ExitCode::from(2)
 }

@@ -12,6 +12,10 @@ use std::fmt::Write as _;
 /// How many characters of input an error message shows before cutting with `...`.
 pub const EXCERPT_CHARS: usize = 60;
 
+/// How many characters of a whole message line built by someone else (a JSON parser, an
+/// argument parser) that may quote input are shown before cutting with `...`.
+pub const LINE_CHARS: usize = 300;
+
 /// `text` made safe for a message: control characters escaped (`\n`, `\t`, `\u{1b}`) and cut
 /// to [`EXCERPT_CHARS`] characters followed by `...` when longer.
 ///
@@ -25,7 +29,12 @@ pub fn excerpt(text: &str) -> String {
     excerpt_of(text, EXCERPT_CHARS)
 }
 
-/// [`excerpt`] with another limit, for longer text such as a whole message line.
+/// A message line that may quote input (a parser's error): escaped, cut at [`LINE_CHARS`].
+pub fn excerpt_line(text: &str) -> String {
+    excerpt_of(text, LINE_CHARS)
+}
+
+/// [`excerpt`] with another limit.
 pub fn excerpt_of(text: &str, limit: usize) -> String {
     let mut shown = String::new();
     let mut count = 0;

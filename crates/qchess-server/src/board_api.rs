@@ -16,6 +16,7 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
+use qchess_core::text::excerpt_line;
 use qchess_core::{BoardError, MoveSquares, MoveType, MoveVariant, QuantumBoard, Shape, Square, TypedMove};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -102,8 +103,8 @@ pub async fn init(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let body: Init =
-        serde_json::from_value(json_body(body)?).map_err(|e| ApiError::bad_request(format!("bad init: {e}")))?;
+    let body: Init = serde_json::from_value(json_body(body)?)
+        .map_err(|e| ApiError::bad_request(format!("bad init: {}", excerpt_line(&e.to_string()))))?;
     let mut board = state.board.lock().unwrap_or_else(|p| p.into_inner());
     board.init(qchess_core::Bitboard(body.init_basis_state)).map_err(board_error)?;
     answer(&mut *board, None)
@@ -114,8 +115,8 @@ pub async fn do_move(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let body: DoMove =
-        serde_json::from_value(json_body(body)?).map_err(|e| ApiError::bad_request(format!("bad move: {e}")))?;
+    let body: DoMove = serde_json::from_value(json_body(body)?)
+        .map_err(|e| ApiError::bad_request(format!("bad move: {}", excerpt_line(&e.to_string()))))?;
     let mv = typed_move(&body)?;
     let mut board = state.board.lock().unwrap_or_else(|p| p.into_inner());
     let report = board.apply(&mv).map_err(board_error)?;

@@ -58,14 +58,15 @@ pub(crate) fn parse_error(
         ParseError::UnexpectedEOF { expected, span } => {
             (format!("unexpected end of file; expected {}", expected_list(expected)), Some(*span))
         }
-        ParseError::ReadUnableSandboxed { path, from } => {
-            (format!("cannot include `{}`: includes are not allowed here", excerpt(&path.display().to_string())), *from)
-        }
+        ParseError::ReadUnableSandboxed { path, from } => (
+            format!("cannot include \"{}\": includes are not allowed here", excerpt(&path.display().to_string())),
+            *from,
+        ),
         ParseError::ReadUnableFilesystem { path, from, error } => {
-            (format!("cannot include `{}`: {error}", excerpt(&path.display().to_string())), *from)
+            (format!("cannot include \"{}\": {error}", excerpt(&path.display().to_string())), *from)
         }
         ParseError::ReadUnableCustom { path, from, error } => {
-            (format!("cannot include `{}`: {error}", excerpt(&path.display().to_string())), *from)
+            (format!("cannot include \"{}\": {error}", excerpt(&path.display().to_string())), *from)
         }
     }
 }

@@ -302,3 +302,67 @@ fn outcome_name(keys: KeyKind, varying: u64, key: u64) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const F3: u64 = 1 << 21;
+    const H3: u64 = 1 << 23;
+    /// Both kings and a rook: the squares every board below occupies.
+    const BASE: u64 = (1 << 4) | (1 << 60) | (1 << 0);
+
+    fn exact(pairs: &[(u64, f64)]) -> Observation {
+        Observation::exact(pairs.iter().copied()).expect("a distribution")
+    }
+
+    #[test]
+    fn squares_are_ranked_by_how_much_their_probability_moved() {
+        // A split knight on f3/h3; backend B loses every piece 3% of the time, so each occupied
+        // square moves from 1.000 to 0.970 and each half of the knight only by 0.015.
+        let a = exact(&[(BASE | F3, 0.5), (BASE | H3, 0.5)]);
+        let b = exact(&[(0, 0.03), (BASE | F3, 0.485), (BASE | H3, 0.485)]);
+        let named: Vec<(String, f64)> =
+            differences(&a, &b, KeyKind::Boards).into_iter().map(|d| (d.name, d.difference)).collect();
+        let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["a1", "e1", "e8", "f3", "h3"]);
+        for (name, difference) in &named[..3] {
+            assert!((difference + 0.03).abs() < 1e-12, "{name}: {difference}");
+        }
+        for (name, difference) in &named[3..] {
+            assert!((difference + 0.015).abs() < 1e-12, "{name}: {difference}");
+        }
+    }
+
+    #[test]
+    fn rounding_noise_is_no_difference() {
+        let a = exact(&[(BASE | F3, 0.5), (BASE | H3, 0.5)]);
+        let b = exact(&[(BASE | F3, 0.5000000000000001), (BASE | H3, 0.4999999999999999)]);
+        assert!(differences(&a, &b, KeyKind::Boards).iter().all(|d| d.difference == 0.0));
+        assert!(outcome_differences(&a, &b, KeyKind::Boards).is_empty());
+    }
+
+    #[test]
+    fn when_only_the_correlation_differs_whole_outcomes_are_named() {
+        let a = exact(&[(BASE | F3, 0.5), (BASE | H3, 0.5)]);
+        let b = exact(&[(BASE, 0.015), (BASE | F3, 0.485), (BASE | H3, 0.485), (BASE | F3 | H3, 0.015)]);
+        assert!(differences(&a, &b, KeyKind::Boards).iter().all(|d| d.difference == 0.0));
+        let outcomes: Vec<String> = outcome_differences(&a, &b, KeyKind::Boards)
+            .iter()
+            .map(|o| format!("{} {:.3} vs {:.3}", o.name, o.a, o.b))
+            .collect();
+        assert_eq!(outcomes.len(), 4);
+        for expected in [
+            "f3 h3 empty 0.000 vs 0.015",
+            "f3 h3 occupied 0.000 vs 0.015",
+            "f3 occupied, h3 empty 0.500 vs 0.485",
+            "h3 occupied, f3 empty 0.500 vs 0.485",
+        ] {
+            assert!(outcomes.iter().any(|o| o == expected), "{expected} in {outcomes:?}");
+        }
+        let b = exact(&[(0b01, 0.7), (0b10, 0.2), (0b11, 0.1)]);
+        let bits: Vec<String> =
+            outcome_differences(&exact(&[(0b01, 1.0)]), &b, KeyKind::Bits(2)).into_iter().map(|o| o.name).collect();
+        assert_eq!(bits, ["outcome 01", "outcome 10", "outcome 11"]);
+    }
+}

@@ -9,7 +9,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum BenchError {
     /// A workload name that does not exist.
-    #[error("unknown workload `{name}`; the workloads are {known}")]
+    #[error("unknown workload `{}`; the workloads are {known}", qchess_core::text::excerpt(.name))]
     UnknownWorkload {
         /// The name given.
         name: String,

@@ -37,7 +37,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     if args.rules != "classical" {
         return Err(bad_input(format!(
             "--rules `{}`: perft counts classical chess only; use --rules classical",
-            args.rules
+            excerpt(&args.rules)
         )));
     }
     if args.depth > MAX_DEPTH {

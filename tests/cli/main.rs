@@ -7,6 +7,7 @@ mod board;
 mod compare;
 mod compile;
 mod demo;
+mod errors;
 mod game;
 mod matches;
 mod moves;

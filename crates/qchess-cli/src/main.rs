@@ -53,7 +53,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return exit::usage(&error),
+    };
     let result = match cli.command {
         Command::Moves(args) => commands::moves::run(args, cli.json),
         Command::Perft(args) => commands::perft::run(args, cli.json),

@@ -37,6 +37,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::text::excerpt;
 use crate::{MoveSquares, MoveVariant, Role, Square};
 
 /// The explicit variant mark of a standard move: `x` for a capture, `w` for an excluded move.
@@ -123,10 +124,10 @@ pub enum NotationProblem {
     #[error("the move is empty")]
     Empty,
     /// An upper-case letter in front that is not a piece.
-    #[error("`{0}` is not a piece letter (P, N, B, R, Q or K)")]
+    #[error("`{}` is not a piece letter (P, N, B, R, Q or K)", excerpt(&.0.to_string()))]
     BadPiece(char),
     /// A square was expected.
-    #[error("expected a square (a1-h8) at `{found}`")]
+    #[error("expected a square (a1-h8) at `{}`", excerpt(.found))]
     ExpectedSquare {
         /// The text from where the square should start (empty at the end of the move).
         found: String,
@@ -135,13 +136,13 @@ pub enum NotationProblem {
     #[error("a split needs a source and two targets (b1^a3c3), a merge two sources and a target (a3c3^b5)")]
     IncompleteSplitOrMerge,
     /// A promotion letter that is not `q`, `r`, `b` or `n`.
-    #[error("`{0}` is not a promotion piece (q, r, b or n)")]
+    #[error("`{}` is not a promotion piece (q, r, b or n)", excerpt(&.0.to_string()))]
     BadPromotion(char),
     /// An outcome suffix other than `.m0` / `.m1`.
-    #[error("bad outcome suffix `{0}` (expected .m0 or .m1)")]
+    #[error("bad outcome suffix `{}` (expected .m0 or .m1)", excerpt(.0))]
     BadOutcome(String),
     /// Text left over after a complete move.
-    #[error("unexpected `{0}` after the move")]
+    #[error("unexpected `{}` after the move", excerpt(.0))]
     Trailing(String),
     /// A square named twice.
     #[error("{0} is named twice")]
@@ -153,7 +154,7 @@ pub enum NotationProblem {
 
 /// A move text that is not official notation: the text and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("bad move `{text}`: {problem}")]
+#[error("bad move `{}`: {problem}", excerpt(.text))]
 pub struct ParseMoveError {
     /// The text as given.
     pub text: String,

@@ -96,7 +96,7 @@ impl fmt::Display for GameResult {
 
 /// The text is not a PGN result token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a result (1-0, 0-1, 1/2-1/2 or *)")]
+#[error("`{}` is not a result (1-0, 0-1, 1/2-1/2 or *)", qchess_core::text::excerpt(.0))]
 pub struct ParseResultError(pub String);
 
 impl FromStr for GameResult {

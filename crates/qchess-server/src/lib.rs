@@ -53,6 +53,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use qchess_core::Bitboard;
+use qchess_core::text::excerpt;
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use serde_json::json;
 use tokio::net::TcpListener;
@@ -225,13 +226,13 @@ async fn health() -> Json<serde_json::Value> {
 }
 
 async fn not_found(request: Request) -> ApiError {
-    ApiError::not_found(format!("no route for {} {}", request.method(), request.uri().path()))
+    ApiError::not_found(format!("no route for {} {}", request.method(), excerpt(request.uri().path())))
 }
 
 async fn method_not_allowed(request: Request) -> ApiError {
     ApiError::new(
         axum::http::StatusCode::METHOD_NOT_ALLOWED,
-        format!("{} is not allowed on {}", request.method(), request.uri().path()),
+        format!("{} is not allowed on {}", request.method(), excerpt(request.uri().path())),
     )
 }
 

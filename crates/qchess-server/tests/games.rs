@@ -213,7 +213,7 @@ fn bad_input_is_a_clear_4xx_and_leaves_the_game_intact() {
     rejected(http.post(&new_game).json(&json!({"rules": "atomic"})), bad, "choose one of official");
     rejected(http.post(&new_game).json(&json!({"backend": "remote"})), bad, "no remote provider");
     rejected(http.post(&new_game).json(&json!({"fen": "8/8/8 w"})), bad, "fen");
-    rejected(http.post(&new_game).json(&json!({"record": "1. e2e5 *"})), bad, "record: move 1. e2e5");
+    rejected(http.post(&new_game).json(&json!({"record": "1. e2e5 *"})), bad, "record: move 1: e2e5: a pawn moves");
     rejected(http.post(&new_game).json(&json!({"colour": "red"})), bad, "unknown field `colour`");
     let after = ok(http.get(&game));
     assert_eq!(after["squares"], before["squares"]);

@@ -6,7 +6,7 @@ use qchess_engine::{GameOptions, RuleSet};
 
 use crate::backend::BackendArgs;
 use crate::commands::game::new_game;
-use crate::exit::bad_input;
+use crate::exit::bad_input_at;
 use crate::output::print;
 
 /// Flags of `qchess moves`.
@@ -26,7 +26,7 @@ pub struct Args {
 
 /// Runs `qchess moves`.
 pub fn run(args: Args, json: bool) -> Result<()> {
-    let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+    let spec: PositionSpec = args.position.parse().map_err(|e| bad_input_at("--position", e))?;
     let game = new_game(
         &spec,
         GameOptions { seed: args.seed, rules: args.rules, ..GameOptions::default() },

@@ -11,6 +11,7 @@ use std::io::{BufRead, IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Color, PositionSpec, Square};
 use qchess_engine::analysis::BELL_STATE_NAMES;
 use qchess_engine::diagram::{Diagram, percent};
@@ -21,7 +22,7 @@ use serde_json::{Value, json};
 
 use super::game::{game_error, new_game, output, read_record, replay, replay_error};
 use crate::backend::BackendArgs;
-use crate::exit::bad_input;
+use crate::exit::bad_input_at;
 
 /// Flags of `qchess play`.
 #[derive(Debug, clap::Args)]
@@ -75,11 +76,11 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     let game = match &args.record {
         Some(path) => {
             let record = read_record(path)?;
-            let options = record.options().map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+            let options = record.options().map_err(|e| bad_input_at(path.display().to_string(), e))?;
             replay(&record, options, &args.backend)?.map_err(|e| replay_error(path, e))?
         }
         None => {
-            let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+            let spec: PositionSpec = args.position.parse().map_err(|e| bad_input_at("--position", e))?;
             new_game(&spec, options, &args.backend)?
         }
     };
@@ -89,7 +90,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         if *spec == PlayerSpec::Human {
             return Ok(None);
         }
-        Computer::new(spec, seed).map(Some).map_err(|e| anyhow::anyhow!("{spec}: {e}"))
+        Computer::new(spec, seed).map(Some).map_err(|e| anyhow::anyhow!("{spec}: {}", with_causes(&e)))
     };
     let computers = [computer(&args.white, args.seed)?, computer(&args.black, args.seed)?];
     let mut session = Session {
@@ -164,7 +165,7 @@ impl<W: Write> Session<W> {
                 let computer = self.computers[side].as_mut().expect("is_computer checked");
                 let played = computer
                     .play(&mut self.game, self.movetime)
-                    .map_err(|e| anyhow::anyhow!("the computer's move: {e}"))?;
+                    .map_err(|e| anyhow::anyhow!("the computer's move: {}", with_causes(&e)))?;
                 self.plies += 1;
                 self.announce_move(&played, true)?;
                 if !self.game.is_over() && !self.is_computer(self.game.turn()) {
@@ -211,7 +212,7 @@ impl<W: Write> Session<W> {
             ("load", Some(path)) => self.load(Path::new(path))?,
             ("analyse" | "analyze", Some(square)) => self.analyse(square)?,
             ("save" | "load" | "analyse" | "analyze", None) => {
-                self.error(&format!("`{word}` needs an argument; type `help`"))?;
+                self.error(&format!("`{}` needs an argument; type `help`", excerpt(word)))?;
             }
             _ => self.human_move(line)?,
         }
@@ -232,9 +233,9 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             Err(error) if error.is_input_error() || matches!(error, GameError::Board { .. }) => {
-                self.error(&error.to_string())
+                self.error(&with_causes(&error))
             }
-            Err(error) => Err(game_error(error, format!("move {text}"))),
+            Err(error) => Err(game_error(error, format!("move {}", excerpt(text)))),
         }
     }
 
@@ -329,15 +330,15 @@ impl<W: Write> Session<W> {
         match GameRecord::from_game(&self.game, &info).save(path) {
             Ok(()) if self.json => self.emit(json!({"event": "saved", "path": path.display().to_string()})),
             Ok(()) => self.say(&format!("Saved to {}.", path.display())),
-            Err(error) => self.error(&error.to_string()),
+            Err(error) => self.error(&with_causes(&error)),
         }
     }
 
     fn load(&mut self, path: &Path) -> Result<()> {
-        let loaded = GameRecord::load(path).map_err(|e| e.to_string()).and_then(|record| {
-            let options = record.options().map_err(|e| e.to_string())?;
+        let loaded = GameRecord::load(path).map_err(|e| with_causes(&e)).and_then(|record| {
+            let options = record.options().map_err(|e| with_causes(&e))?;
             match replay(&record, options, &self.backend) {
-                Ok(replayed) => replayed.map_err(|e| format!("{}: {e}", path.display())),
+                Ok(replayed) => replayed.map_err(|e| format!("{}: {}", path.display(), with_causes(&e))),
                 Err(error) => Err(format!("{error:#}")),
             }
         });
@@ -361,7 +362,7 @@ impl<W: Write> Session<W> {
         };
         let entanglement = match self.game.entanglement(square) {
             Ok(values) => values,
-            Err(error) => return self.error(&format!("analyse: {error}")),
+            Err(error) => return self.error(&format!("analyse: {}", with_causes(&error))),
         };
         let mut partners: Vec<(Square, f64)> =
             Square::ALL.into_iter().map(|sq| (sq, entanglement[usize::from(sq)])).filter(|(_, v)| *v > 1e-9).collect();

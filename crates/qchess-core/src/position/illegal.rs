@@ -218,7 +218,7 @@ pub enum Illegal {
 
 /// A well-formed move that is not allowed: the move as written and the rule it breaks.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{text}: {reason}")]
+#[error("{}: {reason}", crate::text::excerpt(.text))]
 pub struct IllegalMove {
     /// The move as written.
     pub text: String,

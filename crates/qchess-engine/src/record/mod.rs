@@ -32,6 +32,7 @@
 //! ([`GameRecord::replay`]) forces every recorded outcome, so a record replays to the same
 //! position on any backend; an outcome that has probability 0 is an error naming the move.
 
+mod atomic;
 mod file;
 mod parse;
 mod print;

@@ -1,5 +1,6 @@
 //! Records from games, and games from records.
 
+use qchess_core::text::excerpt;
 use qchess_core::{Bitboard, Color, Fen, Square};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use thiserror::Error;
@@ -65,7 +66,7 @@ fn pgn_date(days: u64) -> String {
 #[derive(Debug, Error)]
 pub enum ReplayError {
     /// A tag the engine reads has a value it cannot use.
-    #[error("tag {name} \"{value}\": {reason}")]
+    #[error("tag {} \"{}\": {reason}", excerpt(.name), excerpt(.value))]
     Tag {
         /// The tag.
         name: String,
@@ -78,7 +79,7 @@ pub enum ReplayError {
     #[error(transparent)]
     Start(Box<GameError>),
     /// A move could not be replayed (illegal, or its recorded outcome has probability 0).
-    #[error("move {number} {mv}: {}", without_move(.mv, .source))]
+    #[error("{}", move_place(.number, .mv, .source))]
     Move {
         /// The move number as movetext writes it (`3.` or `3...`).
         number: String,
@@ -244,9 +245,14 @@ fn move_number(start: &Fen, ply: usize) -> String {
 }
 
 /// The error's message without a leading `mv: `, which the replay error already says.
-fn without_move(mv: &str, error: &GameError) -> String {
-    let text = error.to_string();
-    text.strip_prefix(mv).and_then(|rest| rest.strip_prefix(": ")).map_or(text.clone(), str::to_owned)
+/// `move 3` (White) or `move 3...` (Black), then the move's text unless the cause names it.
+fn move_place(number: &str, mv: &str, error: &GameError) -> String {
+    let number = if number.ends_with("...") { number } else { number.trim_end_matches('.') };
+    let names_move = matches!(
+        error,
+        GameError::Parse(_) | GameError::Illegal(_) | GameError::Board { .. } | GameError::Inconsistent { .. }
+    );
+    if names_move { format!("move {number}") } else { format!("move {number} {}", excerpt(mv)) }
 }
 
 /// The occupied squares, space-separated, or `-`.

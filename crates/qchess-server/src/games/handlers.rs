@@ -25,7 +25,8 @@ use crate::provider::json_body;
 fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>, what: &str) -> Result<T, ApiError> {
     let bytes = body.map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
     let value = if bytes.iter().all(u8::is_ascii_whitespace) { json!({}) } else { json_body(Ok(bytes))? };
-    serde_json::from_value(value).map_err(|e| ApiError::bad_request(format!("bad {what}: {e}")))
+    serde_json::from_value(value)
+        .map_err(|e| ApiError::bad_request(format!("bad {what}: {}", qchess_core::text::excerpt_line(&e.to_string()))))
 }
 
 /// `GET /api/options`.

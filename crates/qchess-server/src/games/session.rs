@@ -4,6 +4,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Bitboard, Color, Fen, Square};
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{Game, GameError, GameOptions, RuleSet};
@@ -81,7 +82,10 @@ impl NewGame {
                 ));
             }
             Some(other) => {
-                return Err(ApiError::bad_request(format!("backend: `{other}` is not a backend; use local or remote")));
+                return Err(ApiError::bad_request(format!(
+                    "backend: `{}` is not a backend; use local or remote",
+                    excerpt(other)
+                )));
             }
         };
         let player = |side: &str, text: Option<&str>| {
@@ -92,10 +96,11 @@ impl NewGame {
         let start = match (body.fen, body.record) {
             (Some(_), Some(_)) => return Err(ApiError::bad_request("give a fen or a record, not both")),
             (Some(fen), None) => Start::Position(
-                fen.trim().parse().map_err(|e| ApiError::bad_request(format!("fen `{}`: {e}", fen.trim())))?,
+                fen.trim().parse().map_err(|e| ApiError::bad_request(format!("fen `{}`: {e}", excerpt(fen.trim()))))?,
             ),
             (None, Some(record)) => {
-                let record: GameRecord = record.parse().map_err(|e| ApiError::bad_request(format!("record: {e}")))?;
+                let record: GameRecord =
+                    record.parse().map_err(|e| ApiError::bad_request(format!("record: {}", with_causes(&e))))?;
                 Start::Record(Box::new(record))
             }
             (None, None) => Start::Position(Fen::start()),
@@ -134,7 +139,9 @@ impl Session {
     pub fn new(spec: NewGame, config: &GamesConfig) -> Result<Session, ApiError> {
         let options = match &spec.start {
             Start::Position(_) => GameOptions { rules: spec.rules, ..GameOptions::with_seed(spec.seed) },
-            Start::Record(record) => record.options().map_err(|e| ApiError::bad_request(format!("record: {e}")))?,
+            Start::Record(record) => {
+                record.options().map_err(|e| ApiError::bad_request(format!("record: {}", with_causes(&e))))?
+            }
         };
         let (game, backend_label) = match spec.backend {
             BackendChoice::Local => {
@@ -145,8 +152,9 @@ impl Session {
                 let remote =
                     config.remote.as_ref().ok_or_else(|| ApiError::bad_request("no remote provider is configured"))?;
                 let board_config = RemoteBoardConfig { seed: options.seed, ..remote.config.clone() };
-                let board = RemoteBoard::new(Bitboard::EMPTY, board_config)
-                    .map_err(|e| ApiError::new(axum::http::StatusCode::BAD_GATEWAY, format!("remote provider: {e}")))?;
+                let board = RemoteBoard::new(Bitboard::EMPTY, board_config).map_err(|e| {
+                    ApiError::new(axum::http::StatusCode::BAD_GATEWAY, format!("remote provider: {}", with_causes(&e)))
+                })?;
                 (start_game(&spec, board, options)?, remote.label.clone())
             }
         };
@@ -244,7 +252,10 @@ impl Session {
             ))
         })?;
         let failed = |e: qchess_qasm::export::ExportError| {
-            ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, format!("exporting the circuit: {e}"))
+            ApiError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                format!("exporting the circuit: {}", with_causes(&e)),
+            )
         };
         let mut export = Export::from_register(board.register()).map_err(failed)?;
         if let Some(measured) = self.game.measured_board() {
@@ -266,7 +277,7 @@ fn start_game(spec: &NewGame, board: impl qchess_engine::GameBoard, options: Gam
     match &spec.start {
         Start::Position(fen) => Game::with_board(fen, options, board).map_err(game_error),
         Start::Record(record) => {
-            record.replay_on(board, options).map_err(|e| ApiError::bad_request(format!("record: {e}")))
+            record.replay_on(board, options).map_err(|e| ApiError::bad_request(format!("record: {}", with_causes(&e))))
         }
     }
 }
@@ -278,9 +289,10 @@ fn player_error(error: PlayerError) -> ApiError {
         PlayerError::Search(qchess_search::SearchError::NoLegalMove) => {
             ApiError::bad_request("there is no legal move for the computer to play")
         }
-        other => {
-            ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, format!("the computer player failed: {other}"))
-        }
+        other => ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the computer player failed: {}", with_causes(&other)),
+        ),
     }
 }
 
@@ -298,5 +310,5 @@ pub(super) fn game_error(error: GameError) -> ApiError {
         }
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
-    ApiError::new(status, error.to_string())
+    ApiError::new(status, with_causes(&error))
 }

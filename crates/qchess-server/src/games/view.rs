@@ -124,7 +124,7 @@ impl std::fmt::Display for LinksSkipped {
                 f,
                 "{squares} squares in superposition over {states} basis states are too many to pair up in every answer; analyse one square for its links"
             ),
-            LinksSkipped::Board(error) => write!(f, "{error}"),
+            LinksSkipped::Board(error) => f.write_str(&qchess_core::text::with_causes(error)),
         }
     }
 }

@@ -11,5 +11,6 @@ mod game;
 mod moves;
 mod perft;
 mod play;
+mod recycle;
 mod serve;
 mod sim;

@@ -171,6 +171,20 @@ impl IonqClient {
         Probabilities::from_json(&body, qubits).map_err(|e| malformed(&what, &e.to_string()))
     }
 
+    /// How many qubits the configured backend has (`GET /backends/{backend}`).
+    pub async fn backend_qubits(&self) -> Result<u32, RemoteError> {
+        let target = self.config.target().as_str();
+        let what = format!("the description of backend {target}");
+        let url = format!("{}/backends/{target}", self.config.base_url());
+        let deadline = Instant::now() + self.config.request_timeout() * 2;
+        let answer = self.send(&what, Method::GET, &url, None, deadline).await?;
+        let body: Value = parse(&answer, &what)?;
+        body.get("qubits")
+            .and_then(Value::as_u64)
+            .and_then(|q| u32::try_from(q).ok())
+            .ok_or_else(|| malformed(&what, "it has no qubit count"))
+    }
+
     /// Asks the provider to cancel a job.
     pub async fn cancel(&self, job_id: &str) -> Result<(), RemoteError> {
         let deadline = Instant::now() + self.config.request_timeout().min(CANCEL_TIMEOUT) * 2;

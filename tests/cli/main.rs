@@ -13,6 +13,7 @@ mod matches;
 mod moves;
 mod perft;
 mod play;
+mod recycle;
 mod rules;
 mod serve;
 mod sim;

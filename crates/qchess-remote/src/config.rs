@@ -100,6 +100,11 @@ impl ApiKey {
         format!("apiKey {}", self.0)
     }
 
+    /// The key itself, for requests that carry it in a body (IBM Cloud's token exchange).
+    pub(crate) fn secret(&self) -> &str {
+        &self.0
+    }
+
     /// Whether `candidate` is this key (for servers checking a request).
     pub fn matches(&self, candidate: &str) -> bool {
         // Compare every byte so the time taken does not depend on where they differ.

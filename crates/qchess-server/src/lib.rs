@@ -33,6 +33,7 @@ pub mod config;
 pub mod defect;
 pub mod error;
 pub mod games;
+pub mod ibm;
 pub mod jobs;
 pub mod provider;
 pub mod results_body;
@@ -210,7 +211,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/health", get(health))
         .route("/v0.4/backends", get(provider::list_backends))
         .route("/v0.4/backends/{backend}", get(provider::get_backend))
-        .merge(web::routes());
+        .merge(web::routes())
+        .merge(ibm::routes(&state));
     let limit = state.config.limits.max_body_bytes;
     guarded
         .merge(open)

@@ -31,14 +31,15 @@
 
 mod error;
 mod kernels;
-mod plan;
+mod memory;
+pub(crate) mod plan;
 mod run;
 mod state;
 mod unitary;
 
 pub use error::DenseError;
 pub use run::{CountKeys, Counts, DenseSimulator, Distribution, MAX_SHOTS};
-pub use state::{DEFAULT_MAX_QUBITS, DenseState, Limits};
+pub use state::{DEFAULT_MAX_BRANCHES, DEFAULT_MAX_QUBITS, DenseState, Limits};
 pub use unitary::{MAX_UNITARY_QUBITS, Unitary, unitary};
 
 #[cfg(test)]

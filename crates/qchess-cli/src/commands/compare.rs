@@ -71,6 +71,10 @@ pub struct Args {
     /// Write SVG plots into this directory.
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
+    /// Stop with an error (exit code 1) once the comparison has run this many seconds; no
+    /// limit without the flag.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
+    time_limit: Option<std::time::Duration>,
 }
 
 /// The backends disagree: the command exits with code 1 after printing its report.
@@ -81,6 +85,9 @@ struct Disagreement(String);
 /// Runs `qchess compare`.
 pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     let settings = settings(&args)?;
+    if let Some(limit) = args.time_limit {
+        crate::time_limit::exit_after(limit, "compare");
+    }
     let backend = Backend::resolve(&args.backend, &args.remote)?;
     let vs = Backend::resolve(&args.vs, &args.remote)?;
     let work = Work::from_args(&args)?;

@@ -120,13 +120,14 @@ impl DenseSimulator {
             });
         }
         let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
-        self.run_static(circuit, &plan, &mut state, circuit.ops.len());
+        self.run_static(circuit, &plan, &mut state, circuit.ops.len())?;
         Ok(state)
     }
 
     /// Applies the static steps `0..end` (gates, post-selection projections) to `state`.
-    fn run_static(&self, circuit: &Circuit, plan: &Plan, state: &mut DenseState, end: usize) {
+    fn run_static(&self, circuit: &Circuit, plan: &Plan, state: &mut DenseState, end: usize) -> Result<(), DenseError> {
         for (op, step) in circuit.ops[..end].iter().zip(&plan.steps) {
+            self.limits.deadline.check()?;
             match (op, step) {
                 (Op::Gate { gate, .. }, Step::Gate) => state.apply_checked(gate),
                 (Op::Measure { qubit, .. }, Step::Postselect { value }) => {
@@ -135,6 +136,7 @@ impl DenseSimulator {
                 _ => {}
             }
         }
+        Ok(())
     }
 
     /// The exact distribution over every qubit at the end of the circuit, conditioned on the
@@ -149,10 +151,12 @@ impl DenseSimulator {
         let per_state = state_bytes(num_qubits);
 
         let mut pending = vec![Branch { state: initial, clbits: vec![false; circuit.clbits as usize], next_op: 0 }];
+        let mut branches = 1usize;
         while let Some(mut branch) = pending.pop() {
             let mut op_index = branch.next_op;
             let mut alive = true;
             while alive && op_index < circuit.ops.len() {
+                self.limits.deadline.check()?;
                 let op = &circuit.ops[op_index];
                 match (op, plan.steps[op_index]) {
                     (Op::Gate { gate, .. }, Step::Gate) => branch.state.apply_checked(gate),
@@ -178,6 +182,10 @@ impl DenseSimulator {
                         };
                         let reset = matches!(op, Op::Reset { .. });
                         if possible == [true, true] {
+                            branches += 1;
+                            if branches > self.limits.max_branches {
+                                return Err(DenseError::TooManyOutcomeBranches { limit: self.limits.max_branches });
+                            }
                             let live = pending.len() as u128 + 2;
                             if per_state.saturating_mul(live) > budget {
                                 return Err(DenseError::TooManyBranches {
@@ -256,7 +264,7 @@ impl DenseSimulator {
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
-        self.run_static(circuit, &plan, &mut state, plan.first_dynamic);
+        self.run_static(circuit, &plan, &mut state, plan.first_dynamic)?;
         let weight = state.norm_sqr();
         if weight < NEGLIGIBLE_WEIGHT {
             return Err(DenseError::PostSelectionImpossible);
@@ -302,6 +310,7 @@ impl DenseSimulator {
         let mut clbits = vec![false; circuit.clbits as usize];
         let (mut accepted, mut rejected) = (0u64, 0u64);
         while accepted < shots {
+            self.limits.deadline.check()?;
             work.copy_from(&prefix);
             clbits.iter_mut().for_each(|b| *b = false);
             if self.run_trajectory(circuit, &plan, &mut work, &mut clbits, &mut rng) {

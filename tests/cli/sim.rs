@@ -245,3 +245,21 @@ fn compare_stops_at_its_time_limit_too() {
     );
     assert!(started.elapsed() < std::time::Duration::from_secs(60));
 }
+
+#[test]
+fn single_precision_and_threads_agree_with_double() {
+    let (_dir, path) = qasm_file(&slow_circuit(2));
+    let file = path.to_str().expect("utf-8");
+    let double = qchess(&["sim", file, "--json", "--threads", "1"]);
+    assert_eq!(double.code, Some(0), "{}", double.stderr);
+    let single = qchess(&["sim", file, "--json", "--precision", "single", "--threads", "2"]);
+    assert_eq!(single.code, Some(0), "{}", single.stderr);
+    let (double, single) = (double.json(), single.json());
+    let double = double["probabilities"].as_object().expect("object");
+    for (key, p) in double {
+        let q = single["probabilities"][key].as_f64().unwrap_or(0.0);
+        assert!((p.as_f64().expect("number") - q).abs() < 1e-5, "{key}: {p} vs {q}");
+    }
+    assert_eq!(qchess(&["sim", file, "--precision", "half"]).code, Some(2));
+    assert_eq!(qchess(&["sim", file, "--threads", "0"]).code, Some(2));
+}

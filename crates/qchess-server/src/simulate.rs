@@ -80,6 +80,7 @@ pub fn exact_distribution(circuit: &Circuit, limits: &Limits) -> Result<Vec<(u64
     let auto_limits = AutoLimits {
         max_sparse_states: limits.max_sparse_states,
         dense: DenseLimits::with_max_qubits(limits.max_dense_qubits),
+        ..AutoLimits::default()
     };
     match auto::probabilities(circuit, &auto_limits) {
         Ok(outcomes) => Ok(outcomes.probabilities.into_iter().filter(|&(_, p)| p > REPORT_THRESHOLD).collect()),

@@ -39,7 +39,7 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 use crate::deadline::TimeLimitExceeded;
-use crate::dense::{CountKeys, Counts, DenseError, DenseSimulator, Limits, MAX_SHOTS};
+use crate::dense::{Acceleration, CountKeys, Counts, DenseError, DenseSimulator, Limits, MAX_SHOTS};
 use crate::sparse::{SimError, SparseState};
 
 mod branches;
@@ -68,11 +68,19 @@ pub struct AutoLimits {
     pub max_sparse_states: usize,
     /// Limits of the dense simulator.
     pub dense: Limits,
+    /// Fusion width, precision and threads of the dense simulator.
+    pub acceleration: Acceleration,
 }
 
 impl Default for AutoLimits {
     fn default() -> AutoLimits {
-        AutoLimits { max_sparse_states: 1 << 22, dense: Limits::default() }
+        AutoLimits { max_sparse_states: 1 << 22, dense: Limits::default(), acceleration: Acceleration::default() }
+    }
+}
+
+impl AutoLimits {
+    fn dense_simulator(&self) -> DenseSimulator {
+        DenseSimulator::with_limits(self.dense).with_acceleration(self.acceleration)
     }
 }
 
@@ -144,7 +152,7 @@ pub fn probabilities(circuit: &Circuit, limits: &AutoLimits) -> Result<Outcomes,
             engine: Engine::Sparse,
         });
     }
-    let dense = DenseSimulator::with_limits(limits.dense).probabilities(circuit)?;
+    let dense = limits.dense_simulator().probabilities(circuit)?;
     let probabilities =
         dense.probabilities.iter().enumerate().filter(|&(_, &p)| p > 0.0).map(|(k, &p)| (k as u64, p)).collect();
     Ok(Outcomes {
@@ -172,10 +180,10 @@ pub fn sample(circuit: &Circuit, shots: u64, seed: u64, limits: &AutoLimits) -> 
         if let Some(counts) = sparse {
             return Ok((counts, Engine::Sparse));
         }
-        return Ok((DenseSimulator::with_limits(limits.dense).sample(circuit, shots, seed)?, Engine::Dense));
+        return Ok((limits.dense_simulator().sample(circuit, shots, seed)?, Engine::Dense));
     };
     let Some(distribution) = sparse_distribution(circuit, limits)? else {
-        return Ok((DenseSimulator::with_limits(limits.dense).sample(circuit, shots, seed)?, Engine::Dense));
+        return Ok((limits.dense_simulator().sample(circuit, shots, seed)?, Engine::Dense));
     };
     let keys = if measured.is_empty() {
         CountKeys::Qubits(qubits)

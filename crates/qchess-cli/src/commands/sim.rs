@@ -13,7 +13,9 @@ use std::time::Duration;
 use qchess_circuit::ir::Circuit;
 use qchess_sim::auto::{self, AutoError, AutoLimits, Outcomes};
 use qchess_sim::deadline::Deadline;
-use qchess_sim::dense::{CountKeys, Counts, DEFAULT_MAX_BRANCHES, DEFAULT_MAX_QUBITS, DenseError, Limits, MAX_SHOTS};
+use qchess_sim::dense::{
+    Acceleration, CountKeys, Counts, DEFAULT_MAX_BRANCHES, DEFAULT_MAX_QUBITS, DenseError, Limits, MAX_SHOTS, Precision,
+};
 use qchess_sim::sparse::SimError;
 use serde::ser::{SerializeMap, Serializer};
 
@@ -49,6 +51,22 @@ pub struct Args {
     /// limit without the flag.
     #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
     pub time_limit: Option<Duration>,
+    /// Amplitude precision of dense simulation: `single` halves memory and bandwidth (for
+    /// circuits whose measurements are final; others run in double).
+    #[arg(long, value_enum, default_value_t = PrecisionArg::Double)]
+    pub precision: PrecisionArg,
+    /// Threads for dense passes (default: every core); results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// `--precision`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PrecisionArg {
+    /// Complex numbers of two doubles.
+    Double,
+    /// Complex numbers of two floats.
+    Single,
 }
 
 /// Probabilities below this are rounding noise, not outcomes, and are not printed.
@@ -62,7 +80,15 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     let circuit = qchess_qasm::parse::parse_file(&args.file).map_err(exit::bad_input)?;
     let deadline = args.time_limit.map_or_else(Deadline::none, Deadline::after);
     let dense = Limits::with_max_qubits(args.max_qubits).max_branches(args.max_branches).deadline(deadline);
-    let limits = AutoLimits { max_sparse_states: args.max_states, dense };
+    let acceleration = Acceleration {
+        precision: match args.precision {
+            PrecisionArg::Double => Precision::Double,
+            PrecisionArg::Single => Precision::Single,
+        },
+        threads: args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from),
+        ..Acceleration::default()
+    };
+    let limits = AutoLimits { max_sparse_states: args.max_states, dense, acceleration };
     let name = args.file.display().to_string();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());

@@ -79,4 +79,18 @@ pub enum BenchError {
     /// The growth workload did not behave as the state cap promises.
     #[error("growth: {0}")]
     Growth(String),
+    /// Two configurations of one simulator gave different answers on the same circuit.
+    #[error("dense-circuits: {what}")]
+    Mismatch {
+        /// Which configuration, and by how much.
+        what: String,
+    },
+    /// A file could not be written.
+    #[error("{what}: {detail}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// What the system said.
+        detail: String,
+    },
 }

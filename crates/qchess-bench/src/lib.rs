@@ -6,6 +6,7 @@
 //! | `random-default`, `random-split-heavy`, `random-no-merge` | seeded random games, end to end per ply: legal moves, the choice, the move on the exact local board, all 64 probabilities; a sample of games is cross-checked against the dense simulator |
 //! | `growth` | splits until the state holds `2^k` basis states; time per state per gate, bytes per state, and a clean refusal at the state cap |
 //! | `dense` | random one- and two-qubit gates on full state vectors against the memory-bandwidth floor |
+//! | `dense-circuits` | seeded random circuits (20, 24, 26 qubits) to the final state: unfused, fused, single precision, threads; `--write-qasm DIR` saves them for other simulators |
 //!
 //! Every workload reports the fields of [`WorkloadReport`]; those that do not apply are `None`.
 //! [`BenchOptions::quick`] shrinks every workload so the whole run takes seconds (for tests).
@@ -20,6 +21,7 @@
 //! # Ok::<(), qchess_bench::BenchError>(())
 //! ```
 
+mod circuits;
 mod crosscheck;
 mod dense;
 mod error;
@@ -34,6 +36,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
+pub use circuits::{CircuitSize, random_circuit};
 pub use crosscheck::TOLERANCE as CROSSCHECK_TOLERANCE;
 pub use dense::DenseSize;
 pub use error::BenchError;
@@ -55,17 +58,20 @@ pub enum Workload {
     Growth,
     /// Dense gates against the bandwidth floor.
     Dense,
+    /// Random circuits to the final state: unfused, fused, single precision, threads.
+    DenseCircuits,
 }
 
 impl Workload {
     /// Every workload, in the order `qchess bench` runs them.
-    pub const ALL: [Workload; 6] = [
+    pub const ALL: [Workload; 7] = [
         Workload::Fixed,
         Workload::RandomDefault,
         Workload::RandomSplitHeavy,
         Workload::RandomNoMerge,
         Workload::Growth,
         Workload::Dense,
+        Workload::DenseCircuits,
     ];
 
     /// The workload's name.
@@ -77,6 +83,7 @@ impl Workload {
             Workload::RandomNoMerge => MoveMix::NO_MERGE.name,
             Workload::Growth => "growth",
             Workload::Dense => "dense",
+            Workload::DenseCircuits => "dense-circuits",
         }
     }
 }
@@ -111,6 +118,12 @@ pub struct BenchOptions {
     pub growth_k: (u32, u32),
     /// The dense workload's state sizes.
     pub dense: Vec<DenseSize>,
+    /// The dense-circuits workload's circuits.
+    pub circuits: Vec<CircuitSize>,
+    /// Threads of the multi-threaded dense-circuits runs.
+    pub threads: usize,
+    /// Where the dense-circuits workload writes its circuits as OpenQASM 2, if anywhere.
+    pub qasm_dir: Option<std::path::PathBuf>,
 }
 
 impl BenchOptions {
@@ -123,6 +136,13 @@ impl BenchOptions {
             random: RandomPlan { games: 1000, plies: 60, crosscheck_every: 50, crosscheck_qubits: 18 },
             growth_k: (10, 20),
             dense: vec![DenseSize { qubits: 20, gates: 300 }, DenseSize { qubits: 24, gates: 60 }],
+            circuits: vec![
+                CircuitSize { qubits: 20, layers: 20 },
+                CircuitSize { qubits: 24, layers: 12 },
+                CircuitSize { qubits: 26, layers: 8 },
+            ],
+            threads: available_threads(),
+            qasm_dir: None,
         }
     }
 
@@ -134,8 +154,16 @@ impl BenchOptions {
             random: RandomPlan { games: 20, plies: 40, crosscheck_every: 10, crosscheck_qubits: 12 },
             growth_k: (6, 12),
             dense: vec![DenseSize { qubits: 10, gates: 40 }, DenseSize { qubits: 14, gates: 20 }],
+            circuits: vec![CircuitSize { qubits: 12, layers: 4 }],
+            threads: available_threads(),
+            qasm_dir: None,
         }
     }
+}
+
+/// The cores this process may use (1 when unknown).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Runs the chosen workloads in order, calling `progress` with each workload before it starts.
@@ -152,6 +180,7 @@ pub fn run(options: &BenchOptions, mut progress: impl FnMut(Workload)) -> Result
             Workload::RandomNoMerge => random::run(MoveMix::NO_MERGE, options.random)?,
             Workload::Growth => growth::run(options.growth_k.0, options.growth_k.1)?,
             Workload::Dense => dense::run(&options.dense)?,
+            Workload::DenseCircuits => circuits::run(&options.circuits, options.threads, options.qasm_dir.as_deref())?,
         };
         report.seconds = started.elapsed().as_secs_f64();
         report.peak_rss_mb = if measured_rss { machine::peak_rss_mb() } else { None };
@@ -172,7 +201,7 @@ mod tests {
         let error = "random".parse::<Workload>().expect_err("unknown");
         assert_eq!(
             error.to_string(),
-            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense"
+            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, dense-circuits"
         );
     }
 }

@@ -12,4 +12,5 @@ mod moves;
 mod perft;
 mod play;
 mod serve;
+mod serve_limits;
 mod sim;

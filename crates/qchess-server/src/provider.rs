@@ -85,6 +85,12 @@ pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError>
             }
             cause = error.source();
         }
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is larger than this server accepts (--max-body-bytes)",
+            );
+        }
         ApiError::new(rejection.status(), rejection.body_text())
     })?;
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {e}")))

@@ -188,7 +188,7 @@ impl http_body::Body for TimedBody {
 /// An answer's body that tells the connection when it was sent (or dropped).
 struct TrackedBody {
     body: Body,
-    activity: Arc<Activity>,
+    _open: Open,
 }
 
 impl http_body::Body for TrackedBody {
@@ -208,10 +208,21 @@ impl http_body::Body for TrackedBody {
     }
 }
 
-impl Drop for TrackedBody {
+/// Counts a request until its answer was sent, or its handler was dropped unanswered.
+struct Open(Arc<Activity>);
+
+impl Open {
+    fn new(activity: &Arc<Activity>) -> Open {
+        activity.header_since.store(0, Ordering::Relaxed);
+        activity.open.fetch_add(1, Ordering::Relaxed);
+        Open(Arc::clone(activity))
+    }
+}
+
+impl Drop for Open {
     fn drop(&mut self) {
-        self.activity.last_byte.store(self.activity.now(), Ordering::Relaxed);
-        self.activity.open.fetch_sub(1, Ordering::Relaxed);
+        self.0.last_byte.store(self.0.now(), Ordering::Relaxed);
+        self.0.open.fetch_sub(1, Ordering::Relaxed);
     }
 }
 
@@ -234,8 +245,7 @@ pub async fn serve(stream: TcpStream, app: Router, timeouts: Timeouts, mut shutd
         let activity = Arc::clone(&service_activity);
         let mut app = app.clone();
         async move {
-            activity.header_since.store(0, Ordering::Relaxed);
-            activity.open.fetch_add(1, Ordering::Relaxed);
+            let open = Open::new(&activity);
             activity.handlers.fetch_add(1, Ordering::Relaxed);
             let handling = Handling(Arc::clone(&activity));
             let request = request.map(|body| TimedBody {
@@ -245,7 +255,7 @@ pub async fn serve(stream: TcpStream, app: Router, timeouts: Timeouts, mut shutd
             });
             let response = app.call(request).await.unwrap_or_else(|never: Infallible| match never {});
             drop(handling);
-            Ok::<_, Infallible>(response.map(|body| Body::new(TrackedBody { body, activity })))
+            Ok::<_, Infallible>(response.map(|body| Body::new(TrackedBody { body, _open: open })))
         }
     });
     let connection = hyper::server::conn::http1::Builder::new().keep_alive(true).serve_connection(io, service);

@@ -196,6 +196,8 @@ pub struct ServerConfig {
     pub workers: usize,
     /// A deliberate defect of every job's results (tests of comparisons only).
     pub defect: Option<crate::defect::Defect>,
+    /// The game API's games: how many, how long, and where they may run.
+    pub games: crate::games::GamesConfig,
 }
 
 impl ServerConfig {
@@ -212,6 +214,7 @@ impl ServerConfig {
             queue_delay: Duration::ZERO,
             workers: 2,
             defect: None,
+            games: crate::games::GamesConfig::default(),
         }
     }
 
@@ -252,6 +255,6 @@ impl ServerConfig {
                 return Err(ConfigError::BadDuration { what, max_seconds: max.as_secs(), value: value.as_secs_f64() });
             }
         }
-        Ok(())
+        self.games.validate()
     }
 }

@@ -35,12 +35,14 @@ pub mod config;
 mod connection;
 pub mod defect;
 pub mod error;
+pub mod games;
 pub mod jobs;
 pub mod provider;
 pub mod results_body;
 pub mod serving;
 pub mod simulate;
 mod time;
+pub mod web;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -87,6 +89,8 @@ pub struct AppState {
     pub shutting_down: AtomicBool,
     /// Set when the shutdown grace period ran out: running jobs stop.
     pub stop_jobs: AtomicBool,
+    /// The games of the game API.
+    pub games: games::GameStore,
 }
 
 impl AppState {
@@ -132,6 +136,7 @@ impl Server {
             started: SystemTime::now(),
             shutting_down: AtomicBool::new(false),
             stop_jobs: AtomicBool::new(false),
+            games: games::GameStore::new(config.games.clone()),
             config,
         });
         Ok(Server { listener, state, queue })
@@ -208,11 +213,13 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/quantumboard/init", post(board_api::init))
         .route("/quantumboard/do_move", post(board_api::do_move))
         .route("/quantumboard/undo_last_move", post(board_api::undo))
+        .merge(games::routes())
         .route_layer(middleware::from_fn_with_state(Arc::clone(&state), require_key));
     let open = Router::new()
         .route("/health", get(health))
         .route("/v0.4/backends", get(provider::list_backends))
-        .route("/v0.4/backends/{backend}", get(provider::get_backend));
+        .route("/v0.4/backends/{backend}", get(provider::get_backend))
+        .merge(web::routes());
     let limit = state.config.limits.max_body_bytes;
     guarded
         .merge(open)

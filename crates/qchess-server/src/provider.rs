@@ -74,9 +74,9 @@ pub async fn whoami() -> Json<Value> {
     Json(json!({ "key_id": "00000000-0000-4000-8000-000000000000", "key_name": "qchess serve", "project_id": null }))
 }
 
-/// Reads a JSON body, turning every failure into an IonQ-shaped 400, 408 or 413.
-pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
-    let bytes = body.map_err(|rejection| {
+/// A request body, or the IonQ-shaped 400, 408 or 413 that says why it could not be read.
+pub fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| {
         // A body that did not arrive in time is a timeout, whatever layer reports it.
         let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&rejection);
         while let Some(error) = cause {
@@ -92,7 +92,12 @@ pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError>
             );
         }
         ApiError::new(rejection.status(), rejection.body_text())
-    })?;
+    })
+}
+
+/// Reads a JSON body, turning every failure into an IonQ-shaped 400, 408 or 413.
+pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
+    let bytes = body_bytes(body)?;
     serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {e}")))
 }
 

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 /// Every route: method and path, with `{id}` and `{backend}` filled in by each case.
-const ROUTES: [(&str, &str); 14] = [
+const ROUTES: [(&str, &str); 30] = [
     ("GET", "/health"),
     ("GET", "/v0.4/backends"),
     ("GET", "/v0.4/backends/{backend}"),
@@ -30,17 +30,41 @@ const ROUTES: [(&str, &str); 14] = [
     ("POST", "/quantumboard/init"),
     ("POST", "/quantumboard/do_move"),
     ("POST", "/quantumboard/undo_last_move"),
+    ("GET", "/api/options"),
+    ("POST", "/api/games"),
+    ("GET", "/api/games"),
+    ("GET", "/api/games/{id}"),
+    ("DELETE", "/api/games/{id}"),
+    ("GET", "/api/games/{id}/moves"),
+    ("POST", "/api/games/{id}/moves"),
+    ("POST", "/api/games/{id}/computer"),
+    ("POST", "/api/games/{id}/undo"),
+    ("GET", "/api/games/{id}/squares/{id}"),
+    ("GET", "/api/games/{id}/record"),
+    ("GET", "/api/games/{id}/circuit"),
+    ("GET", "/"),
+    ("GET", "/assets/board.js"),
+    ("GET", "/openapi.json"),
+    ("PATCH", "/v0.4/jobs"),
 ];
 
-/// One shared server, small enough that random jobs and board moves stay quick.
-fn base() -> &'static str {
-    static BASE: OnceLock<String> = OnceLock::new();
+/// Stands in a path for the id of a game that exists.
+const GAME: &str = "GAME";
+
+/// One shared server, small enough that random jobs and board moves stay quick, with one
+/// game open; and that game's id.
+fn base() -> &'static (String, String) {
+    static BASE: OnceLock<(String, String)> = OnceLock::new();
     BASE.get_or_init(|| {
-        start(|config| {
+        let base = start(|config| {
             config.limits.max_qubits = 8;
             config.limits.max_board_states = 4096;
             config.timeouts.header = Duration::from_secs(2);
-        })
+        });
+        let game: Value =
+            client().post(format!("{base}/api/games")).body("{}").send().expect("answers").json().expect("JSON");
+        let id = game["id"].as_str().expect("a game id").to_owned();
+        (base, id)
     })
 }
 
@@ -48,6 +72,8 @@ fn base() -> &'static str {
 /// invalid percent-encodings.
 fn segment() -> impl Strategy<Value = String> {
     prop_oneof![
+        Just(GAME.to_owned()),
+        Just("e4".to_owned()),
         Just("simulator".to_owned()),
         Just("qpu.aria-1".to_owned()),
         "[a-z0-9-]{0,40}",
@@ -66,6 +92,11 @@ fn near_valid() -> impl Strategy<Value = Value> {
             }
         ),
         any::<u64>().prop_map(|state| serde_json::json!({"init_basis_state": state})),
+        "[a-h][1-8][a-h1-8^xw.mq0-9:A-Z_]{0,12}".prop_map(|mv| serde_json::json!({"move": mv})),
+        (0usize..5).prop_map(|plies| serde_json::json!({"plies": plies})),
+        Just(serde_json::json!({"player": "random"})),
+        ("[a-z]{0,10}", "[a-z:0-9]{0,8}", "[A-Za-z0-9/ -]{0,30}")
+            .prop_map(|(rules, player, fen)| { serde_json::json!({"rules": rules, "white": player, "fen": fen}) }),
         (json_value(), proptest::option::of(0u64..3000), "[a-z.0-9-]{0,12}").prop_map(|(circuit, shots, backend)| {
             serde_json::json!({"backend": backend, "shots": shots, "input": {"qubits": 3, "circuit": [circuit]}})
         }),
@@ -108,11 +139,12 @@ proptest! {
         query in proptest::option::of("[a-z]{1,6}=[a-z0-9%-]{0,6}"),
     ) {
         let (method, template) = ROUTES[route];
-        let mut path = template.replace("{id}", &id).replace("{backend}", &id);
+        let (base, game) = base();
+        let mut path = template.replace("{id}", &id.replace(GAME, game)).replace("{backend}", &id);
         if let Some(query) = query {
             path = format!("{path}?{query}");
         }
-        let url = format!("{}{path}", base());
+        let url = format!("{base}{path}");
         let mut request = client().request(method.parse().expect("method"), &url).body(body);
         if json_type {
             request = request.header("content-type", "application/json");
@@ -130,7 +162,8 @@ proptest! {
         flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
         raw in any::<bool>(),
     ) {
-        let addr = base().trim_start_matches("http://").to_owned();
+        let (base, _) = base();
+        let addr = base.trim_start_matches("http://").to_owned();
         let bytes = if raw {
             noise
         } else {
@@ -160,7 +193,7 @@ proptest! {
             let status: u16 = status.parse().map_err(|_| TestCaseError::fail(format!("status line: {text}")))?;
             prop_assert!(status < 500, "answered {status}: {text}");
         }
-        let health = client().get(format!("{}/health", base())).send().expect("still serving");
+        let health = client().get(format!("{base}/health")).send().expect("still serving");
         prop_assert_eq!(health.status().as_u16(), 200);
     }
 }

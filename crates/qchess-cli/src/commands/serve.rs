@@ -84,6 +84,9 @@ pub struct Args {
     /// gates on the qubit).
     #[arg(long, value_name = "DEFECT", hide = true)]
     defect: Option<qchess_server::defect::Defect>,
+    /// Flags of the web board's game API.
+    #[command(flatten)]
+    games: super::serve_games::GameArgs,
 }
 
 /// A duration flag in seconds; its range is checked with the rest of the configuration.
@@ -125,6 +128,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         queue_delay: Duration::from_millis(args.queue_delay_ms),
         workers: args.workers,
         defect: args.defect,
+        games: args.games.config()?,
     };
     config.validate().map_err(bad_input)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -152,6 +156,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         eprintln!(
             "qchess serve: provider API at http://{addr}/v0.4, board API at http://{addr}/quantumboard; Ctrl-C stops"
         );
+        eprintln!("qchess serve: web board at http://{addr}/ (game API described at /openapi.json)");
         if let Some(defect) = args.defect {
             eprintln!("qchess serve: every job has the deliberate defect {defect} (for testing comparisons)");
         }

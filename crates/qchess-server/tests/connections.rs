@@ -97,6 +97,33 @@ fn idle_keep_alive_connections_close_after_the_idle_timeout() {
 }
 
 #[test]
+fn a_client_that_stops_reading_an_answer_is_dropped_after_the_idle_timeout() {
+    let base = start(|config| config.timeouts.idle = Duration::from_millis(500));
+    // 20 qubits in uniform superposition: about 31 MB of results, more than socket buffers hold.
+    let gates: Vec<Value> = (0..20).map(|q| json!({"gate": "h", "targets": [q]})).collect();
+    let body = json!({"backend": "simulator", "input": {"gateset": "qis", "qubits": 20, "circuit": gates}});
+    let created: Value =
+        client().post(format!("{base}/v0.4/jobs")).json(&body).send().expect("answers").json().expect("JSON");
+    let id = created["id"].as_str().expect("id").to_owned();
+    let (job, _) = common::wait_until_final(&client(), &base, &id);
+    assert_eq!(job["status"], "completed");
+    let mut stream = TcpStream::connect(addr_of(&base)).expect("connects");
+    write!(stream, "GET /v0.4/jobs/{id}/results/probabilities HTTP/1.1\r\nHost: x\r\n\r\n").expect("request");
+    // Read nothing for a while: the server's writes stall, and it gives up.
+    std::thread::sleep(Duration::from_secs(3));
+    stream.set_read_timeout(Some(Duration::from_secs(10))).expect("timeout");
+    let mut received = 0usize;
+    let mut buffer = vec![0u8; 1 << 16];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => received += n,
+        }
+    }
+    assert!(received < 20_000_000, "{received} bytes were sent to a client that stopped reading");
+}
+
+#[test]
 fn a_body_that_never_finishes_is_answered_408() {
     let base = start(|config| config.timeouts.body = Duration::from_millis(500));
     let mut stream = TcpStream::connect(addr_of(&base)).expect("connects");

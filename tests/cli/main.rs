@@ -16,5 +16,6 @@ mod play;
 mod recycle;
 mod rules;
 mod serve;
+mod serve_limits;
 mod sim;
 mod uqci;

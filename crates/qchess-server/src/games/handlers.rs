@@ -19,11 +19,11 @@ use super::choices::{parse_player, players, rule_description};
 use super::session::{NewGame, NewGameBody};
 use crate::AppState;
 use crate::error::ApiError;
-use crate::provider::json_body;
+use crate::provider::{body_bytes, json_body};
 
 /// A JSON body read as `T`; an empty body reads as `{}`.
 fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>, what: &str) -> Result<T, ApiError> {
-    let bytes = body.map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
+    let bytes = body_bytes(body)?;
     let value = if bytes.iter().all(u8::is_ascii_whitespace) { json!({}) } else { json_body(Ok(bytes))? };
     serde_json::from_value(value)
         .map_err(|e| ApiError::bad_request(format!("bad {what}: {}", qchess_core::text::excerpt_line(&e.to_string()))))

@@ -11,7 +11,7 @@ use crate::optimize::optimize;
 use crate::program::Program;
 use crate::sabre::route;
 use crate::target::Target;
-use crate::translate::{cx_to_native, expand_swaps, synthesize};
+use crate::translate::{cx_to_native, expand_swaps, lower_iswaps, synthesize};
 use crate::verify::{Equivalence, SplitMix, check_equivalence, check_structure};
 
 /// How hard to try.
@@ -167,6 +167,7 @@ fn finish(
 /// synthesis.
 fn lower_routed(program: &mut Program, target: &Target) -> Result<Vec<IsaOp>, RouteError> {
     expand_swaps(program, target);
+    lower_iswaps(program, target)?;
     optimize(program);
     cx_to_native(program, target)?;
     optimize(program);

@@ -27,6 +27,18 @@ pub enum Instr {
         /// Target.
         target: u32,
     },
+    /// `iSWAP^power`, followed by a SWAP of the pair when `swapped` (a routing SWAP merged into it);
+    /// kept whole until after routing so that merge can happen.
+    ISwap {
+        /// The power `t`.
+        power: f64,
+        /// First operand.
+        a: u32,
+        /// Second operand.
+        b: u32,
+        /// Whether a SWAP of `a` and `b` follows.
+        swapped: bool,
+    },
     /// Exchange of two qubits (inserted by routing).
     Swap {
         /// One qubit.
@@ -63,7 +75,7 @@ impl Instr {
         match *self {
             Instr::One { qubit, .. } | Instr::Measure { qubit, .. } | Instr::Reset { qubit } => (qubit, None),
             Instr::Cx { control, target } => (control, Some(target)),
-            Instr::Swap { a, b } | Instr::Native { a, b, .. } => (a, Some(b)),
+            Instr::Swap { a, b } | Instr::Native { a, b, .. } | Instr::ISwap { a, b, .. } => (a, Some(b)),
         }
     }
 
@@ -79,6 +91,7 @@ impl Instr {
             Instr::One { qubit, matrix } => Instr::One { qubit: map(qubit), matrix },
             Instr::Cx { control, target } => Instr::Cx { control: map(control), target: map(target) },
             Instr::Swap { a, b } => Instr::Swap { a: map(a), b: map(b) },
+            Instr::ISwap { power, a, b, swapped } => Instr::ISwap { power, a: map(a), b: map(b), swapped },
             Instr::Native { gate, a, b } => Instr::Native { gate, a: map(a), b: map(b) },
             Instr::Measure { qubit, clbit } => Instr::Measure { qubit: map(qubit), clbit },
             Instr::Reset { qubit } => Instr::Reset { qubit: map(qubit) },
@@ -104,10 +117,10 @@ impl Program {
     }
 }
 
-/// `ops[from..]` of `circuit` as instructions: every gate lowered to CX and one-qubit gates, then
-/// `measure` (qubits measured at the end into the bits after the circuit's own). Uncontrolled
-/// iSWAP powers take two CX (see [`iswap_power`]); everything else goes through the exact
-/// lowering of `qchess_qasm::lower`.
+/// `ops[from..]` of `circuit` as instructions: uncontrolled iSWAP powers as they are (lowered
+/// after routing, see [`iswap_power`]), singly controlled ones in six CX, everything else through
+/// the exact CX lowering of `qchess_qasm::lower`; then `measure` (qubits measured at the end into
+/// the bits after the circuit's own).
 pub fn from_circuit(circuit: &Circuit, from: usize, measure: &[Qubit]) -> Result<Program, RouteError> {
     let mut instrs = Vec::with_capacity(circuit.ops.len() * 4 + measure.len());
     for (index, op) in circuit.ops.iter().enumerate().skip(from) {
@@ -116,7 +129,7 @@ pub fn from_circuit(circuit: &Circuit, from: usize, measure: &[Qubit]) -> Result
             && let (GateKind::ISwap(t), &[a, b]) = (gate.kind, gate.targets.as_slice())
         {
             gate.check_shape(circuit.num_qubits()).map_err(|source| LowerError::InvalidGate { op: index, source })?;
-            instrs.extend(iswap_power(t, a.0, b.0));
+            instrs.push(Instr::ISwap { power: t, a: a.0, b: b.0, swapped: false });
             continue;
         }
         if let Op::Gate { gate, condition: None } = op

@@ -100,7 +100,9 @@ pub fn lower_iswaps(program: &mut Program, target: &Target) -> Result<(), RouteE
                     }
                     (kind, &[q]) => out.push(one(q.0, kind)),
                     _ => {
-                        return Err(RouteError::Internal("the sqrt-iSWAP lowering of an iSWAP power left another gate"));
+                        return Err(RouteError::Internal(
+                            "the sqrt-iSWAP lowering of an iSWAP power left another gate",
+                        ));
                     }
                 }
             }

@@ -137,11 +137,8 @@ impl GameRecord {
                 record.set_tag(&tag.name, &tag.value);
             }
         }
-        record.moves = game
-            .moves()
-            .iter()
-            .map(|played| RecordedMove { notation: played.notation.into(), comment: None })
-            .collect();
+        record.moves =
+            game.moves().iter().map(|played| RecordedMove { notation: played.declared, comment: None }).collect();
         record.result = game.result();
         record
     }

@@ -142,3 +142,46 @@ fn an_observer_game_on_a_remote_backend_gives_the_local_result() {
     let compiled = qchess_json("compile", &["--rules", "observer", "--position", QUEEN_AND_ROOK, "--moves", moves]);
     assert_eq!(compiled["sidecar"]["postselect"].as_array().map(Vec::len), Some(1), "the collapse is a measurement");
 }
+
+#[test]
+fn checkmate_failed_moves_and_measurements_through_the_cli() {
+    let failed = qchess_json("game", &["--rules", "checkmate", "--moves", "b1^a3c3 e7e6 c2c3.m1"]);
+    let last = &failed["moves"][2];
+    assert_eq!((&last["move"], &last["outcome"], &last["proceeded"]), (&"c2c3.m1".into(), &1.into(), &false.into()));
+    assert_eq!((&failed["pieces"]["c2"], &failed["pieces"]["c3"]), (&"P".into(), &"N".into()));
+    assert_eq!(failed["side_to_move"], "black");
+    let mate = qchess_json(
+        "game",
+        &["--rules", "checkmate", "--position", "fen 6k1/8/8/8/8/8/r7/6K1 w - - 0 1", "--moves", "g1^f1h1 a2a1"],
+    );
+    assert_eq!((&mate["result"], &mate["reason"]), (&"0-1".into(), &"checkmate".into()));
+    assert_refused(
+        &qchess(&[
+            "game",
+            "--rules",
+            "checkmate",
+            "--position",
+            "fen 4k3/8/8/8/8/8/8/r3K3 w - - 0 1",
+            "--moves",
+            "e1^e2f1",
+        ]),
+        "e1^e2f1: it leaves the white king in check",
+    );
+    assert_refused(
+        &qchess(&["game", "--rules", "checkmate", "--moves", "e2e4 ?e4"]),
+        "?e4: e4 is not in superposition",
+    );
+}
+
+#[test]
+fn a_checkmate_game_on_a_remote_backend_gives_the_local_result() {
+    let served = Served::start(&[]);
+    let args = ["--rules", "checkmate", "--moves", "b1^a3c3 g8^f6h6 c2c3.m0 ?f6.m1 d2d3 e7e6 c1h6"];
+    let local = qchess_json("game", &args);
+    let remote = qchess_json("game", &[&args[..], &["--backend", &served.url]].concat());
+    for field in ["result", "pieces", "probabilities"] {
+        assert_eq!(local[field], remote[field], "{field}");
+    }
+    let compiled = qchess_json("compile", &["--rules", "checkmate", "--position", "startpos", "--moves", args[3]]);
+    assert_eq!(compiled["sidecar"]["postselect"].as_array().map(Vec::len), Some(2), "two measurements");
+}

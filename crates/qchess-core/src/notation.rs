@@ -9,6 +9,7 @@
 //! | `e7e8q` | a promotion (`q`, `r`, `b` or `n`; upper case is read too) |
 //! | `b1wc3.m0`, `e7e8q.m1` | the measurement outcome, after any promotion letter |
 //! | `0000` | the null move |
+//! | `?e4`, `?e4.m1` | measure a square (the checkmate rules); the outcome says whether it was occupied |
 //! | `e5e8\|c2c7`, `e5e8\|c2xc7.m1` | a pair: one standard move for each half of a piece in superposition (the observer rules); the outcome goes at the end |
 //!
 //! Castling is written as the king's move (`e1g1`). Parsing checks only the text; whether a
@@ -119,6 +120,9 @@ pub enum Notation {
     /// have them (the observer rules). Both are standard moves; only `second` carries the
     /// pair's outcome suffix, which belongs to the pair.
     Pair(AlgebraicMove, AlgebraicMove),
+    /// `?e4`, `?e4.m1`: measure a square, for rule sets that have the action (the checkmate
+    /// rules); the outcome says whether it was found occupied.
+    Measure(Square, Option<bool>),
 }
 
 impl Notation {
@@ -127,6 +131,7 @@ impl Notation {
         match self {
             Notation::Null => None,
             Notation::Move(mv) | Notation::Pair(_, mv) => mv.outcome,
+            Notation::Measure(_, outcome) => *outcome,
         }
     }
 }
@@ -215,6 +220,16 @@ impl Cursor<'_> {
 }
 
 fn parse(text: &str) -> Result<Notation, NotationProblem> {
+    if let Some(rest) = text.strip_prefix('?') {
+        let (name, outcome) = match rest.split_once('.') {
+            Some((name, "m0")) => (name, Some(false)),
+            Some((name, "m1")) => (name, Some(true)),
+            Some((_, suffix)) => return Err(NotationProblem::BadOutcome(format!(".{suffix}"))),
+            None => (rest, None),
+        };
+        let square = name.parse().map_err(|_| NotationProblem::ExpectedSquare { found: name.to_owned() })?;
+        return Ok(Notation::Measure(square, outcome));
+    }
     if let Some((first, second)) = text.split_once('|') {
         let half = |part: &str| match parse(part)? {
             Notation::Move(mv) if matches!(mv.squares, MoveSquares::Standard { .. }) => Ok(mv),
@@ -321,7 +336,9 @@ impl FromStr for AlgebraicMove {
         match text.parse::<Notation>()? {
             Notation::Move(mv) => Ok(mv),
             Notation::Null => Err(ParseMoveError { text: text.to_owned(), problem: NotationProblem::NullMove }),
-            Notation::Pair(..) => Err(ParseMoveError { text: text.to_owned(), problem: NotationProblem::BadPair }),
+            Notation::Pair(..) | Notation::Measure(..) => {
+                Err(ParseMoveError { text: text.to_owned(), problem: NotationProblem::BadPair })
+            }
         }
     }
 }
@@ -358,6 +375,13 @@ impl fmt::Display for Notation {
             Notation::Null => f.write_str("0000"),
             Notation::Move(mv) => write!(f, "{mv}"),
             Notation::Pair(first, second) => write!(f, "{first}|{second}"),
+            Notation::Measure(square, outcome) => {
+                write!(f, "?{square}")?;
+                match outcome {
+                    Some(outcome) => write!(f, ".m{}", u8::from(*outcome)),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -411,6 +435,9 @@ mod tests {
             assert!(bad.parse::<Notation>().is_err(), "{bad}");
         }
         assert!("e5e8|c2c7".parse::<AlgebraicMove>().is_err());
+        assert_eq!("?e4.m1".parse::<Notation>(), Ok(Notation::Measure(Square::E4, Some(true))));
+        assert_eq!("?e4".parse::<Notation>().map(|n| n.to_string()), Ok("?e4".to_owned()));
+        assert!("?e9".parse::<Notation>().is_err() && "?e4.m2".parse::<Notation>().is_err());
     }
 
     #[test]

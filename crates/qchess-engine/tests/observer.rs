@@ -116,7 +116,7 @@ fn bad_moves_name_the_rule_they_break() {
         violation(game.play("e5e8|c2d4").expect_err("no such half move")),
         RuleViolation::UndefinedHalf { from: sq("c2"), to: sq("d4") }
     );
-    assert_eq!(violation(game.play("c2e5^e4").expect_err("merge")), RuleViolation::NoMerge);
+    assert_eq!(violation(game.play("c2e5^e4").expect_err("merge")), RuleViolation::NoMerge(RuleSet::Observer));
     let error = game.play("e5e8").expect_err("a lone half");
     assert!(error.is_input_error());
     assert!(error.to_string().starts_with("e5e8: e5 holds half of a superposed"), "{error}");

@@ -87,6 +87,7 @@ fn options(args: &Args, base: GameOptions) -> GameOptions {
         enforce_win_conditions: base.enforce_win_conditions && !args.no_win_check,
         force_outcomes: true,
         rules: args.rules.unwrap_or(base.rules),
+        quantum_mode: base.quantum_mode,
     }
 }
 

@@ -112,6 +112,30 @@ impl<'g> Turn<'g> {
         Ok(report)
     }
 
+    /// Ends the turn without moving a piece: `declared`, a move of `mover`, failed (or was a
+    /// measurement only). The turn passes, counters advance, and the ply records `declared`.
+    pub(crate) fn fail(&mut self, declared: LegalMove, mover: Piece) -> Result<PlayedMove, GameError> {
+        let game = &mut *self.game;
+        let report = MoveReport { proceeded: false, outcome: None, outcome_probability: None };
+        let probabilities = game.position().probabilities().clone();
+        let next = game
+            .tracker
+            .after_move(&declared, mover, &report, probabilities, false)
+            .map_err(|error| inconsistent(&declared, error))?;
+        game.tracker = next;
+        let played = PlayedMove {
+            notation: declared.notation,
+            typed: declared.typed,
+            mover,
+            report,
+            code: MoveCode::Success,
+            declared: Notation::Move(declared.notation),
+            collapse: self.collapse,
+        };
+        self.played = Some(played);
+        Ok(played)
+    }
+
     /// Records the ply as `declared` (with its outcome) instead of the move that ran.
     pub(crate) fn declare(&mut self, declared: Notation) {
         if let Some(played) = &mut self.played {

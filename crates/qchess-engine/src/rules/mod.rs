@@ -11,6 +11,7 @@
 //! | `official` | [`official`] | the official Quantum Chess game (seeds 000 and 002): no check, capture the king |
 //! | `classical` | [`classical`] | FIDE chess: check, checkmate, stalemate, fifty moves, threefold repetition, insufficient material |
 //! | `observer` | [`observer`] | seed 001: splits, the observer effect (50/50 collapses), quantum check and checkmate |
+//! | `checkmate` | [`checkmate`] | seeds 003 and 004: declared moves, collapse before validation, failed moves, check for superposed kings |
 //!
 //! The public face of a rule set is small: [`Game::legal_moves`], [`Game::play`] (a move and
 //! its outcome), [`Game::result`] and the position and state accessors of [`Game`]. The
@@ -29,6 +30,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod board;
+pub mod checkmate;
 pub mod classical;
 pub mod observer;
 pub mod official;
@@ -52,11 +55,13 @@ pub enum RuleSet {
     Classical,
     /// Seed 001: two-way superposition, the observer effect, quantum check and checkmate.
     Observer,
+    /// Seeds 003 and 004: declared moves, collapse before validation, check for superposed kings.
+    Checkmate,
 }
 
 impl RuleSet {
     /// Every rule set, in the order `--rules` lists them.
-    pub const ALL: [RuleSet; 3] = [RuleSet::Official, RuleSet::Classical, RuleSet::Observer];
+    pub const ALL: [RuleSet; 4] = [RuleSet::Official, RuleSet::Classical, RuleSet::Observer, RuleSet::Checkmate];
 
     /// The name `--rules` and the `Rules` record tag use.
     pub const fn name(self) -> &'static str {
@@ -64,6 +69,7 @@ impl RuleSet {
             RuleSet::Official => "official",
             RuleSet::Classical => "classical",
             RuleSet::Observer => "observer",
+            RuleSet::Checkmate => "checkmate",
         }
     }
 
@@ -73,6 +79,7 @@ impl RuleSet {
             RuleSet::Official => &official::Official,
             RuleSet::Classical => &classical::Classical,
             RuleSet::Observer => &observer::Observer,
+            RuleSet::Checkmate => &checkmate::Checkmate,
         }
     }
 }
@@ -85,7 +92,7 @@ impl fmt::Display for RuleSet {
 
 /// The text names no rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("`{0}` is not a rule set (official, classical, observer)")]
+#[error("`{0}` is not a rule set (official, classical, observer, checkmate)")]
 pub struct ParseRuleSetError(pub String);
 
 impl FromStr for RuleSet {
@@ -143,8 +150,26 @@ pub enum RuleViolation {
     #[error("the king cannot castle out of, through or into check")]
     CastleThroughCheck,
     /// A merge under rules without merges.
-    #[error("merges are not allowed under the observer rules")]
-    NoMerge,
+    #[error("merges are not allowed under the {0} rules")]
+    NoMerge(RuleSet),
+    /// A split while quantum mode is off.
+    #[error("quantum mode is off, so pieces cannot split")]
+    QuantumModeOff,
+    /// A capture where both the attacker and the target are superposed.
+    #[error("both the attacker and the target are in superposition; measure one of them first (?square)")]
+    TwoSuperposed,
+    /// A capture that slides through a square that may hold a piece.
+    #[error("a capture cannot slide through a square that may hold a piece; measure it first (?square)")]
+    CaptureThroughSuperposed,
+    /// A pawn's diagonal move declared as a non-capture.
+    #[error("a pawn moves diagonally only as a capture; declare it with x")]
+    PawnNeedsCapture,
+    /// A non-capture declared onto a square that certainly holds a piece.
+    #[error("{0} certainly holds a piece, so a non-capture there always fails; declare a capture with x")]
+    CertainlyOccupied(qchess_core::Square),
+    /// A measurement of a square that is not in superposition.
+    #[error("{0} is not in superposition, so there is nothing to measure")]
+    NotSuperposed(qchess_core::Square),
     /// A lone standard move from a square of a superposed piece.
     #[error(
         "{square} holds half of a superposed piece (the other half is on {other}); name a move for each half, like {square}..|{other}.."

@@ -32,14 +32,12 @@
 //!   repetition of a fully classical position are draws, as in classical chess. No king is
 //!   ever captured, since no legal move leaves a king attacked.
 
-mod board;
-
 use qchess_core::notation::AlgebraicMove;
 use qchess_core::{
     Fen, LegalMove, MoveSquares, MoveType, MoveVariant, Notation, Piece, Position, Role, Square, TypedMove,
 };
 
-use self::board::{Board, Step};
+use super::board::{Board, Step};
 use super::classical::insufficient_material;
 use super::{RuleSet, RuleViolation, Rules};
 use crate::game::Turn;
@@ -287,8 +285,9 @@ impl Rules for Observer {
                 reason: qchess_core::Illegal::NullMove,
             })),
             Notation::Pair(first, second) => play_pair(turn, &view, notation, *first, *second),
+            Notation::Measure(..) => Err(broken(notation, RuleViolation::NotLegal(RuleSet::Observer))),
             Notation::Move(mv) => match mv.squares {
-                MoveSquares::Merge { .. } => Err(broken(notation, RuleViolation::NoMerge)),
+                MoveSquares::Merge { .. } => Err(broken(notation, RuleViolation::NoMerge(RuleSet::Observer))),
                 MoveSquares::Split { from, to1, to2 } => play_split(turn, &view, notation, mv, from, to1, to2),
                 MoveSquares::Standard { from, to } => {
                     let step = Step { from, to, promotion: mv.promotion };

@@ -1,7 +1,8 @@
-//! The observer rules' view of a board: every square that may hold a piece holds it (both
-//! halves of a superposed piece stand, and both block), and how standard moves change it.
+//! A board of pieces as the observer and checkmate rules see it: every square that may hold a
+//! piece holds it (both halves of a superposed piece stand), and how standard moves change
+//! it. Pieces block slides, except on the squares in `see_through`.
 
-use qchess_core::{CastlingRights, CastlingSide, Color, Piece, Position, Role, Square};
+use qchess_core::{Bitboard, CastlingRights, CastlingSide, Color, Piece, Position, Role, Square};
 
 const KNIGHT: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
 const KING: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
@@ -14,6 +15,8 @@ pub(super) struct Board {
     pub pieces: [Option<Piece>; 64],
     pub en_passant: Option<Square>,
     pub castling: CastlingRights,
+    /// Squares whose piece does not block slides (the checkmate rules' superposed squares).
+    pub see_through: Bitboard,
 }
 
 /// A standard move on a [`Board`]: squares and promotion.
@@ -27,7 +30,12 @@ pub(super) struct Step {
 impl Board {
     /// The board of a position: each labelled square (labels stand only where a piece may be).
     pub fn of(position: &Position) -> Board {
-        Board { pieces: *position.board(), en_passant: position.en_passant(), castling: position.castling() }
+        Board {
+            pieces: *position.board(),
+            en_passant: position.en_passant(),
+            castling: position.castling(),
+            see_through: Bitboard::EMPTY,
+        }
     }
 
     pub fn at(&self, square: Square) -> Option<Piece> {
@@ -60,7 +68,7 @@ impl Board {
             let mut at = from;
             while let Some(next) = at.offset(df, dr) {
                 squares.push(next);
-                if self.at(next).is_some() {
+                if self.at(next).is_some() && !self.see_through.contains(next) {
                     break;
                 }
                 at = next;

@@ -185,3 +185,20 @@ fn a_checkmate_game_on_a_remote_backend_gives_the_local_result() {
     let compiled = qchess_json("compile", &["--rules", "checkmate", "--position", "startpos", "--moves", args[3]]);
     assert_eq!(compiled["sidecar"]["postselect"].as_array().map(Vec::len), Some(2), "two measurements");
 }
+
+#[test]
+fn moves_lists_observer_pairs_and_mode_classical_refuses_splits() {
+    let position = format!("{QUEEN_AND_ROOK} moves e4^e5c2 g8f8");
+    let moves = qchess_json("moves", &["--rules", "observer", "--position", &position]);
+    let names: Vec<&str> = moves.as_array().expect("list").iter().filter_map(|m| m["move"].as_str()).collect();
+    assert!(names.contains(&"e5e8|c2c7") && names.contains(&"a1b1"), "{names:?}");
+    assert!(!names.contains(&"e5e8"), "a lone half is no move");
+    assert_refused(
+        &qchess(&["game", "--rules", "checkmate", "--mode", "classical", "--moves", "b1^a3c3"]),
+        "b1^a3c3: quantum mode is off, so pieces cannot split",
+    );
+    assert_refused(
+        &qchess(&["compare", "--rules", "observer", "--moves", "e2e4", "--vs", "local"]),
+        "compare runs official and classical games",
+    );
+}

@@ -62,6 +62,9 @@ pub struct Args {
     /// The rules of a new game: official, classical, observer or checkmate (a record keeps its own).
     #[arg(long, default_value = "official", value_name = "RULES")]
     rules: RuleSet,
+    /// The checkmate rules' mode at the start: `quantum` (splits allowed) or `classical`.
+    #[arg(long, default_value = "quantum", value_parser = ["quantum", "classical"])]
+    mode: String,
 }
 
 const HELP: &str = "\
@@ -77,7 +80,8 @@ Type a move in official notation, or a command:
 
 /// Runs `qchess play`.
 pub fn run(args: Args, json: bool) -> Result<()> {
-    let options = GameOptions { rules: args.rules, ..GameOptions::with_seed(args.seed) };
+    let options =
+        GameOptions { rules: args.rules, quantum_mode: args.mode == "quantum", ..GameOptions::with_seed(args.seed) };
     let game = match &args.record {
         Some(path) => {
             let record = read_record(path)?;

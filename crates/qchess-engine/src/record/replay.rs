@@ -126,6 +126,9 @@ impl GameRecord {
         if !options.enforce_turn_order {
             record.set_tag("TurnOrder", "free");
         }
+        if !options.quantum_mode {
+            record.set_tag("Mode", "classical");
+        }
         if !options.enforce_win_conditions {
             record.set_tag("WinConditions", "off");
         }
@@ -143,7 +146,8 @@ impl GameRecord {
         record
     }
 
-    /// The game options the tags ask for: `Rules` (official when absent), `Seed`,
+    /// The game options the tags ask for: `Rules` (official when absent), `Mode` (the checkmate
+    /// rules' quantum mode, `quantum` when absent), `Seed`,
     /// `TurnOrder`, `WinConditions`; outcomes are always forced.
     pub fn options(&self) -> Result<GameOptions, ReplayError> {
         let mut options = GameOptions::default();
@@ -155,6 +159,11 @@ impl GameRecord {
         if let Some(value) = self.tag("Seed") {
             options.seed =
                 value.trim().parse().map_err(|_| tag_error("Seed", value, "expected a number 0 to 2^64-1"))?;
+        }
+        match self.tag("Mode") {
+            None | Some("quantum") => {}
+            Some("classical") => options.quantum_mode = false,
+            Some(other) => return Err(tag_error("Mode", other, "expected `quantum` or `classical`")),
         }
         match self.tag("TurnOrder") {
             None | Some("enforced") => {}

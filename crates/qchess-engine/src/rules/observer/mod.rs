@@ -320,14 +320,13 @@ impl Rules for Observer {
 }
 
 /// The piece of the side to move on `square`, or the official error for a move from it.
-fn own_piece(view: &View, game: &Game, notation: &Notation, square: Square) -> Result<Piece, GameError> {
-    match view.board.at(square) {
-        Some(piece) if piece.color == view.turn => Ok(piece),
-        _ => Err(game.position().validate(notation).err().map_or(
-            GameError::Rule { mv: notation.to_string(), rule: RuleViolation::NotLegal(RuleSet::Observer) },
-            GameError::Illegal,
-        )),
-    }
+fn own_piece(view: &View, notation: &Notation, square: Square) -> Result<Piece, GameError> {
+    let reason = match view.board.at(square) {
+        Some(piece) if piece.color == view.turn => return Ok(piece),
+        Some(piece) => qchess_core::Illegal::NotYourPiece { square, piece, turn: view.turn },
+        None => qchess_core::Illegal::EmptySource { square },
+    };
+    Err(GameError::Illegal(qchess_core::IllegalMove { text: notation.to_string(), reason }))
 }
 
 fn play_standard(
@@ -337,7 +336,7 @@ fn play_standard(
     mv: &AlgebraicMove,
     step: Step,
 ) -> Result<(), GameError> {
-    let piece = own_piece(view, turn.game(), notation, step.from)?;
+    let piece = own_piece(view, notation, step.from)?;
     if let Some(other) = partner(&view.pairs, step.from) {
         return Err(broken(notation, RuleViolation::HalfNeedsPair { square: step.from, other }));
     }
@@ -382,7 +381,7 @@ fn play_split(
     to1: Square,
     to2: Square,
 ) -> Result<(), GameError> {
-    let piece = own_piece(view, turn.game(), notation, from)?;
+    let piece = own_piece(view, notation, from)?;
     if view.is_superposed(from) {
         return Err(broken(notation, RuleViolation::SplitSuperposed(from)));
     }
@@ -415,7 +414,7 @@ fn play_pair(
     else {
         return Err(broken(notation, RuleViolation::UndefinedPair));
     };
-    let piece = own_piece(view, turn.game(), notation, a)?;
+    let piece = own_piece(view, notation, a)?;
     if partner(&view.pairs, a) != Some(b) {
         return Err(broken(notation, RuleViolation::UndefinedPair));
     }

@@ -146,3 +146,26 @@ fn records_replay_failed_moves_and_measurements() {
     }
     assert_eq!(game.state_size(), 1);
 }
+
+#[test]
+fn resignation_and_time_end_the_game_and_replay_from_records() {
+    let mut game = checkmate("startpos");
+    play_all(&mut game, "e2e4 e7e5");
+    let end = game.concede(Color::White, EndReason::Resignation).expect("resigns");
+    assert_eq!((end.result, end.reason), (GameResult::BlackWins, EndReason::Resignation));
+    assert!(matches!(game.play("g1f3"), Err(GameError::GameOver { .. })));
+    assert!(game.concede(Color::Black, EndReason::Time).is_err(), "the game is already over");
+    let record = GameRecord::from_game(&game, &RecordInfo::default());
+    assert_eq!((record.tag("Termination"), record.result), (Some("white resigned"), GameResult::BlackWins));
+    let replayed = record.to_string().parse::<GameRecord>().expect("parses").replay().expect("replays");
+    assert_eq!(replayed.end().map(|e| e.reason), Some(EndReason::Resignation));
+
+    let mut timed = checkmate("startpos");
+    play_all(&mut timed, "e2e4");
+    timed.concede(Color::Black, EndReason::Time).expect("flag falls");
+    let mut record = GameRecord::from_game(&timed, &RecordInfo::default());
+    assert_eq!(record.tag("Termination"), Some("black lost on time"));
+    assert_eq!(record.replay().expect("replays").result(), GameResult::WhiteWins);
+    record.set_tag("Termination", "abandoned");
+    assert!(record.replay().expect_err("unknown").to_string().contains("Termination"));
+}

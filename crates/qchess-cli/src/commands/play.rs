@@ -16,9 +16,10 @@ use qchess_engine::ai::RandomMover;
 use qchess_engine::analysis::BELL_STATE_NAMES;
 use qchess_engine::diagram::{Diagram, percent};
 use qchess_engine::record::{GameRecord, RecordInfo};
-use qchess_engine::{Game, GameError, GameOptions, PlayedMove, RuleSet};
+use qchess_engine::{EndReason, Game, GameError, GameOptions, PlayedMove, RuleSet};
 use serde_json::{Value, json};
 
+use super::clock::{Clock, TimeControl, clock_comment};
 use super::game::{game_error, new_game, output, read_record, replay, replay_error};
 use crate::backend::BackendArgs;
 use crate::exit::bad_input;
@@ -65,6 +66,10 @@ pub struct Args {
     /// The checkmate rules' mode at the start: `quantum` (splits allowed) or `classical`.
     #[arg(long, default_value = "quantum", value_parser = ["quantum", "classical"])]
     mode: String,
+    /// Chess clocks: minutes per side plus seconds added per move (`5+3`); a side whose time
+    /// runs out loses. Clock times are saved in the record.
+    #[arg(long, value_name = "MIN+SEC")]
+    clock: Option<TimeControl>,
 }
 
 const HELP: &str = "\
@@ -76,6 +81,7 @@ Type a move in official notation, or a command:
   save FILE        save the game record
   load FILE        continue a saved game
   analyse SQUARE   entanglement of a square with the others
+  resign           give up the game (the side to move, or the person against the computer)
   quit             leave the game";
 
 /// Runs `qchess play`.
@@ -107,6 +113,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         backend: args.backend,
         plies: 0,
         announced_end: false,
+        clock: args.clock.map(Clock::new),
     };
     session.run(&mut stdin.lock())
 }
@@ -124,6 +131,7 @@ struct Session<W: Write> {
     backend: BackendArgs,
     plies: u32,
     announced_end: bool,
+    clock: Option<Clock>,
 }
 
 fn side(color: Color) -> &'static str {
@@ -163,6 +171,9 @@ impl<W: Write> Session<W> {
                 let played =
                     self.ai.play(&mut self.game).map_err(|e| game_error(e, "the computer's move".to_owned()))?;
                 self.plies += 1;
+                if let Some(clock) = &mut self.clock {
+                    clock.charge(played.mover.color);
+                }
                 self.announce_move(&played, true)?;
                 if !self.game.is_over() && self.player(self.game.turn()) == Player::Human {
                     self.show_board()?;
@@ -207,6 +218,7 @@ impl<W: Write> Session<W> {
             ("save", Some(path)) => self.save(Path::new(path))?,
             ("load", Some(path)) => self.load(Path::new(path))?,
             ("analyse" | "analyze", Some(square)) => self.analyse(square)?,
+            ("resign", _) => self.resign()?,
             ("save" | "load" | "analyse" | "analyze", None) => {
                 self.error(&format!("`{word}` needs an argument; type `help`"))?;
             }
@@ -219,9 +231,17 @@ impl<W: Write> Session<W> {
         if !self.game.is_over() && self.player(self.game.turn()) == Player::Ai {
             return self.error("it is the computer's turn");
         }
+        let turn = self.game.turn();
+        if !self.game.is_over() && self.clock.as_ref().is_some_and(|clock| clock.expired(turn)) {
+            self.game.concede(turn, EndReason::Time).map_err(|e| game_error(e, "the clock".to_owned()))?;
+            return self.announce_end();
+        }
         match self.game.play(text) {
             Ok(played) => {
                 self.plies += 1;
+                if let Some(clock) = &mut self.clock {
+                    clock.charge(played.mover.color);
+                }
                 self.announce_move(&played, false)?;
                 if !self.game.is_over() && self.player(self.game.turn()) == Player::Human {
                     self.show_board()?;
@@ -298,6 +318,13 @@ impl<W: Write> Session<W> {
             taken.push(self.take_back()?);
         }
         self.announced_end = false;
+        if let Some(clock) = &mut self.clock {
+            // Taken-back plies lose their clock entries; the time used is not given back.
+            for _ in &taken {
+                clock.after_each_ply.pop();
+            }
+            clock.restart_turn();
+        }
         let names: Vec<String> = taken.iter().map(|m| m.notation.to_string()).collect();
         if self.json {
             self.emit(json!({"event": "undo", "moves": names}))?;
@@ -305,6 +332,16 @@ impl<W: Write> Session<W> {
             self.say(&format!("Took back {}.", names.join(", ")))?;
         }
         self.show_board()
+    }
+
+    /// The side to move resigns; against the computer, the person does.
+    fn resign(&mut self) -> Result<()> {
+        let turn = self.game.turn();
+        let side = if self.player(turn) == Player::Human { turn } else { !turn };
+        match self.game.concede(side, EndReason::Resignation) {
+            Ok(_) => self.announce_end(),
+            Err(error) => self.error(&error.to_string()),
+        }
     }
 
     fn take_back(&mut self) -> Result<PlayedMove> {
@@ -323,7 +360,16 @@ impl<W: Write> Session<W> {
             ..RecordInfo::default()
         }
         .dated_today();
-        match GameRecord::from_game(&self.game, &info).save(path) {
+        let mut record = GameRecord::from_game(&self.game, &info);
+        if let Some(clock) = &self.clock {
+            record.set_tag("TimeControl", &clock.control().tag());
+            // This session's plies are the record's last ones.
+            let first = record.moves.len().saturating_sub(clock.after_each_ply.len());
+            for (mv, remaining) in record.moves[first..].iter_mut().zip(&clock.after_each_ply) {
+                mv.comment = Some(clock_comment(*remaining));
+            }
+        }
+        match record.save(path) {
             Ok(()) if self.json => self.emit(json!({"event": "saved", "path": path.display().to_string()})),
             Ok(()) => self.say(&format!("Saved to {}.", path.display())),
             Err(error) => self.error(&error.to_string()),

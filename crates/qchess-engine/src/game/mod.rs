@@ -251,6 +251,18 @@ impl Game {
         self.tracker.measured
     }
 
+    /// `side` resigns (or, with `reason` [`EndReason::Time`](crate::EndReason), loses on time):
+    /// the other side wins. Refused once the game is over. Undoing the last move takes the
+    /// resignation back with it.
+    pub fn concede(&mut self, side: Color, reason: crate::EndReason) -> Result<GameEnd, GameError> {
+        if let Some(end) = self.tracker.end {
+            return Err(GameError::GameOver { result: end.result, reason: end.reason });
+        }
+        let end = GameEnd::win(!side, reason);
+        self.tracker.end = Some(end);
+        Ok(end)
+    }
+
     /// Whether `color` still has a king (a square labelled with its king may be occupied).
     pub fn has_king(&self, color: Color) -> bool {
         self.tracker.has_king(color)

@@ -5,7 +5,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use thiserror::Error;
 
 use super::{GameRecord, RecordedMove, Tag};
-use crate::{Game, GameBoard, GameError, GameOptions, GameResult};
+use crate::{EndReason, Game, GameBoard, GameError, GameOptions, GameResult};
 
 /// The names and places a record carries besides the game itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -135,6 +135,11 @@ impl GameRecord {
         if let Some(measured) = game.measured_board() {
             record.set_tag("MeasuredBoard", &squares_text(measured));
         }
+        if let Some(end) = game.end().filter(|e| matches!(e.reason, EndReason::Resignation | EndReason::Time)) {
+            let loser = if end.result == GameResult::WhiteWins { "black" } else { "white" };
+            let how = if end.reason == EndReason::Time { "lost on time" } else { "resigned" };
+            record.set_tag("Termination", &format!("{loser} {how}"));
+        }
         for tag in &info.extra {
             if record.tag(&tag.name).is_none() {
                 record.set_tag(&tag.name, &tag.value);
@@ -230,6 +235,22 @@ impl GameRecord {
         }
         if game.pending_measurement().is_some() {
             return Err(ReplayError::UnusedMeasurement);
+        }
+        if let Some(text) = self.tag("Termination") {
+            let (side, reason) = match text.trim() {
+                "white resigned" => (Color::White, EndReason::Resignation),
+                "black resigned" => (Color::Black, EndReason::Resignation),
+                "white lost on time" => (Color::White, EndReason::Time),
+                "black lost on time" => (Color::Black, EndReason::Time),
+                _ => {
+                    return Err(tag_error(
+                        "Termination",
+                        text,
+                        "expected `white resigned`, `black lost on time` and the like",
+                    ));
+                }
+            };
+            game.concede(side, reason).map_err(|e| tag_error("Termination", text, &e.to_string()))?;
         }
         if self.result != GameResult::Ongoing && self.result != game.result() {
             return Err(ReplayError::ResultMismatch { recorded: self.result, replayed: game.result() });

@@ -12,6 +12,7 @@
 //! code 2; a board that grows too large or an output directory that cannot be written, 1.
 
 mod output;
+mod routed;
 
 use std::path::PathBuf;
 
@@ -55,6 +56,11 @@ pub struct Args {
     /// Seed of the measurement outcomes not pinned with .m0 / .m1.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Route onto a device: ibm-heron, ibm-eagle, sycamore, line:N, grid:RxC, all:N (each
+    /// optionally @cz, @ecr, @sqrt-iswap or @ionq), or a target JSON file (IBM's backend
+    /// configuration, or our own format); writes its ISA circuit (qasm3 or qasm2).
+    #[arg(long, value_name = "NAME|FILE")]
+    target: Option<String>,
     /// The rules of the game with --position: official, classical, observer or checkmate.
     #[arg(long, default_value = "official", value_name = "RULES", conflicts_with = "init")]
     rules: RuleSet,
@@ -76,6 +82,10 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     };
     if snapshots.is_empty() {
         return Err(bad_input("--per-move: no moves were given, so there is no circuit to write"));
+    }
+    if let Some(spec) = &args.target {
+        let exports = snapshots.into_iter().map(|s| (s.last_move, s.export)).collect();
+        return routed::run(spec, exports, &args, json);
     }
     let circuits = snapshots
         .into_iter()

@@ -1,5 +1,5 @@
 //! `qchess play`: an interactive game in the terminal, between people or against the computer
-//! (a seeded random mover).
+//! (any player `qchess match` takes: `random` or `ai`, `greedy`, `ai:K`, `uqci:COMMAND`).
 //!
 //! Lines are read from standard input: a move in official notation, or one of the commands
 //! `help`, `moves`, `board`, `undo`, `save FILE`, `load FILE`, `analyse SQUARE`, `quit`. On a
@@ -12,11 +12,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use qchess_core::{Color, PositionSpec, Square};
-use qchess_engine::ai::RandomMover;
 use qchess_engine::analysis::BELL_STATE_NAMES;
 use qchess_engine::diagram::{Diagram, percent};
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{EndReason, Game, GameError, GameOptions, PlayedMove, RuleSet};
+use qchess_search::player::{Player as Computer, PlayerSpec};
 use serde_json::{Value, json};
 
 use super::clock::{Clock, TimeControl, clock_comment};
@@ -24,24 +24,18 @@ use super::game::{game_error, new_game, output, read_record, replay, replay_erro
 use crate::backend::BackendArgs;
 use crate::exit::bad_input;
 
-/// Who plays a side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Player {
-    /// A person typing moves.
-    Human,
-    /// The computer: a random legal move.
-    Ai,
-}
-
 /// Flags of `qchess play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Who plays White.
-    #[arg(long, value_enum, default_value = "human")]
-    white: Player,
-    /// Who plays Black.
-    #[arg(long, value_enum, default_value = "ai")]
-    black: Player,
+    /// Who plays White: human, random (or ai), greedy, ai:0 .. ai:8, uqci:COMMAND.
+    #[arg(long, default_value = "human")]
+    white: PlayerSpec,
+    /// Who plays Black (as --white).
+    #[arg(long, default_value = "ai")]
+    black: PlayerSpec,
+    /// The computer's thinking time per move, in milliseconds.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    movetime: u64,
     /// Seed of the computer's choices and of the measurement outcomes.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -101,10 +95,18 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     };
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
+    let computer = |spec: &PlayerSpec, seed: u64| -> Result<Option<Computer>> {
+        if *spec == PlayerSpec::Human {
+            return Ok(None);
+        }
+        Computer::new(spec, seed).map(Some).map_err(|e| anyhow::anyhow!("{spec}: {e}"))
+    };
+    let computers = [computer(&args.white, args.seed)?, computer(&args.black, args.seed)?];
     let mut session = Session {
         game,
         players: [args.white, args.black],
-        ai: RandomMover::new(args.seed),
+        computers,
+        movetime: std::time::Duration::from_millis(args.movetime),
         out: std::io::stdout().lock(),
         interactive,
         json,
@@ -121,8 +123,9 @@ pub fn run(args: Args, json: bool) -> Result<()> {
 /// One terminal session.
 struct Session<W: Write> {
     game: Game,
-    players: [Player; 2],
-    ai: RandomMover,
+    players: [PlayerSpec; 2],
+    computers: [Option<Computer>; 2],
+    movetime: std::time::Duration,
     out: W,
     interactive: bool,
     json: bool,
@@ -142,12 +145,13 @@ fn side(color: Color) -> &'static str {
 }
 
 impl<W: Write> Session<W> {
-    fn player(&self, color: Color) -> Player {
-        self.players[usize::from(color == Color::Black)]
+    /// Whether the computer plays `color`.
+    fn is_computer(&self, color: Color) -> bool {
+        self.computers[usize::from(color == Color::Black)].is_some()
     }
 
     fn has_human(&self) -> bool {
-        self.players.contains(&Player::Human)
+        self.players.contains(&PlayerSpec::Human)
     }
 
     fn run(&mut self, input: &mut impl BufRead) -> Result<()> {
@@ -163,19 +167,22 @@ impl<W: Write> Session<W> {
                 if !self.has_human() {
                     break;
                 }
-            } else if self.player(self.game.turn()) == Player::Ai {
+            } else if self.is_computer(self.game.turn()) {
                 if self.max_plies.is_some_and(|max| self.plies >= max) {
                     self.say(&format!("Stopped after {} plies.", self.plies))?;
                     break;
                 }
-                let played =
-                    self.ai.play(&mut self.game).map_err(|e| game_error(e, "the computer's move".to_owned()))?;
+                let side = usize::from(self.game.turn() == Color::Black);
+                let computer = self.computers[side].as_mut().expect("is_computer checked");
+                let played = computer
+                    .play(&mut self.game, self.movetime)
+                    .map_err(|e| anyhow::anyhow!("the computer's move: {e}"))?;
                 self.plies += 1;
                 if let Some(clock) = &mut self.clock {
                     clock.charge(played.mover.color);
                 }
                 self.announce_move(&played, true)?;
-                if !self.game.is_over() && self.player(self.game.turn()) == Player::Human {
+                if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
                 }
                 continue;
@@ -228,7 +235,7 @@ impl<W: Write> Session<W> {
     }
 
     fn human_move(&mut self, text: &str) -> Result<()> {
-        if !self.game.is_over() && self.player(self.game.turn()) == Player::Ai {
+        if !self.game.is_over() && self.is_computer(self.game.turn()) {
             return self.error("it is the computer's turn");
         }
         let turn = self.game.turn();
@@ -243,7 +250,7 @@ impl<W: Write> Session<W> {
                     clock.charge(played.mover.color);
                 }
                 self.announce_move(&played, false)?;
-                if !self.game.is_over() && self.player(self.game.turn()) == Player::Human {
+                if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
                 }
                 Ok(())
@@ -314,7 +321,7 @@ impl<W: Write> Session<W> {
         }
         let mut taken = vec![self.take_back()?];
         // Against the computer, take its reply back too, so it is a person's turn again.
-        while self.player(self.game.turn()) == Player::Ai && self.has_human() && !self.game.moves().is_empty() {
+        while self.is_computer(self.game.turn()) && self.has_human() && !self.game.moves().is_empty() {
             taken.push(self.take_back()?);
         }
         self.announced_end = false;
@@ -337,7 +344,7 @@ impl<W: Write> Session<W> {
     /// The side to move resigns; against the computer, the person does.
     fn resign(&mut self) -> Result<()> {
         let turn = self.game.turn();
-        let side = if self.player(turn) == Player::Human { turn } else { !turn };
+        let side = if self.is_computer(turn) { !turn } else { turn };
         match self.game.concede(side, EndReason::Resignation) {
             Ok(_) => self.announce_end(),
             Err(error) => self.error(&error.to_string()),
@@ -349,14 +356,14 @@ impl<W: Write> Session<W> {
     }
 
     fn save(&mut self, path: &Path) -> Result<()> {
-        let name = |player: Player| match player {
-            Player::Human => "human".to_owned(),
-            Player::Ai => "computer (random mover)".to_owned(),
+        let name = |player: &PlayerSpec| match player {
+            PlayerSpec::Random => "computer (random mover)".to_owned(),
+            other => other.to_string(),
         };
         let info = RecordInfo {
             event: "qchess play".to_owned(),
-            white: name(self.players[0]),
-            black: name(self.players[1]),
+            white: name(&self.players[0]),
+            black: name(&self.players[1]),
             ..RecordInfo::default()
         }
         .dated_today();

@@ -12,6 +12,7 @@ mod matches;
 mod moves;
 mod perft;
 mod play;
+mod rules;
 mod serve;
 mod sim;
 mod uqci;

@@ -3,7 +3,7 @@
 use qchess_core::{BoardError, Color, IllegalMove, ParseMoveError, PositionError, Square};
 use thiserror::Error;
 
-use crate::{EndReason, GameResult};
+use crate::{EndReason, GameResult, RuleSet, RuleViolation};
 
 /// Why a [`Game`](crate::Game) operation failed. The game is unchanged after every one of these.
 #[derive(Debug, Error)]
@@ -57,6 +57,26 @@ pub enum GameError {
     /// There is no move to undo.
     #[error("there is no move to undo")]
     NothingToUndo,
+    /// The move is well formed but breaks a rule of the game's rule set (beyond the official
+    /// move rules, which [`GameError::Illegal`] reports).
+    #[error("{mv}: {rule}")]
+    Rule {
+        /// The move, as written.
+        mv: String,
+        /// The rule it breaks.
+        rule: RuleViolation,
+    },
+    /// The game's rule set does not allow the start position.
+    #[error("the start position is not allowed under the {rules} rules: {reason}")]
+    StartNotAllowed {
+        /// The rule set.
+        rules: RuleSet,
+        /// Why not.
+        reason: String,
+    },
+    /// A rule set accepted a move but recorded none (a bug in the rule set if it ever shows).
+    #[error("the rules accepted the move but played nothing")]
+    NothingPlayed,
     /// The side to move has no move the rules and the board allow.
     #[error("{side} has no legal move")]
     NoLegalMove {
@@ -75,8 +95,10 @@ impl GameError {
             | GameError::GameOver { .. }
             | GameError::Position(_)
             | GameError::ImpossibleMeasurement { .. }
-            | GameError::NothingToUndo => true,
-            GameError::NoLegalMove { .. } => false,
+            | GameError::NothingToUndo
+            | GameError::Rule { .. }
+            | GameError::StartNotAllowed { .. } => true,
+            GameError::NoLegalMove { .. } | GameError::NothingPlayed => false,
             GameError::Board { source, .. } => matches!(
                 source,
                 BoardError::ImpossibleOutcome { .. }

@@ -136,13 +136,15 @@ impl Tracker {
     }
 
     /// The state after `mv` (moved by `mover`) ran on the board with `report`, leaving
-    /// `probabilities`. See the [module docs](self).
+    /// `probabilities`. See the [module docs](self). `resets_clock` resets the fifty-move
+    /// counter whatever the piece count did.
     pub fn after_move(
         &self,
         mv: &LegalMove,
         mover: Piece,
         report: &MoveReport,
         probabilities: SquareProbabilities,
+        resets_clock: bool,
     ) -> Result<Tracker, PositionError> {
         let mut fen = self.position.to_fen();
         let typed = &mv.typed;
@@ -175,7 +177,7 @@ impl Tracker {
         let count = probabilities.expected_piece_count();
         let mut count_at_reset = self.count_at_reset;
         fen.halfmove_clock = fen.halfmove_clock.saturating_add(1);
-        if (count - count_at_reset).abs() >= 1.0 - CERTAINTY_TOLERANCE {
+        if resets_clock || (count - count_at_reset).abs() >= 1.0 - CERTAINTY_TOLERANCE {
             fen.halfmove_clock = 0;
             count_at_reset = count;
         }

@@ -32,13 +32,17 @@ pub mod board_api;
 pub mod config;
 pub mod defect;
 pub mod error;
+pub mod games;
 pub mod jobs;
 pub mod provider;
+pub mod results_body;
 pub mod simulate;
 mod time;
+pub mod web;
 
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
@@ -54,7 +58,7 @@ use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
-pub use config::{ConfigError, Limits, NoiseOptions, ServerConfig, ServerKey};
+pub use config::{ConfigError, Limits, NoiseOptions, ServerConfig, ServerKey, Timeouts};
 pub use error::{ApiError, ServeError};
 
 use jobs::JobStore;
@@ -75,6 +79,10 @@ pub struct AppState {
     pub queue: mpsc::UnboundedSender<String>,
     /// When the server started.
     pub started: SystemTime,
+    /// Set once the server is shutting down: running jobs stop, submissions are refused.
+    pub shutting_down: AtomicBool,
+    /// The games of the game API.
+    pub games: games::GameStore,
 }
 
 impl AppState {
@@ -103,13 +111,23 @@ impl Server {
         let (sender, queue) = mpsc::unbounded_channel();
         let board = LocalBoard::with_options(
             Bitboard(START_OCCUPANCY),
-            LocalBoardOptions { seed: config.seed, ..LocalBoardOptions::default() },
+            LocalBoardOptions {
+                seed: config.seed,
+                state_cap: config.limits.max_board_states,
+                ..LocalBoardOptions::default()
+            },
         );
         let state = Arc::new(AppState {
-            jobs: Mutex::new(JobStore::new(config.limits.max_jobs)),
+            jobs: Mutex::new(JobStore::new(
+                config.limits.max_jobs,
+                config.limits.max_result_entries,
+                config.timeouts.result_ttl,
+            )),
             board: Mutex::new(board),
             queue: sender,
             started: SystemTime::now(),
+            shutting_down: AtomicBool::new(false),
+            games: games::GameStore::new(config.games.clone()),
             config,
         });
         Ok(Server { listener, state, queue })
@@ -185,17 +203,20 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/quantumboard/init", post(board_api::init))
         .route("/quantumboard/do_move", post(board_api::do_move))
         .route("/quantumboard/undo_last_move", post(board_api::undo))
+        .merge(games::routes())
         .route_layer(middleware::from_fn_with_state(Arc::clone(&state), require_key));
     let open = Router::new()
         .route("/health", get(health))
         .route("/v0.4/backends", get(provider::list_backends))
-        .route("/v0.4/backends/{backend}", get(provider::get_backend));
+        .route("/v0.4/backends/{backend}", get(provider::get_backend))
+        .merge(web::routes());
     let limit = state.config.limits.max_body_bytes;
     guarded
         .merge(open)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
+        .layer(middleware::map_response(error::json_errors))
         .with_state(state)
 }
 

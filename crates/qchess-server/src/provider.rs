@@ -5,18 +5,20 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use axum::Json;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::AppState;
 use crate::error::ApiError;
-use crate::jobs::{JobFailure, JobSpec, Phase};
-use crate::simulate::{declared_qubits, exact_distribution, gate_count, read_circuit, sample_shots};
+use crate::jobs::{JobFailure, JobSpec, Phase, StoreFull};
+use crate::results_body::ResultsBody;
+use crate::simulate::{Stop, declared_qubits, exact_distribution, gate_count, read_circuit, sample_shots};
 use crate::time::iso8601;
 
 /// Shots of a job that does not say.
@@ -89,20 +91,30 @@ pub async fn create_job(
     let id = state.new_id();
     {
         let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
-        jobs.insert(id.clone(), spec).map_err(|full| {
-            ApiError::too_many(
-                format!(
-                    "{} unfinished jobs are stored, the most this server keeps; retry when some finish",
-                    full.limit
-                ),
-                1,
-            )
-        })?;
+        jobs.insert(id.clone(), spec).map_err(store_full)?;
     }
     if state.queue.send(id.clone()).is_err() {
+        let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+        jobs.remove(&id);
         return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down"));
     }
     Ok(Json(json!({ "id": id, "status": "submitted", "session_id": null })))
+}
+
+/// The 429 answer to a submission that finds the store full of jobs nobody may drop yet.
+fn store_full(full: StoreFull) -> ApiError {
+    let what = if full.results_full {
+        "the stored results reach this server's limit of outcomes".to_owned()
+    } else {
+        format!("{} jobs are stored, the most this server keeps (--max-jobs)", full.limit)
+    };
+    ApiError::too_many(
+        format!(
+            "{what}: {} are unfinished and {} finished but not read by their owner; fetch or delete finished jobs, or retry after {} s (unread results are kept for --result-ttl)",
+            full.unfinished, full.unread, full.retry_after
+        ),
+        full.retry_after,
+    )
 }
 
 /// Checks a submission against the API and the server's limits.
@@ -163,27 +175,35 @@ fn job_not_found(id: &str) -> ApiError {
     ApiError::not_found(format!("job {id} does not exist (it may have been deleted or dropped to make room)"))
 }
 
-/// `GET /v0.4/jobs/{id}`.
+/// `GET /v0.4/jobs/{id}`. Seeing a failed or canceled job is reading its outcome.
 pub async fn get_job(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
-    jobs.get(&id).map(|job| Json(job.to_json())).ok_or_else(|| job_not_found(&id))
+    let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+    let job = jobs.get(&id).ok_or_else(|| job_not_found(&id))?;
+    let shown = job.to_json();
+    if matches!(job.phase, Phase::Failed | Phase::Canceled) {
+        jobs.mark_read(&id);
+    }
+    Ok(Json(shown))
 }
 
-/// `GET /v0.4/jobs/{id}/results/probabilities` (and `.../aggregated`).
-pub async fn get_results(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+/// `GET /v0.4/jobs/{id}/results/probabilities` (and `.../aggregated`), written while the
+/// client reads it. Fetching results is reading the job's outcome.
+pub async fn get_results(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let results = {
-        let jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+        let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
         let job = jobs.get(&id).ok_or_else(|| job_not_found(&id))?;
         match (&job.results, job.phase) {
-            (Some(results), Phase::Completed) => Arc::clone(results),
+            (Some(results), Phase::Completed) => {
+                let results = Arc::clone(results);
+                jobs.mark_read(&id);
+                results
+            }
             (_, phase) => {
                 return Err(ApiError::not_found(format!("job {id} is {} and has no results", phase.name())));
             }
         }
     };
-    let map: serde_json::Map<String, Value> =
-        results.iter().map(|&(outcome, p)| (outcome.to_string(), Value::from(p))).collect();
-    Ok(Json(Value::Object(map)))
+    Ok(([(header::CONTENT_TYPE, "application/json")], Body::new(ResultsBody::new(results))).into_response())
 }
 
 /// `PUT /v0.4/jobs/{id}/status/cancel`.
@@ -201,6 +221,8 @@ pub async fn cancel_job(State(state): State<Arc<AppState>>, Path(id): Path<Strin
         _ => {
             job.phase = Phase::Canceled;
             job.completed_at = Some(SystemTime::now());
+            // The owner asked for it, so it has read the outcome.
+            job.read = true;
             // The circuit is not needed any more; a stored job keeps only its results.
             Arc::make_mut(&mut job.spec).input = Value::Null;
         }
@@ -307,7 +329,8 @@ fn execute(state: &AppState, spec: &JobSpec, serial: u64) -> Result<Vec<(u64, f6
     if let Some(defect) = defect {
         defect.apply_to_circuit(&mut circuit);
     }
-    let exact = exact_distribution(&circuit, &state.config.limits)?;
+    let stop = Stop::new(state.config.timeouts.job_time_limit, &state.shutting_down);
+    let exact = exact_distribution(&circuit, &state.config.limits, &stop)?;
     let hardware = spec.backend.starts_with("qpu") || spec.noise_model != "ideal";
     if !hardware {
         return Ok(match defect {
@@ -316,7 +339,7 @@ fn execute(state: &AppState, spec: &JobSpec, serial: u64) -> Result<Vec<(u64, f6
         });
     }
     let seed = spec.noise_seed.unwrap_or(state.config.seed ^ serial.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let shots = sample_shots(&exact, spec.qubits, gate_count(&circuit), spec.shots, state.config.noise, seed);
+    let shots = sample_shots(&exact, spec.qubits, gate_count(&circuit), spec.shots, state.config.noise, seed, &stop)?;
     Ok(match defect {
         Some(defect) => defect.apply_to_shots(shots, spec.shots, spec.qubits, seed.rotate_left(17)),
         None => shots,
@@ -334,7 +357,7 @@ fn finish(state: &AppState, id: &str, outcome: Result<Vec<(u64, f64)>, JobFailur
     // The circuit is not needed any more; a stored job keeps only its results.
     Arc::make_mut(&mut job.spec).input = Value::Null;
     match outcome {
-        Ok(results) => jobs.complete(id, results, state.config.limits.max_result_entries),
+        Ok(results) => jobs.complete(id, results),
         Err(failure) => {
             job.failure = Some(failure);
             job.phase = Phase::Failed;

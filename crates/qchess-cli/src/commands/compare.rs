@@ -19,6 +19,7 @@ use qchess_compare::report::markdown;
 use qchess_compare::stats::pair::PairOptions;
 use qchess_compare::{CompareError, Report, Settings};
 use qchess_core::{Notation, PositionSpec};
+use qchess_engine::RuleSet;
 use qchess_engine::record::GameRecord;
 
 use crate::backend::{Backend, BackendSpec, RemoteArgs};
@@ -53,6 +54,10 @@ pub struct Args {
     /// Flags of remote backends.
     #[command(flatten)]
     remote: RemoteArgs,
+    /// The rules of the --position / --moves game: official, classical, observer or checkmate
+    /// (records keep their own `Rules` tag).
+    #[arg(long, default_value = "official", value_name = "RULES", conflicts_with = "qasm")]
+    rules: RuleSet,
     /// Seed of drawn outcomes and of the bootstrap intervals.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -173,7 +178,9 @@ impl Work {
                 text.parse::<Notation>().map_err(|e| bad_input(format!("--moves, move {} `{text}`: {e}", i + 1)))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        Ok(Work::Games(vec![GameInput::from_position("--moves", &spec, moves, args.seed)]))
+        let mut game = GameInput::from_position("--moves", &spec, moves, args.seed);
+        game.options.rules = args.rules;
+        Ok(Work::Games(vec![game]))
     }
 }
 

@@ -12,12 +12,13 @@
 //! code 2; a board that grows too large or an output directory that cannot be written, 1.
 
 mod output;
+mod routed;
 
 use std::path::PathBuf;
 
 use anyhow::{Context as _, Result, anyhow};
 use qchess_core::{Notation, PositionSpec, QuantumBoard as _, TypedMove};
-use qchess_engine::{Game, GameOptions};
+use qchess_engine::{Game, GameOptions, RuleSet};
 use qchess_qasm::export::{Export, Format};
 use qchess_qasm::sidecar::Setup;
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
@@ -55,6 +56,14 @@ pub struct Args {
     /// Seed of the measurement outcomes not pinned with .m0 / .m1.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Route onto a device: ibm-heron, ibm-eagle, sycamore, line:N, grid:RxC, all:N (each
+    /// optionally @cz, @ecr, @sqrt-iswap or @ionq), or a target JSON file (IBM's backend
+    /// configuration, or our own format); writes its ISA circuit (qasm3 or qasm2).
+    #[arg(long, value_name = "NAME|FILE")]
+    target: Option<String>,
+    /// The rules of the game with --position: official, classical, observer or checkmate.
+    #[arg(long, default_value = "official", value_name = "RULES", conflicts_with = "init")]
+    rules: RuleSet,
 }
 
 /// One circuit to write: the board after some moves.
@@ -73,6 +82,10 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     };
     if snapshots.is_empty() {
         return Err(bad_input("--per-move: no moves were given, so there is no circuit to write"));
+    }
+    if let Some(spec) = &args.target {
+        let exports = snapshots.into_iter().map(|s| (s.last_move, s.export)).collect();
+        return routed::run(spec, exports, &args, json);
     }
     let circuits = snapshots
         .into_iter()
@@ -122,7 +135,11 @@ fn board_snapshots(init: &str, args: &Args) -> Result<Vec<Snapshot>> {
 fn game_snapshots(position: &str, args: &Args) -> Result<Vec<Snapshot>> {
     let spec: PositionSpec = position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
     let start = PositionSpec { start: spec.start.clone(), moves: Vec::new() };
-    let mut game = new_game(&start, GameOptions::with_seed(args.seed), &BackendArgs::local())?;
+    let mut game = new_game(
+        &start,
+        GameOptions { rules: args.rules, ..GameOptions::with_seed(args.seed) },
+        &BackendArgs::local(),
+    )?;
     let mut moves: Vec<(String, Notation)> =
         spec.moves.iter().enumerate().map(|(i, mv)| (format!("--position, move {}", i + 1), *mv)).collect();
     for (index, text) in args.moves.split_whitespace().enumerate() {

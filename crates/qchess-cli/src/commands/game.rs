@@ -13,7 +13,7 @@ use anyhow::{Context as _, Result};
 use qchess_core::{Bitboard, Fen, PositionSpec};
 use qchess_engine::diagram::Diagram;
 use qchess_engine::record::{FileError, GameRecord, RecordInfo, ReplayError};
-use qchess_engine::{Game, GameError, GameOptions};
+use qchess_engine::{Game, GameError, GameOptions, RuleSet};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
 use crate::backend::BackendArgs;
@@ -45,6 +45,9 @@ pub struct Args {
     /// Never end the game (no king capture, fifty-move or repetition ending).
     #[arg(long)]
     no_win_check: bool,
+    /// The rules (official, classical, observer, checkmate); a record's `Rules` tag otherwise.
+    #[arg(long, value_name = "RULES", conflicts_with = "record")]
+    rules: Option<RuleSet>,
     /// Where the moves run: `--backend local|ionq|URL` and the remote flags.
     #[command(flatten)]
     backend: BackendArgs,
@@ -83,6 +86,7 @@ fn options(args: &Args, base: GameOptions) -> GameOptions {
         enforce_turn_order: base.enforce_turn_order && !args.no_turn_order,
         enforce_win_conditions: base.enforce_win_conditions && !args.no_win_check,
         force_outcomes: true,
+        rules: args.rules.unwrap_or(base.rules),
     }
 }
 
@@ -120,7 +124,7 @@ fn load_record(path: &Path, args: &Args) -> Result<(Game, RecordInfo)> {
         .iter()
         .filter(|t| {
             !standard.contains(&t.name.as_str())
-                && !["TurnOrder", "WinConditions", "MeasuredBoard"].contains(&t.name.as_str())
+                && !["TurnOrder", "WinConditions", "MeasuredBoard", "Rules"].contains(&t.name.as_str())
         })
         .cloned()
         .collect();

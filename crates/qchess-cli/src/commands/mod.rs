@@ -11,5 +11,6 @@ pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod serve;
+pub mod serve_games;
 pub mod sim;
 pub mod uqci;

@@ -2,7 +2,7 @@
 
 use anyhow::Result;
 use qchess_core::{Color, PositionSpec};
-use qchess_engine::GameOptions;
+use qchess_engine::{GameOptions, RuleSet};
 
 use crate::backend::BackendArgs;
 use crate::commands::game::new_game;
@@ -19,12 +19,19 @@ pub struct Args {
     /// Seed of the measurement outcomes that the position's moves do not force.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// The rules: official, classical, observer or checkmate.
+    #[arg(long, default_value = "official", value_name = "RULES")]
+    rules: RuleSet,
 }
 
 /// Runs `qchess moves`.
 pub fn run(args: Args, json: bool) -> Result<()> {
     let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
-    let game = new_game(&spec, GameOptions { seed: args.seed, ..GameOptions::default() }, &BackendArgs::local())?;
+    let game = new_game(
+        &spec,
+        GameOptions { seed: args.seed, rules: args.rules, ..GameOptions::default() },
+        &BackendArgs::local(),
+    )?;
     let position = game.position();
     let moves = game.legal_moves();
     if json {

@@ -15,7 +15,7 @@ use qchess_core::{Color, PositionSpec, Square};
 use qchess_engine::analysis::BELL_STATE_NAMES;
 use qchess_engine::diagram::{Diagram, percent};
 use qchess_engine::record::{GameRecord, RecordInfo};
-use qchess_engine::{Game, GameError, GameOptions, PlayedMove};
+use qchess_engine::{Game, GameError, GameOptions, PlayedMove, RuleSet};
 use qchess_search::player::{Player as Computer, PlayerSpec};
 use serde_json::{Value, json};
 
@@ -53,6 +53,9 @@ pub struct Args {
     /// Where the moves run: `--backend local|ionq|URL` and the remote flags.
     #[command(flatten)]
     backend: BackendArgs,
+    /// The rules of a new game: official, classical, observer or checkmate (a record keeps its own).
+    #[arg(long, default_value = "official", value_name = "RULES")]
+    rules: RuleSet,
 }
 
 const HELP: &str = "\
@@ -68,7 +71,7 @@ Type a move in official notation, or a command:
 
 /// Runs `qchess play`.
 pub fn run(args: Args, json: bool) -> Result<()> {
-    let options = GameOptions::with_seed(args.seed);
+    let options = GameOptions { rules: args.rules, ..GameOptions::with_seed(args.seed) };
     let game = match &args.record {
         Some(path) => {
             let record = read_record(path)?;

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use qchess_server::{Limits, NoiseOptions, Server, ServerConfig, ServerKey, shutdown_signal};
+use qchess_server::{Limits, NoiseOptions, Server, ServerConfig, ServerKey, Timeouts, shutdown_signal};
 
 use crate::exit::bad_input;
 
@@ -52,11 +52,30 @@ pub struct Args {
     /// Jobs simulated at once.
     #[arg(long, default_value_t = 2)]
     workers: usize,
+    /// Seconds one job may run; it then ends failed with the code TimeLimitExceeded.
+    #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().job_time_limit.as_secs_f64())]
+    time_limit: f64,
+    /// Seconds a finished job's results are kept for their owner when nobody fetched them;
+    /// until then they are never dropped, and a full store answers new jobs 429.
+    #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().result_ttl.as_secs_f64())]
+    result_ttl: f64,
+    /// Basis states the quantum board API's state may hold; a move needing more is answered 422.
+    #[arg(long, default_value_t = Limits::default().max_board_states)]
+    max_board_states: usize,
     /// A deliberate defect, for testing comparisons: bit-flip:QUBIT:PROBABILITY (each shot
     /// reads the qubit flipped that often) or phase-flip:QUBIT:GATES (a Z gate after that many
     /// gates on the qubit).
     #[arg(long, value_name = "DEFECT", hide = true)]
     defect: Option<qchess_server::defect::Defect>,
+    /// Flags of the web board's game API.
+    #[command(flatten)]
+    games: super::serve_games::GameArgs,
+}
+
+/// A duration flag in seconds; its range is checked with the rest of the configuration.
+fn seconds(flag: &str, value: f64) -> anyhow::Result<Duration> {
+    Duration::try_from_secs_f64(value)
+        .map_err(|_| bad_input(format!("{flag} must be a number of seconds, got {value}")))
 }
 
 /// Runs `qchess serve`.
@@ -66,6 +85,11 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         None => std::env::var(API_KEY_ENV).ok().filter(|k| !k.trim().is_empty()),
     };
     let api_key = key.map(|k| ServerKey::new(&k)).transpose().map_err(bad_input)?;
+    let timeouts = Timeouts {
+        job_time_limit: seconds("--time-limit", args.time_limit)?,
+        result_ttl: seconds("--result-ttl", args.result_ttl)?,
+        ..Timeouts::default()
+    };
     let config = ServerConfig {
         addr: args.addr,
         api_key,
@@ -74,13 +98,16 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
             max_shots: args.max_shots,
             max_jobs: args.max_jobs,
             max_body_bytes: args.max_body_bytes,
+            max_board_states: args.max_board_states,
             ..Limits::default()
         },
+        timeouts,
         noise: NoiseOptions { depolarizing: args.depolarizing, readout_error: args.readout_error },
         seed: args.seed,
         queue_delay: Duration::from_millis(args.queue_delay_ms),
         workers: args.workers,
         defect: args.defect,
+        games: args.games.config()?,
     };
     config.validate().map_err(bad_input)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -108,6 +135,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         eprintln!(
             "qchess serve: provider API at http://{addr}/v0.4, board API at http://{addr}/quantumboard; Ctrl-C stops"
         );
+        eprintln!("qchess serve: web board at http://{addr}/ (game API described at /openapi.json)");
         if let Some(defect) = args.defect {
             eprintln!("qchess serve: every job has the deliberate defect {defect} (for testing comparisons)");
         }

@@ -39,8 +39,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod end;
+pub(crate) mod end;
 mod play;
+mod turn;
 
 use std::any::Any;
 
@@ -54,6 +55,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::tracker::{SavedTracker, Tracker};
 use crate::{GameEnd, GameError, GameOptions, GameResult, MoveCode};
+
+pub use turn::Turn;
 
 /// A quantum board the game can own: any [`QuantumBoard`] that is `'static`, so the game can
 /// tell whether it is a [`LocalBoard`].
@@ -77,12 +80,13 @@ pub struct PlayedMove {
     pub code: MoveCode,
 }
 
-/// The state before one ply, kept for undo: the tracker in compact form and how far the game's
-/// generator had gone in its stream.
+/// The state before one ply, kept for undo: the tracker in compact form, how far the game's
+/// generator had gone in its stream, and how many board steps the ply took.
 #[derive(Debug, Clone)]
 struct Snapshot {
     tracker: SavedTracker,
     rng_word: u128,
+    steps: usize,
 }
 
 /// A game of Quantum Chess. See the [module docs](self).
@@ -133,8 +137,10 @@ impl Game {
     }
 
     /// A game from `start` on any quantum board; the board is reset to the start's occupancy.
+    /// The game's rule set must allow the start (classical chess needs one king per side, ...).
     pub fn with_board(start: &Fen, options: GameOptions, mut board: impl GameBoard) -> Result<Game, GameError> {
         let position = Position::from_fen(start)?;
+        options.rules.rules().check_start(start)?;
         board.init(start.occupancy()).map_err(GameError::Backend)?;
         Ok(Game::assemble(Box::new(board), options, start.clone(), position))
     }
@@ -156,6 +162,11 @@ impl Game {
     /// The options the game was made with.
     pub fn options(&self) -> GameOptions {
         self.options
+    }
+
+    /// The rules the game is played by.
+    pub fn rules(&self) -> crate::RuleSet {
+        self.options.rules
     }
 
     /// The position the game started from.
@@ -238,9 +249,9 @@ impl Game {
         self.tracker.has_king(color)
     }
 
-    /// The legal moves of the side to move.
+    /// The legal moves of the side to move, by the game's rules.
     pub fn legal_moves(&self) -> Vec<LegalMove> {
-        self.tracker.position.legal_moves()
+        self.options.rules.rules().legal_moves(self)
     }
 
     /// The quantum board, for queries.

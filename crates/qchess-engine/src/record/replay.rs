@@ -113,6 +113,7 @@ impl GameRecord {
             ("Black", info.black.clone()),
             ("Result", game.result().to_string()),
             ("Variant", "official".to_owned()),
+            ("Rules", options.rules.name().to_owned()),
             ("Backend", info.backend.clone()),
             ("Seed", options.seed.to_string()),
         ];
@@ -145,10 +146,15 @@ impl GameRecord {
         record
     }
 
-    /// The game options the tags ask for: `Seed`, `TurnOrder`, `WinConditions`; outcomes are
-    /// always forced.
+    /// The game options the tags ask for: `Rules` (official when absent), `Seed`,
+    /// `TurnOrder`, `WinConditions`; outcomes are always forced.
     pub fn options(&self) -> Result<GameOptions, ReplayError> {
         let mut options = GameOptions::default();
+        if let Some(value) = self.tag("Rules") {
+            options.rules = value.trim().parse().map_err(|_| {
+                tag_error("Rules", value, "expected `official`, `classical`, `observer` or `checkmate`")
+            })?;
+        }
         if let Some(value) = self.tag("Seed") {
             options.seed =
                 value.trim().parse().map_err(|_| tag_error("Seed", value, "expected a number 0 to 2^64-1"))?;

@@ -8,6 +8,9 @@ use thiserror::Error;
 /// Why a benchmark workload could not finish, or finished with a wrong answer.
 #[derive(Debug, Error)]
 pub enum BenchError {
+    /// The search workload could not set up a position or search it.
+    #[error("search workload: {0}")]
+    Search(String),
     /// A workload name that does not exist.
     #[error("unknown workload `{}`; the workloads are {known}", qchess_core::text::excerpt(.name))]
     UnknownWorkload {

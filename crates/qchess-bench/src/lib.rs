@@ -69,7 +69,7 @@ pub enum Workload {
 
 impl Workload {
     /// Every workload, in the order `qchess bench` runs them.
-    pub const ALL: [Workload; 7] = [
+    pub const ALL: [Workload; 8] = [
         Workload::Fixed,
         Workload::RandomDefault,
         Workload::RandomSplitHeavy,

@@ -4,7 +4,8 @@
 * ISA: only the target's basis gates, every two-qubit gate on a pair of the device's coupling map
   (in a listed direction for ECR), checked against IBM's own configuration files;
 * the printed figures (two-qubit gate count, depth) are what Qiskit counts in the loaded circuit;
-* game circuits on the Heron (ibm_fez) and Eagle (ibm_brisbane) maps: aer's exact statevector of
+* game circuits (the game sequences of check_sequences, a longer hand-made game and a seeded
+  random game with measurements) on the Heron (ibm_fez) and Eagle (ibm_brisbane) maps: aer's exact statevector of
   the routed circuit, post-selected through the routed layout, gives the per-square
   probabilities of `qchess game --json` and the probability of the recorded outcomes;
 * circuits up to 10 qubits on exactly-sized targets of every gate set: `Operator` equivalence with
@@ -21,7 +22,7 @@ from qiskit import QuantumCircuit
 from qiskit.quantum_info import Operator
 
 from board_circuits import Board, SQUARES, max_difference, outcome_product, statevector
-from check_sequences import GAME_SEQUENCES
+from check_sequences import GAME_SEQUENCES, declared_qubits, random_game
 from qchess_helpers import REPO, Report, run_qchess
 
 EXACT = 1e-9
@@ -34,6 +35,10 @@ BASES = {
     "ionq": {"ms", "gpi", "gpi2"},
 }
 OPERATOR_MAX_QUBITS = 10
+# Seeded random games, cut where the logical circuit passes this many qubits (routing adds the
+# physical qubits SWAPs pass through, and aer must hold them all).
+RANDOM_SEEDS = [6]
+RANDOM_GAME_QUBITS = 16
 # Extra random-looking games: official notation, every outcome pinned or drawn with the seed.
 MORE_GAMES = [
     ("knights and bishops", "startpos", "g1^f3h3 b8^a6c6 b1^a3c3 g8^f6h6 e2e3 d7d6 f1^d3b5 c8^e6g4", 0),
@@ -189,6 +194,12 @@ def run() -> Report:
             operator_equivalence(report, name, position, moves, seed)
     name, position, moves, seed = GAME_SEQUENCES[0]
     game_on_device(report, name, position, moves, seed, "ibm-eagle", "qasm2")
+    for seed in RANDOM_SEEDS:
+        moves = random_game(seed)
+        per_move = run_qchess("compile", "--position", "startpos", "--moves", " ".join(moves), "--per-move")
+        plies = max((e["ply"] for e in per_move if declared_qubits(e["qasm"]) <= RANDOM_GAME_QUBITS), default=0)
+        for target in DEVICES:
+            game_on_device(report, f"random game, seed {seed}, {plies} plies", "startpos", " ".join(moves[:plies]), 0, target)
     return report
 
 

@@ -136,6 +136,10 @@ pub struct RemoteArgs {
     /// Drop shots whose piece count is impossible (remote backends).
     #[arg(long)]
     pub mitigation: bool,
+    /// The most bytes of one provider answer to read (default 64 MiB); a larger answer is an
+    /// error.
+    #[arg(long, value_name = "BYTES")]
+    pub max_response_bytes: Option<u64>,
 }
 
 /// `--backend` and the remote flags, for commands that run one game.
@@ -203,6 +207,7 @@ impl Backend {
             timeout_secs: remote.timeout,
             mitigation: spec.mitigation || remote.mitigation,
             seed: None,
+            max_response_bytes: remote.max_response_bytes,
         };
         let mut config = settings
             .board_config()

@@ -5,6 +5,7 @@ mod backend;
 mod commands;
 mod exit;
 mod output;
+mod time_limit;
 
 use std::process::ExitCode;
 

@@ -20,7 +20,7 @@ use qchess_core::{
     AlgebraicMove, Bitboard, BoardError, Fen, MoveReport, Notation, PositionSpec, QuantumBoard, TypedMove,
 };
 use qchess_engine::record::GameRecord;
-use qchess_engine::{Game, GameError, GameOptions};
+use qchess_engine::{Game, GameError, GameOptions, RuleSet};
 
 use crate::backend::Backend;
 use crate::error::CompareError;
@@ -206,6 +206,13 @@ pub fn run_game(
 ) -> Result<ItemRun, CompareError> {
     let name = game.name.as_str();
     let game_error = |reason: String| CompareError::Game { game: name.to_owned(), reason };
+    if matches!(game.options.rules, RuleSet::Observer | RuleSet::Checkmate) {
+        // Their plies can measure before the move; each side here runs one typed move per ply.
+        let rules = game.options.rules;
+        return Err(game_error(format!(
+            "the {rules} rules measure before some moves; compare runs official and classical games"
+        )));
+    }
     let mut reference = Game::new(&game.start, game.options).map_err(|e| game_error(with_causes(&e)))?;
     reference.set_pending_measurement(game.measured);
     let occupancy = game.start.occupancy();

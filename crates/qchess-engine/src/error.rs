@@ -75,6 +75,9 @@ pub enum GameError {
         /// Why not.
         reason: String,
     },
+    /// A measurement needs a certainly empty square to aim at, and the board has none.
+    #[error("a collapse needs a certainly empty square, and the board has none")]
+    NoEmptySquare,
     /// A rule set accepted a move but recorded none (a bug in the rule set if it ever shows).
     #[error("the rules accepted the move but played nothing")]
     NothingPlayed,
@@ -99,7 +102,7 @@ impl GameError {
             | GameError::NothingToUndo
             | GameError::Rule { .. }
             | GameError::StartNotAllowed { .. } => true,
-            GameError::NoLegalMove { .. } | GameError::NothingPlayed => false,
+            GameError::NoLegalMove { .. } | GameError::NothingPlayed | GameError::NoEmptySquare => false,
             GameError::Board { source, .. } => matches!(
                 source,
                 BoardError::ImpossibleOutcome { .. }

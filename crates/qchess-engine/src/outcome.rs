@@ -131,6 +131,10 @@ pub enum EndReason {
     Stalemate,
     /// Neither side has the material left to checkmate.
     InsufficientMaterial,
+    /// The loser resigned.
+    Resignation,
+    /// The loser's clock ran out.
+    Time,
 }
 
 impl EndReason {
@@ -144,6 +148,8 @@ impl EndReason {
             EndReason::Checkmate => "checkmate",
             EndReason::Stalemate => "stalemate",
             EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::Resignation => "resignation",
+            EndReason::Time => "time",
         }
     }
 }

@@ -26,8 +26,7 @@ create_exception!(
     "The quantum board or a remote provider failed (a state too large, a provider that cannot be reached)."
 );
 
-/// The error and its sources on one line, as the command line prints them: each layer's words
-/// once, joined by `: `.
+/// The error and its sources on one line, as the command line prints them.
 pub fn message(error: &(dyn std::error::Error + 'static)) -> String {
     qchess_core::text::with_causes(error)
 }

@@ -100,6 +100,11 @@ impl ApiKey {
         format!("apiKey {}", self.0)
     }
 
+    /// The key itself, for requests that carry it in a body (IBM Cloud's token exchange).
+    pub(crate) fn secret(&self) -> &str {
+        &self.0
+    }
+
     /// Whether `candidate` is this key (for servers checking a request).
     pub fn matches(&self, candidate: &str) -> bool {
         // Compare every byte so the time taken does not depend on where they differ.
@@ -236,12 +241,18 @@ pub struct ProviderConfig {
     poll: PollPolicy,
     progress: bool,
     cancel_on_interrupt: bool,
+    max_response_bytes: u64,
 }
+
+/// The most bytes of one answer a client reads unless told otherwise (64 MiB: the results of
+/// a 21-qubit dense state).
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 << 20;
 
 impl ProviderConfig {
     /// A configuration for the API at `base_url` (for example [`DEFAULT_PROVIDER_URL`]), with
     /// no key, the ideal simulator, a 30 s request timeout, a 1 h overall timeout, default
-    /// retries and polling, a progress bar, and cancellation on Ctrl-C.
+    /// retries and polling, a progress bar, cancellation on Ctrl-C, and answers of at most
+    /// [`DEFAULT_MAX_RESPONSE_BYTES`].
     pub fn new(base_url: &str) -> Result<ProviderConfig, ConfigError> {
         let bad = |reason: &str| ConfigError::BadUrl { url: base_url.to_owned(), reason: reason.to_owned() };
         let url = reqwest::Url::parse(base_url).map_err(|e| bad(&e.to_string()))?;
@@ -268,6 +279,7 @@ impl ProviderConfig {
             poll: PollPolicy::default(),
             progress: true,
             cancel_on_interrupt: true,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
         })
     }
 
@@ -333,6 +345,18 @@ impl ProviderConfig {
     pub fn with_cancel_on_interrupt(mut self, cancel: bool) -> ProviderConfig {
         self.cancel_on_interrupt = cancel;
         self
+    }
+
+    /// Sets the most bytes of one answer the client reads; a larger answer is an error.
+    #[must_use]
+    pub fn with_max_response_bytes(mut self, bytes: u64) -> ProviderConfig {
+        self.max_response_bytes = bytes.max(1);
+        self
+    }
+
+    /// The most bytes of one answer the client reads.
+    pub fn max_response_bytes(&self) -> u64 {
+        self.max_response_bytes
     }
 
     /// The base URL, without a trailing slash.

@@ -107,6 +107,14 @@ pub enum RemoteError {
         /// What is wrong with the answer.
         detail: String,
     },
+    /// A successful answer is larger than the client reads (`--max-response-bytes`).
+    #[error("the answer to {what} is larger than {limit} bytes, the most this client reads (--max-response-bytes)")]
+    ResponseTooLarge {
+        /// What was asked.
+        what: String,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// The job was canceled (by the provider, or by the user with Ctrl-C).
     #[error("job {job_id} was canceled{}", if *.by_user { " at the user's request" } else { "" })]
     Canceled {

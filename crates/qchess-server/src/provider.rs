@@ -2,6 +2,7 @@
 //! through `submitted -> ready -> started -> completed | failed`.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::SystemTime;
 
 use axum::Json;
@@ -77,9 +78,30 @@ pub async fn whoami() -> Json<Value> {
     Json(json!({ "key_id": "00000000-0000-4000-8000-000000000000", "key_name": "qchess serve", "project_id": null }))
 }
 
-/// Reads a JSON body, turning every failure into an IonQ-shaped 400 or 413.
+/// A request body, or the IonQ-shaped 400, 408 or 413 that says why it could not be read.
+pub fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| {
+        // A body that did not arrive in time is a timeout, whatever layer reports it.
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&rejection);
+        while let Some(error) = cause {
+            if let Some(timeout) = error.downcast_ref::<crate::BodyTimeout>() {
+                return ApiError::new(StatusCode::REQUEST_TIMEOUT, timeout.to_string());
+            }
+            cause = error.source();
+        }
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is larger than this server accepts (--max-body-bytes)",
+            );
+        }
+        ApiError::new(rejection.status(), rejection.body_text())
+    })
+}
+
+/// Reads a JSON body, turning every failure into an IonQ-shaped 400, 408 or 413.
 pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
-    let bytes = body.map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
+    let bytes = body_bytes(body)?;
     serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {}", excerpt_line(&e.to_string()))))
 }
@@ -96,14 +118,23 @@ pub async fn create_job(
     let id = state.new_id();
     {
         let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+        // Checked under the store's lock: shutdown fails unstarted jobs under it too.
+        if state.shutting_down.load(Ordering::SeqCst) {
+            return Err(shutting_down());
+        }
         jobs.insert(id.clone(), spec).map_err(store_full)?;
     }
     if state.queue.send(id.clone()).is_err() {
         let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
         jobs.remove(&id);
-        return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down"));
+        return Err(shutting_down());
     }
     Ok(Json(json!({ "id": id, "status": "submitted", "session_id": null })))
+}
+
+/// The answer to a submission while the server stops.
+fn shutting_down() -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down and takes no new jobs")
 }
 
 /// The 429 answer to a submission that finds the store full of jobs nobody may drop yet.
@@ -342,7 +373,7 @@ fn execute(state: &AppState, spec: &JobSpec, serial: u64) -> Result<Vec<(u64, f6
     if let Some(defect) = defect {
         defect.apply_to_circuit(&mut circuit);
     }
-    let stop = Stop::new(state.config.timeouts.job_time_limit, &state.shutting_down);
+    let stop = Stop::new(state.config.timeouts.job_time_limit, &state.stop_jobs);
     let exact = exact_distribution(&circuit, &state.config.limits, &stop)?;
     let hardware = spec.backend.starts_with("qpu") || spec.noise_model != "ideal";
     if !hardware {

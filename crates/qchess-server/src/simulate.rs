@@ -131,6 +131,7 @@ pub fn exact_distribution(circuit: &Circuit, limits: &Limits, stop: &Stop) -> Re
     let auto_limits = AutoLimits {
         max_sparse_states: limits.max_sparse_states,
         dense: DenseLimits::with_max_qubits(limits.max_dense_qubits),
+        ..AutoLimits::default()
     };
     let outcomes = if qubits > 64 {
         return Err(failure("NotEnoughQubits", AutoError::TooWide { qubits }.to_string()));

@@ -76,11 +76,18 @@ pub struct Args {
     /// Write SVG plots into this directory.
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
+    /// Stop with an error (exit code 1) once the comparison has run this many seconds; no
+    /// limit without the flag.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
+    time_limit: Option<std::time::Duration>,
 }
 
 /// Runs `qchess compare`.
 pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     let settings = settings(&args)?;
+    if let Some(limit) = args.time_limit {
+        crate::time_limit::exit_after(limit, "compare");
+    }
     let backend = Backend::resolve(&args.backend, &args.remote)?;
     let vs = Backend::resolve(&args.vs, &args.remote)?;
     let work = Work::from_args(&args)?;

@@ -48,6 +48,9 @@ pub struct Args {
     /// The rules (official, classical, observer, checkmate); a record's `Rules` tag otherwise.
     #[arg(long, value_name = "RULES", conflicts_with = "record")]
     rules: Option<RuleSet>,
+    /// The checkmate rules' mode: `quantum` (splits allowed, the default) or `classical`.
+    #[arg(long, value_name = "MODE", value_parser = ["quantum", "classical"], conflicts_with = "record")]
+    mode: Option<String>,
     /// Where the moves run: `--backend local|ionq|URL` and the remote flags.
     #[command(flatten)]
     backend: BackendArgs,
@@ -85,6 +88,7 @@ fn options(args: &Args, base: GameOptions) -> GameOptions {
         enforce_win_conditions: base.enforce_win_conditions && !args.no_win_check,
         force_outcomes: true,
         rules: args.rules.unwrap_or(base.rules),
+        quantum_mode: args.mode.as_deref().map_or(base.quantum_mode, |mode| mode == "quantum"),
     }
 }
 
@@ -122,7 +126,7 @@ fn load_record(path: &Path, args: &Args) -> Result<(Game, RecordInfo)> {
         .iter()
         .filter(|t| {
             !standard.contains(&t.name.as_str())
-                && !["TurnOrder", "WinConditions", "MeasuredBoard", "Rules"].contains(&t.name.as_str())
+                && !["TurnOrder", "WinConditions", "MeasuredBoard", "Rules", "Mode"].contains(&t.name.as_str())
         })
         .cloned()
         .collect();

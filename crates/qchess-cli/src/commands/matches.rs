@@ -32,9 +32,9 @@ pub struct Args {
     /// Seed of game 1's measurement outcomes (game i uses seed + i - 1) and of the players.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Rule set: official.
+    /// Rule set: official, classical, ... (see `qchess moves --help`).
     #[arg(long, default_value = "official")]
-    rules: String,
+    rules: qchess_engine::RuleSet,
     /// Plies after which an unfinished game is adjudicated a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: u32,
@@ -50,9 +50,6 @@ pub struct Args {
 pub fn run(args: Args, json: bool) -> Result<()> {
     if args.player == PlayerSpec::Human || args.opponent == PlayerSpec::Human {
         return Err(bad_input("--player/--opponent: a match is between computer players, not human"));
-    }
-    if args.rules != "official" {
-        return Err(bad_input(format!("--rules: `{}` is not a rule set here (official)", args.rules)));
     }
     if args.games == 0 {
         return Err(bad_input("--games: play at least one game"));
@@ -70,6 +67,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         seed: args.seed,
         max_plies: args.max_plies,
         start: spec.start.to_fen(),
+        rules: args.rules,
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(u64::from(args.games));
@@ -122,6 +120,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
             "games": games.len(),
             "movetime_ms": args.movetime,
             "seed": args.seed,
+            "rules": args.rules.name(),
             "wins": stats.wins,
             "draws": stats.draws,
             "losses": stats.losses,

@@ -16,10 +16,11 @@ use qchess_core::{Color, PositionSpec, Square};
 use qchess_engine::analysis::BELL_STATE_NAMES;
 use qchess_engine::diagram::{Diagram, percent};
 use qchess_engine::record::{GameRecord, RecordInfo};
-use qchess_engine::{Game, GameError, GameOptions, PlayedMove, RuleSet};
+use qchess_engine::{EndReason, Game, GameError, GameOptions, PlayedMove, RuleSet};
 use qchess_search::player::{Player as Computer, PlayerSpec};
 use serde_json::{Value, json};
 
+use super::clock::{Clock, TimeControl, clock_comment};
 use super::game::{game_error, new_game, output, read_record, replay, replay_error};
 use crate::backend::BackendArgs;
 use crate::exit::bad_input_at;
@@ -57,6 +58,13 @@ pub struct Args {
     /// The rules of a new game: official, classical, observer or checkmate (a record keeps its own).
     #[arg(long, default_value = "official", value_name = "RULES")]
     rules: RuleSet,
+    /// The checkmate rules' mode at the start: `quantum` (splits allowed) or `classical`.
+    #[arg(long, default_value = "quantum", value_parser = ["quantum", "classical"])]
+    mode: String,
+    /// Chess clocks: minutes per side plus seconds added per move (`5+3`); a side whose time
+    /// runs out loses. Clock times are saved in the record.
+    #[arg(long, value_name = "MIN+SEC")]
+    clock: Option<TimeControl>,
 }
 
 const HELP: &str = "\
@@ -68,11 +76,13 @@ Type a move in official notation, or a command:
   save FILE        save the game record
   load FILE        continue a saved game
   analyse SQUARE   entanglement of a square with the others
+  resign           give up the game (the side to move, or the person against the computer)
   quit             leave the game";
 
 /// Runs `qchess play`.
 pub fn run(args: Args, json: bool) -> Result<()> {
-    let options = GameOptions { rules: args.rules, ..GameOptions::with_seed(args.seed) };
+    let options =
+        GameOptions { rules: args.rules, quantum_mode: args.mode == "quantum", ..GameOptions::with_seed(args.seed) };
     let game = match &args.record {
         Some(path) => {
             let record = read_record(path)?;
@@ -106,6 +116,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         backend: args.backend,
         plies: 0,
         announced_end: false,
+        clock: args.clock.map(Clock::new),
     };
     session.run(&mut stdin.lock())
 }
@@ -124,6 +135,7 @@ struct Session<W: Write> {
     backend: BackendArgs,
     plies: u32,
     announced_end: bool,
+    clock: Option<Clock>,
 }
 
 fn side(color: Color) -> &'static str {
@@ -167,6 +179,9 @@ impl<W: Write> Session<W> {
                     .play(&mut self.game, self.movetime)
                     .map_err(|e| anyhow::anyhow!("the computer's move: {}", with_causes(&e)))?;
                 self.plies += 1;
+                if let Some(clock) = &mut self.clock {
+                    clock.charge(played.mover.color);
+                }
                 self.announce_move(&played, true)?;
                 if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
@@ -211,6 +226,7 @@ impl<W: Write> Session<W> {
             ("save", Some(path)) => self.save(Path::new(path))?,
             ("load", Some(path)) => self.load(Path::new(path))?,
             ("analyse" | "analyze", Some(square)) => self.analyse(square)?,
+            ("resign", _) => self.resign()?,
             ("save" | "load" | "analyse" | "analyze", None) => {
                 self.error(&format!("`{}` needs an argument; type `help`", excerpt(word)))?;
             }
@@ -223,9 +239,17 @@ impl<W: Write> Session<W> {
         if !self.game.is_over() && self.is_computer(self.game.turn()) {
             return self.error("it is the computer's turn");
         }
+        let turn = self.game.turn();
+        if !self.game.is_over() && self.clock.as_ref().is_some_and(|clock| clock.expired(turn)) {
+            self.game.concede(turn, EndReason::Time).map_err(|e| game_error(e, "the clock".to_owned()))?;
+            return self.announce_end();
+        }
         match self.game.play(text) {
             Ok(played) => {
                 self.plies += 1;
+                if let Some(clock) = &mut self.clock {
+                    clock.charge(played.mover.color);
+                }
                 self.announce_move(&played, false)?;
                 if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
@@ -302,6 +326,13 @@ impl<W: Write> Session<W> {
             taken.push(self.take_back()?);
         }
         self.announced_end = false;
+        if let Some(clock) = &mut self.clock {
+            // Taken-back plies lose their clock entries; the time used is not given back.
+            for _ in &taken {
+                clock.after_each_ply.pop();
+            }
+            clock.restart_turn();
+        }
         let names: Vec<String> = taken.iter().map(|m| m.notation.to_string()).collect();
         if self.json {
             self.emit(json!({"event": "undo", "moves": names}))?;
@@ -309,6 +340,16 @@ impl<W: Write> Session<W> {
             self.say(&format!("Took back {}.", names.join(", ")))?;
         }
         self.show_board()
+    }
+
+    /// The side to move resigns; against the computer, the person does.
+    fn resign(&mut self) -> Result<()> {
+        let turn = self.game.turn();
+        let side = if self.is_computer(turn) { !turn } else { turn };
+        match self.game.concede(side, EndReason::Resignation) {
+            Ok(_) => self.announce_end(),
+            Err(error) => self.error(&error.to_string()),
+        }
     }
 
     fn take_back(&mut self) -> Result<PlayedMove> {
@@ -327,7 +368,16 @@ impl<W: Write> Session<W> {
             ..RecordInfo::default()
         }
         .dated_today();
-        match GameRecord::from_game(&self.game, &info).save(path) {
+        let mut record = GameRecord::from_game(&self.game, &info);
+        if let Some(clock) = &self.clock {
+            record.set_tag("TimeControl", &clock.control().tag());
+            // This session's plies are the record's last ones.
+            let first = record.moves.len().saturating_sub(clock.after_each_ply.len());
+            for (mv, remaining) in record.moves[first..].iter_mut().zip(&clock.after_each_ply) {
+                mv.comment = Some(clock_comment(*remaining));
+            }
+        }
+        match record.save(path) {
             Ok(()) if self.json => self.emit(json!({"event": "saved", "path": path.display().to_string()})),
             Ok(()) => self.say(&format!("Saved to {}.", path.display())),
             Err(error) => self.error(&with_causes(&error)),

@@ -171,6 +171,7 @@ impl Engine {
             enforce_turn_order: self.options.force_turn,
             enforce_win_conditions: self.options.force_win,
             force_outcomes: self.options.force_measure,
+            rules: self.options.rules,
             ..GameOptions::default()
         };
         let built = self.options.new_game(&spec.start.to_fen(), options).and_then(|mut game| {

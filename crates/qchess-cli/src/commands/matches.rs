@@ -93,7 +93,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
             bar.inc(1);
         }
     })
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    .map_err(|e| anyhow::anyhow!(with_causes(&e)))?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

@@ -348,7 +348,7 @@ impl<W: Write> Session<W> {
         let side = if self.is_computer(turn) { !turn } else { turn };
         match self.game.concede(side, EndReason::Resignation) {
             Ok(_) => self.announce_end(),
-            Err(error) => self.error(&error.to_string()),
+            Err(error) => self.error(&with_causes(&error)),
         }
     }
 

@@ -1,6 +1,6 @@
 //! Records from games, and games from records.
 
-use qchess_core::text::excerpt;
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Bitboard, Color, Fen, Square};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use thiserror::Error;
@@ -251,7 +251,7 @@ impl GameRecord {
                     ));
                 }
             };
-            game.concede(side, reason).map_err(|e| tag_error("Termination", text, &e.to_string()))?;
+            game.concede(side, reason).map_err(|e| tag_error("Termination", text, &with_causes(&e)))?;
         }
         if self.result != GameResult::Ongoing && self.result != game.result() {
             return Err(ReplayError::ResultMismatch { recorded: self.result, replayed: game.result() });

@@ -92,7 +92,7 @@ impl fmt::Display for RuleSet {
 
 /// The text names no rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("`{0}` is not a rule set (official, classical, observer, checkmate)")]
+#[error("`{}` is not a rule set (official, classical, observer, checkmate)", qchess_core::text::excerpt(.0))]
 pub struct ParseRuleSetError(pub String);
 
 impl FromStr for RuleSet {

@@ -202,3 +202,22 @@ fn moves_lists_observer_pairs_and_mode_classical_refuses_splits() {
         "compare runs official and classical games",
     );
 }
+
+#[test]
+fn ignore_outcomes_draws_instead_of_forcing() {
+    // The pawn step onto the superposed knight is forced to m0 and m1 by turns; ignored, the seed decides.
+    let moves = |outcome: &str| format!("b1^a3c3 e7e6 c2wc3.{outcome}");
+    let forced: Vec<_> = ["m0", "m1"]
+        .iter()
+        .map(|o| qchess_json("game", &["--moves", &moves(o)])["moves"][2]["outcome"].clone())
+        .collect();
+    assert_eq!(forced, [0, 1]);
+    let drawn: Vec<_> = ["m0", "m1"]
+        .iter()
+        .map(|o| {
+            qchess_json("game", &["--moves", &moves(o), "--ignore-outcomes", "--seed", "4"])["moves"][2]["outcome"]
+                .clone()
+        })
+        .collect();
+    assert_eq!(drawn[0], drawn[1], "the suffix no longer decides");
+}

@@ -48,6 +48,9 @@ pub struct Args {
     /// The rules (official, classical, observer, checkmate); a record's `Rules` tag otherwise.
     #[arg(long, value_name = "RULES", conflicts_with = "record")]
     rules: Option<RuleSet>,
+    /// Ignore `.m0` / `.m1` suffixes and draw every outcome (the official engine's forcemeasure off).
+    #[arg(long, conflicts_with = "record")]
+    ignore_outcomes: bool,
     /// The checkmate rules' mode: `quantum` (splits allowed, the default) or `classical`.
     #[arg(long, value_name = "MODE", value_parser = ["quantum", "classical"], conflicts_with = "record")]
     mode: Option<String>,
@@ -86,7 +89,7 @@ fn options(args: &Args, base: GameOptions) -> GameOptions {
         seed: args.seed.unwrap_or(base.seed),
         enforce_turn_order: base.enforce_turn_order && !args.no_turn_order,
         enforce_win_conditions: base.enforce_win_conditions && !args.no_win_check,
-        force_outcomes: true,
+        force_outcomes: !args.ignore_outcomes,
         rules: args.rules.unwrap_or(base.rules),
         quantum_mode: args.mode.as_deref().map_or(base.quantum_mode, |mode| mode == "quantum"),
     }

@@ -37,7 +37,8 @@
 //!   and has none. A side whose king a collapse left capturable and that was captured loses.
 //!   The fifty-move counter and threefold repetition are drawn as in classical chess.
 //!
-//! Resignation and clocks are not part of these rules yet.
+//! Resignation and loss on time end any game through [`Game::concede`] (`resign` and `--clock`
+//! in `qchess play`); records keep them in a `Termination` tag.
 
 use qchess_core::notation::{AlgebraicMove, VariantMarker};
 use qchess_core::{

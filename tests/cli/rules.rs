@@ -187,6 +187,35 @@ fn a_checkmate_game_on_a_remote_backend_gives_the_local_result() {
 }
 
 #[test]
+fn quantum_mode_toggles_during_a_checkmate_game_and_replays_from_the_record() {
+    assert_refused(
+        &qchess(&["game", "--rules", "checkmate", "--moves", "e2e4 mode:classical e7e5 b1^a3c3"]),
+        "--moves, move 4: b1^a3c3: quantum mode is off, so pieces cannot split",
+    );
+    assert_refused(
+        &qchess(&["game", "--moves", "mode:classical"]),
+        "--moves, move 1: mode:classical: only the checkmate rules have a quantum mode to switch",
+    );
+    assert_refused(
+        &qchess(&["game", "--rules", "checkmate", "--moves", "mode:off"]),
+        "`mode:off` is not a mode change",
+    );
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("toggle.pgn");
+    let path = path.to_str().expect("utf-8");
+    let moves = "e2e4 mode:classical e7e5 mode:quantum b1^a3c3";
+    let played = qchess_json("game", &["--rules", "checkmate", "--moves", moves, "--save", path]);
+    assert_eq!(played["side_to_move"], "black", "a mode change uses no turn");
+    assert_eq!(played["probabilities"]["a3"], 0.5);
+    let text = std::fs::read_to_string(path).expect("record");
+    assert!(text.contains("1. e2e4 mode:classical 1... e7e5 mode:quantum 2. b1^a3c3"), "{text}");
+    let replayed = qchess_json("game", &["--record", path]);
+    assert_eq!(replayed["probabilities"], played["probabilities"]);
+    let refused = qchess(&["game", "--record", path, "--moves", "mode:classical g8^f6h6"]);
+    assert_refused(&refused, "g8^f6h6: quantum mode is off");
+}
+
+#[test]
 fn moves_lists_observer_pairs_and_mode_classical_refuses_splits() {
     let position = format!("{QUEEN_AND_ROOK} moves e4^e5c2 g8f8");
     let moves = qchess_json("moves", &["--rules", "observer", "--position", &position]);

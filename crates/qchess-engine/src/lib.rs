@@ -43,7 +43,7 @@ pub mod rules;
 pub mod tracker;
 
 pub use error::GameError;
-pub use game::{Game, GameBoard, PlayedMove, Turn};
+pub use game::{Game, GameBoard, ModeChange, ParseModeError, PlayedMove, Turn};
 pub use options::GameOptions;
 pub use outcome::{EndReason, GameEnd, GameResult, MoveCode, ParseResultError};
 pub use rules::{ParseRuleSetError, RuleSet, RuleViolation, Rules};

@@ -169,3 +169,58 @@ fn resignation_and_time_end_the_game_and_replay_from_records() {
     record.set_tag("Termination", "abandoned");
     assert!(record.replay().expect_err("unknown").to_string().contains("Termination"));
 }
+
+#[test]
+fn quantum_mode_toggles_between_plies_without_using_the_turn() {
+    let mut game = checkmate("startpos");
+    play_all(&mut game, "e2e4");
+    let off = game.set_quantum_mode(false).expect("mode:classical");
+    assert_eq!((off.quantum, off.before_ply, game.turn()), (false, 1, Color::Black), "the turn stays");
+    assert_eq!(
+        violation(game.play("b8^a6c6").expect_err("split with quantum mode off")),
+        RuleViolation::QuantumModeOff
+    );
+    assert_eq!(
+        violation(game.set_quantum_mode(false).expect_err("already off")),
+        RuleViolation::ModeAlreadySet { quantum: false }
+    );
+    play_all(&mut game, "e7e5");
+    game.set_quantum_mode(true).expect("mode:quantum");
+    play_all(&mut game, "b1^a3c3");
+    assert_probability(&game, "a3", 0.5);
+
+    // The record writes both changes where they happened and replays them.
+    let record = GameRecord::from_game(&game, &RecordInfo::default());
+    let text = record.to_string();
+    assert!(text.contains("1. e2e4 mode:classical 1... e7e5 mode:quantum 2. b1^a3c3"), "{text}");
+    let parsed = text.parse::<GameRecord>().expect("parses");
+    assert_eq!(parsed, record);
+    let replayed = parsed.replay().expect("replays");
+    assert_eq!(replayed.mode_changes(), game.mode_changes());
+    assert_eq!(replayed.probabilities(), game.probabilities());
+    assert!(replayed.quantum_mode());
+
+    // Undoing a ply takes back the changes made after it, not those before it.
+    game.undo().expect("undo b1^a3c3");
+    assert_eq!(game.mode_changes().len(), 2);
+    game.undo().expect("undo e7e5");
+    assert!(!game.quantum_mode(), "the change before e7e5 stays");
+    game.undo().expect("undo e2e4");
+    assert!(game.quantum_mode() && game.mode_changes().is_empty());
+}
+
+#[test]
+fn mode_changes_belong_to_the_checkmate_rules_only() {
+    let mut official = Game::standard();
+    assert_eq!(
+        violation(official.set_quantum_mode(false).expect_err("official")),
+        RuleViolation::NoModeToggle(RuleSet::Official)
+    );
+    let bad = "1. e2e4 mode:both *".parse::<GameRecord>().expect_err("bad token");
+    assert_eq!((bad.line, bad.column), (1, 9));
+    assert!(bad.to_string().contains("`mode:both` is not a mode change"), "{bad}");
+    let replay = "[Rules \"classical\"]\n\n1. e2e4 mode:classical *".parse::<GameRecord>().expect("parses").replay();
+    let error = qchess_core::text::with_causes(&replay.expect_err("classical has no quantum mode"));
+    assert!(error.starts_with("move 1... mode:classical"), "{error}");
+    assert!(error.contains("only the checkmate rules have a quantum mode"), "{error}");
+}

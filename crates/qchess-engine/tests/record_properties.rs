@@ -67,6 +67,7 @@ fn record() -> impl Strategy<Value = GameRecord> {
                 .collect(),
             comment: intro,
             moves: moves.into_iter().map(|(notation, comment)| RecordedMove { notation, comment }).collect(),
+            mode_changes: Vec::new(),
             result,
         };
         if tag_result {

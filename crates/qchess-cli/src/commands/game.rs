@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use qchess_core::{Bitboard, Fen, PositionSpec};
 use qchess_engine::diagram::Diagram;
+use qchess_engine::game::{is_mode_token, parse_mode_token};
 use qchess_engine::record::{FileError, GameRecord, RecordInfo, ReplayError};
 use qchess_engine::{Game, GameError, GameOptions, RuleSet};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
@@ -27,7 +28,8 @@ pub struct Args {
     #[arg(long, default_value = "startpos", value_name = "POSITION", conflicts_with = "record")]
     position: String,
     /// Moves in official notation, separated by spaces (`b1^a3c3 e7e6 a3c3^b5`); `.m0` / `.m1`
-    /// force a measurement outcome.
+    /// force a measurement outcome. Under `--rules checkmate`, `mode:classical` and
+    /// `mode:quantum` switch quantum mode between moves without using a turn.
     #[arg(long, default_value = "")]
     moves: String,
     /// Seed of the measurement outcomes not forced (default 0, or the record's).
@@ -69,7 +71,13 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         None => (start_game(&args)?, RecordInfo { event: "qchess game".to_owned(), ..RecordInfo::default() }),
     };
     for (index, text) in args.moves.split_whitespace().enumerate() {
-        game.play(text).map_err(|e| game_error(e, format!("--moves, move {}", index + 1)))?;
+        let place = || format!("--moves, move {}", index + 1);
+        if is_mode_token(text) {
+            let quantum = parse_mode_token(text).map_err(|e| bad_input_at(place(), e))?;
+            game.set_quantum_mode(quantum).map_err(|e| game_error(e, place()))?;
+            continue;
+        }
+        game.play(text).map_err(|e| game_error(e, place()))?;
     }
     if let Some(path) = &args.save {
         let info = RecordInfo { backend: args.backend.backend.to_string(), ..info };

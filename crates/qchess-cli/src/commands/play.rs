@@ -77,6 +77,7 @@ Type a move in official notation, or a command:
   load FILE        continue a saved game
   analyse SQUARE   entanglement of a square with the others
   resign           give up the game (the side to move, or the person against the computer)
+  mode:classical   switch quantum mode off (checkmate rules; mode:quantum switches it on)
   quit             leave the game";
 
 /// Runs `qchess play`.
@@ -227,6 +228,7 @@ impl<W: Write> Session<W> {
             ("load", Some(path)) => self.load(Path::new(path))?,
             ("analyse" | "analyze", Some(square)) => self.analyse(square)?,
             ("resign", _) => self.resign()?,
+            (token, _) if qchess_engine::game::is_mode_token(token) => self.change_mode(word)?,
             ("save" | "load" | "analyse" | "analyze", None) => {
                 self.error(&format!("`{}` needs an argument; type `help`", excerpt(word)))?;
             }
@@ -348,6 +350,18 @@ impl<W: Write> Session<W> {
         let side = if self.is_computer(turn) { !turn } else { turn };
         match self.game.concede(side, EndReason::Resignation) {
             Ok(_) => self.announce_end(),
+            Err(error) => self.error(&with_causes(&error)),
+        }
+    }
+
+    /// `mode:classical` / `mode:quantum`: switches the checkmate rules' quantum mode; the turn stays.
+    fn change_mode(&mut self, token: &str) -> Result<()> {
+        let quantum = match qchess_engine::game::parse_mode_token(token) {
+            Ok(quantum) => quantum,
+            Err(error) => return self.error(&error.to_string()),
+        };
+        match self.game.set_quantum_mode(quantum) {
+            Ok(change) => self.say(&format!("quantum mode is {}", if change.quantum { "on" } else { "off" })),
             Err(error) => self.error(&with_causes(&error)),
         }
     }

@@ -40,6 +40,7 @@
 //! ```
 
 pub(crate) mod end;
+mod mode;
 mod play;
 mod turn;
 
@@ -56,6 +57,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::tracker::{SavedTracker, Tracker};
 use crate::{GameEnd, GameError, GameOptions, GameResult, MoveCode};
 
+pub use mode::{ModeChange, ParseModeError, is_mode_token, mode_token, parse_mode_token};
 pub use turn::Turn;
 
 /// A quantum board the game can own: any [`QuantumBoard`] that is `'static`, so the game can
@@ -108,6 +110,8 @@ pub struct Game {
     /// A full-board measurement to use (instead of drawing one) at the next claim: replays
     /// of records set it.
     pending_measurement: Option<Bitboard>,
+    /// The quantum mode changes, in order (see [`mode`]).
+    mode_changes: Vec<ModeChange>,
 }
 
 impl std::fmt::Debug for Game {
@@ -163,6 +167,7 @@ impl Game {
             snapshots: Vec::with_capacity(64),
             rng: game_rng(options.seed),
             pending_measurement: None,
+            mode_changes: Vec::new(),
         }
     }
 

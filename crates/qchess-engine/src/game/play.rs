@@ -45,7 +45,7 @@ impl Game {
     }
 
     /// Refuses moves once the game has ended (unless win conditions are off).
-    fn check_not_over(&self) -> Result<(), GameError> {
+    pub(super) fn check_not_over(&self) -> Result<(), GameError> {
         match self.tracker.end.filter(|_| self.options.enforce_win_conditions) {
             Some(end) => Err(GameError::GameOver { result: end.result, reason: end.reason }),
             None => Ok(()),
@@ -134,6 +134,7 @@ impl Game {
         self.rng.set_word_pos(snapshot.rng_word);
         self.snapshots.pop();
         self.played.pop();
+        self.drop_mode_changes_after(self.played.len());
         Ok(played)
     }
 

@@ -24,7 +24,8 @@
 //!   repetition rule measured every square (`-` for none).
 //! - Movetext: move numbers (`12.`, `12...`) are optional and not checked, moves are official
 //!   notation, `{ comments }` attach to the move before them (or to the game, before the first
-//!   move) with their spacing collapsed, `;` comments run to the end of the line and are
+//!   move) with their spacing collapsed, `mode:classical` and `mode:quantum` are the
+//!   checkmate rules' quantum mode changes (between moves; they use no turn), `;` comments run to the end of the line and are
 //!   dropped, and the result token (`1-0`, `0-1`, `1/2-1/2`, `*`) ends the record. It must
 //!   agree with a `Result` tag.
 //!
@@ -73,6 +74,9 @@ pub struct GameRecord {
     pub comment: Option<String>,
     /// The moves.
     pub moves: Vec<RecordedMove>,
+    /// The quantum mode changes (`mode:classical`, `mode:quantum`), each placed by how many
+    /// moves come before it.
+    pub mode_changes: Vec<crate::ModeChange>,
     /// The result token at the end of the movetext.
     pub result: GameResult,
 }

@@ -39,6 +39,9 @@ pub enum RecordProblem {
     /// A word of the movetext that is not a move.
     #[error("{0}")]
     BadMove(ParseMoveError),
+    /// A word that starts with `mode:` but is no mode change.
+    #[error("{0}")]
+    BadModeChange(crate::ParseModeError),
     /// Text after the result token.
     #[error("unexpected `{}` after the result", excerpt(.0))]
     AfterResult(String),
@@ -244,6 +247,12 @@ fn read_movetext(
                 }
                 let mv = strip_move_number(word);
                 if mv.is_empty() {
+                    continue;
+                }
+                if crate::game::is_mode_token(mv) {
+                    let change: crate::ModeChange =
+                        mv.parse().map_err(|e| error_at(at, RecordProblem::BadModeChange(e)))?;
+                    record.mode_changes.push(crate::ModeChange { before_ply: record.moves.len(), ..change });
                     continue;
                 }
                 let notation: Notation = mv.parse().map_err(|e| error_at(at, RecordProblem::BadMove(e)))?;

@@ -30,7 +30,16 @@ impl GameRecord {
         push_comment(&mut words, &self.comment);
         let (first_side, first_number) = self.first_move();
         let mut need_number = true;
+        let push_changes = |words: &mut Vec<String>, ply: usize| {
+            let changes = self.mode_changes.iter().filter(|change| change.before_ply == ply);
+            let before = words.len();
+            words.extend(changes.map(|change| change.to_string()));
+            words.len() > before
+        };
         for (ply, mv) in self.moves.iter().enumerate() {
+            if push_changes(&mut words, ply) {
+                need_number = true;
+            }
             let offset = ply + usize::from(first_side == Color::Black);
             let number = u64::from(first_number) + (offset / 2) as u64;
             let white = offset.is_multiple_of(2);
@@ -43,6 +52,7 @@ impl GameRecord {
             push_comment(&mut words, &mv.comment);
             need_number = mv.comment.is_some();
         }
+        push_changes(&mut words, self.moves.len());
         words.push(self.result.to_string());
         words
     }
@@ -87,6 +97,7 @@ mod tests {
                 .iter()
                 .map(|m| RecordedMove { notation: m.parse().unwrap_or_else(|e| panic!("{m}: {e}")), comment: None })
                 .collect(),
+            mode_changes: Vec::new(),
             result: GameResult::Ongoing,
         }
     }

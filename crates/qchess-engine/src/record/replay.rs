@@ -148,6 +148,7 @@ impl GameRecord {
         }
         record.moves =
             game.moves().iter().map(|played| RecordedMove { notation: played.declared, comment: None }).collect();
+        record.mode_changes = game.mode_changes().to_vec();
         record.result = game.result();
         record
     }
@@ -227,7 +228,15 @@ impl GameRecord {
         let start = self.start()?;
         let mut game = Game::with_board(&start, options, board).map_err(|e| ReplayError::Start(Box::new(e)))?;
         game.set_pending_measurement(self.measured_board()?);
-        for (ply, mv) in self.moves.iter().enumerate() {
+        for ply in 0..=self.moves.len() {
+            for change in self.mode_changes.iter().filter(|change| change.before_ply == ply) {
+                game.set_quantum_mode(change.quantum).map_err(|source| ReplayError::Move {
+                    number: move_number(&start, ply),
+                    mv: change.to_string(),
+                    source: Box::new(source),
+                })?;
+            }
+            let Some(mv) = self.moves.get(ply) else { break };
             game.play_notation(&mv.notation).map_err(|source| ReplayError::Move {
                 number: move_number(&start, ply),
                 mv: mv.notation.to_string(),

@@ -18,7 +18,13 @@
 //!     capture is played). A capture where both are superposed, or whose slide passes a square
 //!     that may hold a piece, is refused: measure first (one measurement per move).
 //!   - a *split* (`b1^a3c3`) goes to two certainly empty legal destinations, never castling,
-//!     and only while quantum mode ([`GameOptions::quantum_mode`](crate::GameOptions)) is on.
+//!     and only while quantum mode ([`Game::quantum_mode`]) is on.
+//!   - a *mode change* (seed 003's toggle) is written `mode:classical` (quantum mode off: no
+//!     splits) or `mode:quantum` (on again) and made with [`Game::set_quantum_mode`]. It comes
+//!     between plies, does not use the turn and makes no board step; records keep it in the
+//!     movetext before the ply it precedes and replay it. A game starts in quantum mode unless
+//!     [`GameOptions::quantum_mode`](crate::GameOptions) (`--mode classical`) says otherwise;
+//!     switching to the mode already on is refused.
 //!   - a *measurement* (`?e4`, `?e4.m1`) measures a square that may hold a piece and ends the
 //!     turn (seed 003's "measure"); `.m1` means the square was occupied.
 //!
@@ -123,7 +129,7 @@ fn declare(game: &Game, notation: &Notation, mv: &AlgebraicMove) -> Result<Decla
     let probe = match legal.typed.squares {
         MoveSquares::Merge { .. } => return Err(broken(notation, RuleViolation::NoMerge(RuleSet::Checkmate))),
         MoveSquares::Split { .. } => {
-            if !game.options().quantum_mode {
+            if !game.quantum_mode() {
                 return Err(broken(notation, RuleViolation::QuantumModeOff));
             }
             if targets.iter().any(|&t| position.probability(t) > 0.0) {

@@ -155,6 +155,15 @@ pub enum RuleViolation {
     /// A split while quantum mode is off.
     #[error("quantum mode is off, so pieces cannot split")]
     QuantumModeOff,
+    /// A quantum mode change under rules that have no quantum mode.
+    #[error("only the checkmate rules have a quantum mode to switch, not the {0} rules")]
+    NoModeToggle(RuleSet),
+    /// A change to the mode the game is already in.
+    #[error("quantum mode is already {}", if *.quantum { "on" } else { "off" })]
+    ModeAlreadySet {
+        /// The mode asked for: `true` for quantum.
+        quantum: bool,
+    },
     /// A capture where both the attacker and the target are superposed.
     #[error("both the attacker and the target are in superposition; measure one of them first (?square)")]
     TwoSuperposed,

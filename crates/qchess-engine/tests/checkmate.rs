@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_probability, game_under, play_all, sq};
+use common::{assert_probability, game_under, play_all, sq, two_sided_binomial};
 use qchess_core::Color;
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{EndReason, Game, GameError, GameOptions, GameResult, RuleSet, RuleViolation};
@@ -223,4 +223,79 @@ fn mode_changes_belong_to_the_checkmate_rules_only() {
     let error = qchess_core::text::with_causes(&replay.expect_err("classical has no quantum mode"));
     assert!(error.starts_with("move 1... mode:classical"), "{error}");
     assert!(error.contains("only the checkmate rules have a quantum mode"), "{error}");
+}
+
+/// Two split knights (a3/c3 and c4/e4) and a rook that slid c1-c5 through both: it moved only
+/// in the branch where c3 and c4 are both empty. Four branches of 1/4, all six squares one group.
+const TWO_KNIGHTS_AND_A_ROOK: &str = "4k3/8/8/8/7r/8/3N4/1NR1K3 w - - 0 1";
+const ENTANGLING: &str = "b1^a3c3 e8d8 d2^c4e4 d8e8 c1c5";
+const GROUP: [&str; 6] = ["a3", "c3", "c4", "e4", "c1", "c5"];
+
+fn assert_group_collapsed(game: &Game) {
+    for square in GROUP {
+        let p = game.probability(sq(square));
+        assert!(p == 0.0 || p == 1.0, "{square} is still uncertain ({p}) after the group collapsed");
+    }
+    assert_eq!(game.probability(sq("a3")) + game.probability(sq("c3")), 1.0, "one knight on a3 or c3");
+    assert_probability(game, "e1", 1.0);
+}
+
+#[test]
+fn a_measurement_collapses_the_whole_entangled_group() {
+    let mut game = checkmate(TWO_KNIGHTS_AND_A_ROOK);
+    play_all(&mut game, ENTANGLING);
+    assert_probability(&game, "c5", 0.25);
+    assert_probability(&game, "a3", 0.5);
+    let group = qchess_engine::analysis::entangled_group(&game.distribution().expect("distribution"), sq("c5"));
+    let expected = GROUP.iter().fold(qchess_core::Bitboard::EMPTY, |b, s| b.with(sq(s)));
+    assert_eq!(group, expected);
+    // The rook is not on c5 (3/4). Measuring c5 alone would leave a3 at 1/3 and c4 at 2/3;
+    // the whole group collapses instead, and the declared square keeps its .m0.
+    play_all(&mut game, "h4h5 ?c5.m0");
+    assert_eq!(game.moves().last().map(|m| m.declared.to_string()), Some("?c5.m0".to_owned()));
+    assert_probability(&game, "c5", 0.0);
+    assert_probability(&game, "c1", 1.0);
+    assert_group_collapsed(&game);
+    assert_eq!(game.probability(sq("c4")) + game.probability(sq("e4")), 1.0, "one knight on c4 or e4");
+    assert_eq!(game.state_size(), 1);
+    assert_probability(&game, "h5", 1.0);
+
+    // The record replays the group's draws from its seed.
+    let record = GameRecord::from_game(&game, &RecordInfo::default());
+    let replayed = record.to_string().parse::<GameRecord>().expect("parses").replay().expect("replays");
+    assert_eq!(replayed.probabilities(), game.probabilities());
+    game.undo().expect("undo");
+    assert_probability(&game, "a3", 0.5);
+    assert_probability(&game, "c5", 0.25);
+}
+
+#[test]
+fn a_declared_move_collapses_the_group_before_it_is_validated() {
+    // The black rook's non-capture onto e4 measures e4: .m0, the knight is on c4, so the white
+    // rook is on c1; the first knight, in the same group, collapses too, 50/50.
+    const GAMES: u64 = 200;
+    let mut on_a3 = 0;
+    for seed in 0..GAMES {
+        let mut game = game_under(RuleSet::Checkmate, TWO_KNIGHTS_AND_A_ROOK, seed);
+        play_all(&mut game, &format!("{ENTANGLING} h4e4.m0"));
+        let played = game.moves().last().expect("played");
+        assert!(played.report.proceeded, "e4 was empty, the rook moved");
+        assert_eq!(played.declared.to_string(), "h4e4.m0");
+        assert_probability(&game, "e4", 1.0);
+        assert_eq!(game.piece_at(sq("e4")).map(|p| p.char()), Some('r'));
+        assert_probability(&game, "c4", 1.0);
+        assert_probability(&game, "c1", 1.0);
+        assert_group_collapsed(&game);
+        on_a3 += u64::from(game.probability(sq("a3")) == 1.0);
+    }
+    let p = two_sided_binomial(GAMES, on_a3);
+    assert!(p > 1e-6, "the knight was on a3 in {on_a3} of {GAMES} collapses, p = {p}");
+
+    // .m1: the knight is on e4, the move fails, the rook stays; the group still collapses.
+    let mut failed = checkmate(TWO_KNIGHTS_AND_A_ROOK);
+    play_all(&mut failed, &format!("{ENTANGLING} h4e4.m1"));
+    assert!(!failed.moves().last().expect("played").report.proceeded);
+    assert_probability(&failed, "h4", 1.0);
+    assert_eq!(failed.piece_at(sq("e4")).map(|p| p.char()), Some('N'));
+    assert_group_collapsed(&failed);
 }

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_probability, game_under, play_all, sq};
+use common::{assert_probability, game_under, play_all, sq, two_sided_binomial};
 use qchess_core::Notation;
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{EndReason, Game, GameError, GameResult, RuleSet, RuleViolation};
@@ -136,13 +136,6 @@ fn records_replay_pairs_and_collapses() {
     game.undo().expect("undo");
     assert_probability(&game, "e5", 0.5);
     assert_eq!(game.state_size(), 2);
-}
-
-/// The probability, under a fair coin, of a count at least as far from n/2 as `k`.
-fn two_sided_binomial(n: u64, k: u64) -> f64 {
-    let ln_choose = |i: u64| -> f64 { (1..=i).map(|j| ((n - i + j) as f64 / j as f64).ln()).sum() };
-    let distance = (2 * k).abs_diff(n);
-    (0..=n).filter(|&i| (2 * i).abs_diff(n) >= distance).map(|i| (ln_choose(i) - n as f64 * 2f64.ln()).exp()).sum()
 }
 
 #[test]

@@ -9,6 +9,8 @@
 //!   O3 `Psi+i = (|01>+i|10>)/sqrt2`, O4 `Psi-i = (|01>-i|10>)/sqrt2`,
 //!   O5 `Phi+ = (|00>+|11>)/sqrt2`, O6 `Phi- = (|00>-|11>)/sqrt2`,
 //!   O7 `Phi+i = (|00>+i|11>)/sqrt2`, O8 `Phi-i = (|00>-i|11>)/sqrt2`.
+//! - [`entangled_group`]: the squares whose occupancy a measurement of one square bears on,
+//!   read from the occupancy distribution (any board gives it).
 //! - [`log_negativity`]: `log2 ||rho^T_B||_1`, the trace norm of the partial transpose on the
 //!   second square: 0 for product (and all separable two-qubit) states, 1 for a maximally
 //!   entangled pair.
@@ -29,12 +31,15 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod groups;
 mod linalg;
 
 use num_complex::Complex64;
 use qchess_core::{Square, SquarePairDensity};
 
 use crate::{Game, GameError};
+
+pub use groups::entangled_group;
 
 /// The names of the eight Bell projectors, in order O1 ..= O8.
 pub const BELL_STATE_NAMES: [&str; 8] = ["Psi+", "Psi-", "Psi+i", "Psi-i", "Phi+", "Phi-", "Phi+i", "Phi-i"];

@@ -4,6 +4,8 @@ use qchess_core::{
     LegalMove, MoveReport, MoveSquares, MoveType, MoveVariant, Notation, Piece, PositionError, Square, TypedMove,
 };
 
+use rand::RngExt as _;
+
 use super::{Game, PlayedMove, board_error};
 use crate::{GameError, MoveCode};
 
@@ -86,11 +88,21 @@ impl<'g> Turn<'g> {
         forced: Option<bool>,
         move_text: &str,
     ) -> Result<MoveReport, GameError> {
+        let forced = forced.filter(|_| self.game.options.force_outcomes);
+        self.measure_exactly(square, forced, move_text)
+    }
+
+    /// [`Turn::measure`] with `forced` pinning the outcome whatever the game's options say.
+    fn measure_exactly(
+        &mut self,
+        square: Square,
+        forced: Option<bool>,
+        move_text: &str,
+    ) -> Result<MoveReport, GameError> {
         let game = &mut *self.game;
         let empty =
             game.position().certainly_empty().iter().find(|&sq| sq != square).ok_or(GameError::NoEmptySquare)?;
         let squares = MoveSquares::Standard { from: square, to: empty };
-        let forced = forced.filter(|_| game.options.force_outcomes);
         let typed = TypedMove {
             squares,
             move_type: MoveType::PawnCapture,
@@ -108,6 +120,34 @@ impl<'g> Turn<'g> {
             }
             other => GameError::Position(other),
         })?;
+        self.collapse = Some(report);
+        Ok(report)
+    }
+
+    /// Measures `square` as [`Turn::measure`] does, then every other square of its entangled
+    /// group ([`entangled_group`](crate::analysis::entangled_group), read before the first
+    /// measurement) that is still uncertain, one board step each, so that no square of the
+    /// group is left uncertain. `forced` pins `square`'s outcome only; the others are drawn
+    /// from their exact probabilities with the game's generator and forced on the board, so a
+    /// replay from the same seed collapses them the same way on any board. Returns the report
+    /// of `square`'s measurement.
+    pub(crate) fn collapse_group(
+        &mut self,
+        square: Square,
+        forced: Option<bool>,
+        move_text: &str,
+    ) -> Result<MoveReport, GameError> {
+        let distribution = self.game.distribution()?;
+        let group = crate::analysis::entangled_group(&distribution, square);
+        let report = self.measure(square, forced, move_text)?;
+        for other in group.iter().filter(|&sq| sq != square) {
+            let probability = self.game.probability(other);
+            if probability <= 0.0 || probability >= 1.0 {
+                continue;
+            }
+            let occupied = self.game.rng.random::<f64>() < probability;
+            self.measure_exactly(other, Some(occupied), move_text)?;
+        }
         self.collapse = Some(report);
         Ok(report)
     }

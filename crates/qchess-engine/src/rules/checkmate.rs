@@ -29,9 +29,19 @@
 //!     turn (seed 003's "measure"); `.m1` means the square was occupied.
 //!
 //!   Merges do not exist. A failed move leaves the mover on its square, ends the turn and keeps
-//!   the collapse. Each measurement is a real measurement of one square's occupancy in the
-//!   circuit; it collapses every square whose occupancy it determines (the other half of a split
-//!   piece, a piece entangled with it).
+//!   the collapse.
+//! - **Collapse of whole entangled groups** (seed 004's "no partial collapse"). A move or `?sq`
+//!   that measures a square measures its whole entangled group before the move is validated:
+//!   the group is read from the exact occupancy distribution before the measurement
+//!   ([`entangled_group`](crate::analysis::entangled_group): the smallest set of uncertain
+//!   squares, the measured one among them, whose occupancy is independent of every other
+//!   square's; a split piece's two squares, a slider and the piece it slid through). The
+//!   declared square is measured first, and its `.m0` / `.m1` keep their meaning above; then
+//!   every square of the group still uncertain is measured in turn (a1 to h8), each a real
+//!   measurement of one square's occupancy in the circuit, its outcome drawn from its exact
+//!   probability with the game's seeded generator (so records replay it from their `Seed`).
+//!   Afterwards every square of the group is certainly empty or certainly occupied, and the
+//!   rest of the board is as it was.
 //! - **Check.** A king is in check when a square that may hold it is attacked by a piece that
 //!   may stand on the attacking square, with only certainly occupied squares blocking: an
 //!   attack in some branch of the state. A move is illegal when every outcome it can have
@@ -267,7 +277,7 @@ impl Rules for Checkmate {
             Probe::Target { .. } => to,
             Probe::Source => from,
         };
-        let collapse = turn.measure(measured, mv.outcome, &notation.to_string())?;
+        let collapse = turn.collapse_group(measured, mv.outcome, &notation.to_string())?;
         let occupied = collapse.outcome == Some(true);
         let proceeds = match declared.probe {
             Probe::Target { capture: false } => !occupied,
@@ -332,7 +342,7 @@ fn measure_action(
         return Err(broken(notation, RuleViolation::NotSuperposed(square)));
     }
     let side = position.turn();
-    let collapse = turn.measure(square, forced, &notation.to_string())?;
+    let collapse = turn.collapse_group(square, forced, &notation.to_string())?;
     let empty = turn.game().position().certainly_empty().iter().find(|&sq| sq != square).unwrap_or(square);
     let squares = MoveSquares::Standard { from: square, to: empty };
     let typed = qchess_core::TypedMove {

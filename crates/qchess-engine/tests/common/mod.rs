@@ -48,3 +48,10 @@ pub fn game_under(rules: qchess_engine::RuleSet, fen: &str, seed: u64) -> Game {
     let options = GameOptions { rules, ..GameOptions::with_seed(seed) };
     Game::new(&fen, options).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
+
+/// The probability, under a fair coin, of a count at least as far from n/2 as `k`.
+pub fn two_sided_binomial(n: u64, k: u64) -> f64 {
+    let ln_choose = |i: u64| -> f64 { (1..=i).map(|j| ((n - i + j) as f64 / j as f64).ln()).sum() };
+    let distance = (2 * k).abs_diff(n);
+    (0..=n).filter(|&i| (2 * i).abs_diff(n) >= distance).map(|i| (ln_choose(i) - n as f64 * 2f64.ln()).exp()).sum()
+}

@@ -250,3 +250,15 @@ fn ignore_outcomes_draws_instead_of_forcing() {
         .collect();
     assert_eq!(drawn[0], drawn[1], "the suffix no longer decides");
 }
+
+#[test]
+fn checkmate_measurements_collapse_the_whole_entangled_group() {
+    let position = "fen 4k3/8/8/8/7r/8/3N4/1NR1K3 w - - 0 1";
+    let moves = "b1^a3c3 e8d8 d2^c4e4 d8e8 c1c5 h4h5 ?c5.m0";
+    let out = qchess_json("game", &["--rules", "checkmate", "--position", position, "--moves", moves]);
+    for square in ["a3", "c3", "c4", "e4", "c1", "c5"] {
+        let p = out["probabilities"][square].as_f64().expect("probability");
+        assert!(p == 0.0 || p == 1.0, "{square}: {p}");
+    }
+    assert_eq!(out["probabilities"]["c1"], 1.0);
+}

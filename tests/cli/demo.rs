@@ -28,3 +28,25 @@ fn the_demo_in_json() {
     assert_eq!(out["game"]["result"], "*");
     assert_eq!(out["game"]["probabilities"].as_object().map(|m| m.len()), Some(64));
 }
+
+#[test]
+fn the_classical_demo_narrates_a_checkmate() {
+    let run = qchess(&["demo", "--rules", "classical", "--ascii"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    for expected in ["Classical chess demo", "h5xf7", "checkmate", "Result: 1-0 (checkmate)", "one configuration"] {
+        assert!(run.stdout.contains(expected), "missing {expected:?}:\n{}", run.stdout);
+    }
+    assert!(run.stdout.lines().all(|line| line.chars().count() <= 80), "fits 80 columns");
+    let out = qchess(&["demo", "--rules", "classical", "--json"]).json();
+    assert_eq!(out["steps"].as_array().map(Vec::len), Some(7));
+    assert_eq!((&out["game"]["result"], &out["game"]["reason"]), (&"1-0".into(), &"checkmate".into()));
+    assert_eq!(out["game"]["pieces"]["f7"], "Q");
+    let refused = qchess(&["demo", "--rules", "observer"]);
+    assert_eq!(refused.code, Some(2));
+    assert_eq!(refused.stderr.lines().count(), 1, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("--rules: the demo narrates the official and classical rules"),
+        "{}",
+        refused.stderr
+    );
+}

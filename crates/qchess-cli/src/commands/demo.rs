@@ -1,16 +1,18 @@
 //! `qchess demo`: a short narrated game on the built-in simulator showing a split, a merge,
 //! a capture of a piece in superposition and a measurement. The seed fixes the measurement, so
-//! the demo is the same on every run.
+//! the demo is the same on every run. `--rules classical` narrates a short classical game
+//! instead (the scholar's mate), on the same pipeline, ending in checkmate.
 
 use std::fmt::Write as _;
 
 use anyhow::Result;
 use qchess_core::Fen;
 use qchess_engine::diagram::Diagram;
-use qchess_engine::{Game, GameOptions, PlayedMove};
+use qchess_engine::{Game, GameOptions, PlayedMove, RuleSet};
 use serde_json::json;
 
 use super::game::{game_error, output};
+use crate::exit::bad_input_at;
 use crate::output::print;
 
 /// Flags of `qchess demo`.
@@ -22,6 +24,9 @@ pub struct Args {
     /// Draw the board with letters instead of Unicode chess symbols.
     #[arg(long)]
     ascii: bool,
+    /// The rules of the narrated game: `official` (the default) or `classical`.
+    #[arg(long, default_value = "official", value_name = "RULES")]
+    rules: RuleSet,
 }
 
 /// One step: the move, what to say before it, and whether to show the board after it.
@@ -68,14 +73,59 @@ const STEPS: [Step; 9] = [
     },
 ];
 
+/// The scholar's mate, narrated for `--rules classical`.
+const CLASSICAL_STEPS: [Step; 7] = [
+    Step { mv: "e2e4", before: "White takes the centre with the king's pawn.", show_board: false },
+    Step { mv: "e7e5", before: "Black answers in kind.", show_board: false },
+    Step { mv: "f1c4", before: "White's bishop aims at f7, the square only Black's king defends.", show_board: false },
+    Step { mv: "b8c6", before: "Black develops the queen's knight.", show_board: false },
+    Step {
+        mv: "d1h5",
+        before: "White's queen joins the attack on f7 and hits the pawn on e5 as well.",
+        show_board: true,
+    },
+    Step {
+        mv: "g8f6",
+        before: "Black attacks the queen with the knight, but leaves f7 defended by the king alone.",
+        show_board: false,
+    },
+    Step {
+        mv: "h5xf7",
+        before: "The queen takes on f7, protected by the bishop. Black's king is in check, and the classical \
+                 rules find no move that gets it out: checkmate.",
+        show_board: false,
+    },
+];
+
+/// The opening line and the moves of the demo under `rules`.
+fn script(rules: RuleSet) -> Result<(&'static str, &'static [Step])> {
+    match rules {
+        RuleSet::Official => {
+            Ok(("Quantum Chess demo: every move runs as a circuit on the built-in simulator.", &STEPS))
+        }
+        RuleSet::Classical => Ok((
+            "Classical chess demo: the same pipeline, every move a circuit on the built-in simulator, \
+             with check and checkmate.",
+            &CLASSICAL_STEPS,
+        )),
+        other => Err(bad_input_at(
+            "--rules",
+            format!(
+                "the demo narrates the official and classical rules, not {other}; try `qchess game --rules {other}`"
+            ),
+        )),
+    }
+}
+
 /// Runs `qchess demo`.
 pub fn run(args: Args, json: bool) -> Result<()> {
-    let mut game =
-        Game::new(&Fen::start(), GameOptions::with_seed(args.seed)).map_err(|e| game_error(e, "demo".to_owned()))?;
+    let (intro, script) = script(args.rules)?;
+    let options = GameOptions { rules: args.rules, ..GameOptions::with_seed(args.seed) };
+    let mut game = Game::new(&Fen::start(), options).map_err(|e| game_error(e, "demo".to_owned()))?;
     let diagram = if args.ascii { Diagram::ascii() } else { Diagram::unicode() };
-    let mut text = String::from("Quantum Chess demo: every move runs as a circuit on the built-in simulator.\n\n");
+    let mut text = format!("{}\n\n", wrap(intro));
     let mut steps = Vec::new();
-    for step in &STEPS {
+    for step in script {
         let played = game.play(step.mv).map_err(|e| game_error(e, format!("demo move {}", step.mv)))?;
         let after = aftermath(&mut game, &played)?;
         let _ = writeln!(text, "{}\n  {}", wrap(step.before), output::describe_move(&played));

@@ -213,6 +213,14 @@ fn quantum_mode_toggles_during_a_checkmate_game_and_replays_from_the_record() {
     assert_eq!(replayed["probabilities"], played["probabilities"]);
     let refused = qchess(&["game", "--record", path, "--moves", "mode:classical g8^f6h6"]);
     assert_refused(&refused, "g8^f6h6: quantum mode is off");
+    let compiled = qchess_json("compile", &["--rules", "checkmate", "--position", "startpos", "--moves", moves]);
+    let local =
+        qchess_json("compile", &["--rules", "checkmate", "--position", "startpos", "--moves", "e2e4 e7e5 b1^a3c3"]);
+    assert_eq!(compiled["qasm"], local["qasm"], "a mode change compiles to nothing");
+    assert_refused(
+        &qchess(&["compile", "--rules", "checkmate", "--position", "startpos", "--moves", "mode:classical b1^a3c3"]),
+        "--moves, move 2: b1^a3c3: quantum mode is off",
+    );
 }
 
 #[test]

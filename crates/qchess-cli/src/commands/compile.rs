@@ -19,6 +19,7 @@ use std::path::PathBuf;
 use anyhow::{Context as _, Result, anyhow};
 use qchess_core::text::excerpt;
 use qchess_core::{Notation, PositionSpec, QuantumBoard as _, TypedMove};
+use qchess_engine::game::{is_mode_token, parse_mode_token};
 use qchess_engine::{Game, GameOptions, RuleSet};
 use qchess_qasm::export::{Export, Format};
 use qchess_qasm::sidecar::Setup;
@@ -42,7 +43,8 @@ pub struct Args {
     #[arg(long, value_name = "POSITION")]
     position: Option<String>,
     /// Moves separated by spaces: typed (`b1^a3c3:SPLIT_JUMP:BASIC c3d5.m1:JUMP:CAPTURE`) with
-    /// --init, official notation (`b1^a3c3 e7e6 a3c3^b5`) with --position.
+    /// --init, official notation (`b1^a3c3 e7e6 a3c3^b5`) with --position (and, under
+    /// `--rules checkmate`, the mode changes `mode:classical` / `mode:quantum`).
     #[arg(long, default_value = "")]
     moves: String,
     /// One circuit per move: the accumulated circuit after each move, each standing alone.
@@ -141,12 +143,18 @@ fn game_snapshots(position: &str, args: &Args) -> Result<Vec<Snapshot>> {
         GameOptions { rules: args.rules, ..GameOptions::with_seed(args.seed) },
         &BackendArgs::local(),
     )?;
-    let mut moves: Vec<(String, Notation)> =
-        spec.moves.iter().enumerate().map(|(i, mv)| (format!("--position, move {}", i + 1), *mv)).collect();
+    // A move, or a change of the checkmate rules' quantum mode (`mode:classical`), which
+    // compiles to nothing but decides whether later splits are allowed.
+    let mut moves: Vec<(String, Result<Notation, bool>)> =
+        spec.moves.iter().enumerate().map(|(i, mv)| (format!("--position, move {}", i + 1), Ok(*mv))).collect();
     for (index, text) in args.moves.split_whitespace().enumerate() {
         let place = format!("--moves, move {}", index + 1);
-        let notation: Notation = text.parse().map_err(|e| bad_input(format!("{place}: {e}")))?;
-        moves.push((place, notation));
+        let action = if is_mode_token(text) {
+            Err(parse_mode_token(text).map_err(|e| bad_input(format!("{place}: {e}")))?)
+        } else {
+            Ok(text.parse().map_err(|e| bad_input(format!("{place}: {e}")))?)
+        };
+        moves.push((place, action));
     }
     let snapshot = |game: &Game| -> Result<Snapshot> {
         let board = game.local_board().ok_or_else(|| anyhow!("the game does not run on the local board"))?;
@@ -166,9 +174,13 @@ fn game_snapshots(position: &str, args: &Args) -> Result<Vec<Snapshot>> {
         })
     };
     let mut snapshots = Vec::new();
-    for (place, notation) in &moves {
-        game.play_notation(notation).map_err(|e| game_error(e, place.clone()))?;
-        if args.per_move {
+    for (place, action) in &moves {
+        match action {
+            Ok(notation) => game.play_notation(notation).map(drop),
+            Err(quantum) => game.set_quantum_mode(*quantum).map(drop),
+        }
+        .map_err(|e| game_error(e, place.clone()))?;
+        if args.per_move && action.is_ok() {
             snapshots.push(snapshot(&game)?);
         }
     }

@@ -1,13 +1,16 @@
 //! `qchess demo`: a short narrated game on the built-in simulator showing a split, a merge,
 //! a capture of a piece in superposition and a measurement. The seed fixes the measurement, so
 //! the demo is the same on every run. `--rules classical` narrates a short classical game
-//! instead (the scholar's mate), on the same pipeline, ending in checkmate.
+//! instead (the scholar's mate), on the same pipeline, ending in checkmate; `--rules checkmate`
+//! a short game of declared moves with the quantum mode toggle, a failed-or-played move onto a
+//! square that may hold a piece, and a measurement.
 
 use std::fmt::Write as _;
 
 use anyhow::Result;
 use qchess_core::Fen;
 use qchess_engine::diagram::Diagram;
+use qchess_engine::game::{is_mode_token, parse_mode_token};
 use qchess_engine::{Game, GameOptions, PlayedMove, RuleSet};
 use serde_json::json;
 
@@ -97,6 +100,36 @@ const CLASSICAL_STEPS: [Step; 7] = [
     },
 ];
 
+/// Declared moves, the mode toggle and a measurement, narrated for `--rules checkmate`.
+const CHECKMATE_STEPS: [Step; 7] = [
+    Step {
+        mv: "b1^a3c3",
+        before: "Quantum mode is on at the start, so White may split: the knight on b1 goes to a3 and c3 at once.",
+        show_board: true,
+    },
+    Step {
+        mv: "mode:classical",
+        before: "Black switches quantum mode off. The toggle uses no turn; until it is switched back, nobody \
+                 may split.",
+        show_board: false,
+    },
+    Step { mv: "e7e6", before: "Black, still to move, plays a classical move.", show_board: false },
+    Step {
+        mv: "c2c3",
+        before: "White declares a non-capture onto c3, which the knight may hold. The declaration is locked: \
+                 c3 is measured first, and the move fails if it is occupied.",
+        show_board: true,
+    },
+    Step { mv: "mode:quantum", before: "Black switches quantum mode back on.", show_board: false },
+    Step { mv: "g8^f6h6", before: "Black splits the king's knight between f6 and h6.", show_board: false },
+    Step {
+        mv: "?f6",
+        before: "White measures f6 instead of moving: the knight's whole entangled group collapses, and the \
+                 turn ends.",
+        show_board: false,
+    },
+];
+
 /// The opening line and the moves of the demo under `rules`.
 fn script(rules: RuleSet) -> Result<(&'static str, &'static [Step])> {
     match rules {
@@ -108,10 +141,15 @@ fn script(rules: RuleSet) -> Result<(&'static str, &'static [Step])> {
              with check and checkmate.",
             &CLASSICAL_STEPS,
         )),
+        RuleSet::Checkmate => Ok((
+            "Checkmate rules demo (seeds 003 and 004): declared moves, collapse before validation, and \
+             a quantum mode that players switch during the game.",
+            &CHECKMATE_STEPS,
+        )),
         other => Err(bad_input_at(
             "--rules",
             format!(
-                "the demo narrates the official and classical rules, not {other}; try `qchess game --rules {other}`"
+                "the demo narrates the official, classical and checkmate rules, not {other}; try `qchess game --rules {other}`"
             ),
         )),
     }
@@ -126,8 +164,19 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     let mut text = format!("{}\n\n", wrap(intro));
     let mut steps = Vec::new();
     for step in script {
+        if is_mode_token(step.mv) {
+            let quantum = parse_mode_token(step.mv)?;
+            game.set_quantum_mode(quantum).map_err(|e| game_error(e, format!("demo {}", step.mv)))?;
+            let _ = writeln!(text, "{}\n  {} (no turn used)\n", wrap(step.before), step.mv);
+            steps.push(json!({"narration": step.before, "mode_change": step.mv}));
+            continue;
+        }
         let played = game.play(step.mv).map_err(|e| game_error(e, format!("demo move {}", step.mv)))?;
-        let after = aftermath(&mut game, &played)?;
+        let after = if args.rules == RuleSet::Checkmate {
+            checkmate_aftermath(&played)
+        } else {
+            aftermath(&mut game, &played)?
+        };
         let _ = writeln!(text, "{}\n  {}", wrap(step.before), output::describe_move(&played));
         if !after.is_empty() {
             let _ = writeln!(text, "{}", wrap(&after));
@@ -176,6 +225,19 @@ fn aftermath(game: &mut Game, played: &PlayedMove) -> Result<String> {
         _ => String::new(),
     };
     Ok(text)
+}
+
+/// What a checkmate-rules measurement found.
+fn checkmate_aftermath(played: &PlayedMove) -> String {
+    let Some(collapse) = played.collapse else { return String::new() };
+    let occupied = collapse.outcome == Some(true);
+    match (played.declared.to_string().starts_with('?'), occupied) {
+        (true, true) => "The knight was on f6; h6 is empty.",
+        (true, false) => "f6 was empty: the knight is on h6.",
+        (false, true) => "c3 held the knight: the pawn stays on c2, and the failed move still ended White's turn.",
+        (false, false) => "c3 was empty, so the knight is on a3, and the pawn moved.",
+    }
+    .to_owned()
 }
 
 /// Wraps prose at 78 columns.

@@ -206,6 +206,9 @@ fn quantum_mode_toggles_during_a_checkmate_game_and_replays_from_the_record() {
     let moves = "e2e4 mode:classical e7e5 mode:quantum b1^a3c3";
     let played = qchess_json("game", &["--rules", "checkmate", "--moves", moves, "--save", path]);
     assert_eq!(played["side_to_move"], "black", "a mode change uses no turn");
+    assert_eq!(played["quantum_mode"], true);
+    assert_eq!(played["mode_changes"][0], serde_json::json!({"mode": "mode:classical", "before_ply": 1}));
+    assert_eq!(played["mode_changes"][1], serde_json::json!({"mode": "mode:quantum", "before_ply": 2}));
     assert_eq!(played["probabilities"]["a3"], 0.5);
     let text = std::fs::read_to_string(path).expect("record");
     assert!(text.contains("1. e2e4 mode:classical 1... e7e5 mode:quantum 2. b1^a3c3"), "{text}");

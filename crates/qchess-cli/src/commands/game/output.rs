@@ -41,7 +41,8 @@ pub fn side_name(color: Color) -> &'static str {
         Color::Black => "black",
     }
 }
-
+/// The whole state of a game as `qchess game --json` prints it; under the checkmate rules also
+/// `quantum_mode` (now) and `mode_changes` (each `mode` token and the `before_ply` it came at).
 /// The whole state of a game as `qchess game --json` prints it.
 pub fn game_json(game: &Game) -> Value {
     let mut value = json!({
@@ -61,6 +62,15 @@ pub fn game_json(game: &Game) -> Value {
     if let Some(end) = game.end() {
         value["reason"] = json!(end.reason.text());
         value["code"] = json!(end.code.name());
+    }
+    if game.rules() == qchess_engine::RuleSet::Checkmate {
+        value["quantum_mode"] = json!(game.quantum_mode());
+        let changes: Vec<Value> = game
+            .mode_changes()
+            .iter()
+            .map(|change| json!({"mode": change.to_string(), "before_ply": change.before_ply}))
+            .collect();
+        value["mode_changes"] = json!(changes);
     }
     if let Some(measured) = game.measured_board() {
         value["measured_board"] = json!(measured.iter().map(|sq| sq.to_string()).collect::<Vec<_>>());

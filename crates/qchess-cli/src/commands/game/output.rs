@@ -43,7 +43,6 @@ pub fn side_name(color: Color) -> &'static str {
 }
 /// The whole state of a game as `qchess game --json` prints it; under the checkmate rules also
 /// `quantum_mode` (now) and `mode_changes` (each `mode` token and the `before_ply` it came at).
-/// The whole state of a game as `qchess game --json` prints it.
 pub fn game_json(game: &Game) -> Value {
     let mut value = json!({
         "pieces": pieces_json(game),

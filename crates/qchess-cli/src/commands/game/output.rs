@@ -41,6 +41,7 @@ pub fn side_name(color: Color) -> &'static str {
         Color::Black => "black",
     }
 }
+
 /// The whole state of a game as `qchess game --json` prints it; under the checkmate rules also
 /// `quantum_mode` (now) and `mode_changes` (each `mode` token and the `before_ply` it came at).
 pub fn game_json(game: &Game) -> Value {

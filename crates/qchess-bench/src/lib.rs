@@ -63,7 +63,18 @@ pub enum Workload {
 }
 
 impl Workload {
-    /// Every workload, in the order `qchess bench` runs them.
+    /// The workloads a plain `qchess bench` runs: all but `dense-circuits`, which takes
+    /// minutes and is asked for by name.
+    pub const DEFAULT: [Workload; 6] = [
+        Workload::Fixed,
+        Workload::RandomDefault,
+        Workload::RandomSplitHeavy,
+        Workload::RandomNoMerge,
+        Workload::Growth,
+        Workload::Dense,
+    ];
+
+    /// Every workload.
     pub const ALL: [Workload; 7] = [
         Workload::Fixed,
         Workload::RandomDefault,
@@ -131,16 +142,12 @@ impl BenchOptions {
     /// gates at 20 and 24 qubits.
     pub fn standard() -> BenchOptions {
         BenchOptions {
-            workloads: Workload::ALL.to_vec(),
+            workloads: Workload::DEFAULT.to_vec(),
             fixed_repetitions: 100,
             random: RandomPlan { games: 1000, plies: 60, crosscheck_every: 50, crosscheck_qubits: 18 },
             growth_k: (10, 20),
             dense: vec![DenseSize { qubits: 20, gates: 300 }, DenseSize { qubits: 24, gates: 60 }],
-            circuits: vec![
-                CircuitSize { qubits: 20, layers: 20 },
-                CircuitSize { qubits: 24, layers: 12 },
-                CircuitSize { qubits: 26, layers: 8 },
-            ],
+            circuits: [20, 24, 26].map(CircuitSize::standard).to_vec(),
             threads: available_threads(),
             qasm_dir: None,
         }
@@ -149,7 +156,7 @@ impl BenchOptions {
     /// Every workload shrunk to run in seconds, even unoptimised.
     pub fn quick() -> BenchOptions {
         BenchOptions {
-            workloads: Workload::ALL.to_vec(),
+            workloads: Workload::DEFAULT.to_vec(),
             fixed_repetitions: 3,
             random: RandomPlan { games: 20, plies: 40, crosscheck_every: 10, crosscheck_qubits: 12 },
             growth_k: (6, 12),

@@ -111,3 +111,71 @@ fn a_token_the_api_refuses_is_exchanged_once_then_the_refusal_stands() {
     );
     assert_ne!(block_on(client.token()).expect("a token"), before, "the refused token was exchanged");
 }
+
+/// Submits a Sampler V2 job with a fresh token; returns the status and the JSON answer.
+fn submit(base: &str, circuit: &str, shots: u64) -> (u16, serde_json::Value) {
+    let client = IbmClient::new(config(base, KEY, "ibm_fez")).expect("client");
+    let token = block_on(client.token()).expect("a token");
+    let job = serde_json::json!({
+        "program_id": "sampler", "backend": "ibm_fez",
+        "params": { "pubs": [[circuit, null, shots]], "version": 2 },
+    });
+    let answer = reqwest::blocking::Client::new()
+        .post(format!("{base}/api/v1/jobs"))
+        .bearer_auth(&token)
+        .header("Service-CRN", "crn:v1:qchess:test")
+        .json(&job)
+        .send()
+        .expect("answers");
+    let status = answer.status().as_u16();
+    let body: serde_json::Value = answer.json().expect("JSON");
+    if status != 200 {
+        return (status, body);
+    }
+    let id = body["id"].as_str().expect("an id").to_owned();
+    let get = |path: &str| -> serde_json::Value {
+        reqwest::blocking::Client::new()
+            .get(format!("{base}/api/v1/jobs/{id}{path}"))
+            .bearer_auth(&token)
+            .header("Service-CRN", "crn:v1:qchess:test")
+            .send()
+            .expect("answers")
+            .json()
+            .expect("JSON")
+    };
+    assert_eq!(get("")["status"], "Completed");
+    (status, get("/results"))
+}
+
+/// A Bell pair on ibm_fez's coupled qubits 87 and 88 in its basis: H = rz(pi/2) sx rz(pi/2).
+const BELL: &str = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[156] q;\nbit[2] c;\n\
+    rz(pi/2) q[87]; sx q[87]; rz(pi/2) q[87];\n\
+    rz(pi/2) q[88]; sx q[88]; rz(pi/2) q[88];\ncz q[87], q[88];\n\
+    rz(pi/2) q[88]; sx q[88]; rz(pi/2) q[88];\nc[0] = measure q[87];\nc[1] = measure q[88];\n";
+
+#[test]
+fn sampler_jobs_run_isa_circuits_and_refuse_the_others() {
+    let base = start(Duration::from_secs(3600));
+    let (status, results) = submit(&base, BELL, 2000);
+    assert_eq!(status, 200, "{results}");
+    let register = &results["results"][0]["data"]["c"];
+    assert_eq!(register["num_bits"], 2);
+    let samples: Vec<&str> =
+        register["samples"].as_array().expect("samples").iter().filter_map(|s| s.as_str()).collect();
+    assert_eq!(samples.len(), 2000);
+    assert!(samples.iter().all(|s| *s == "0x0" || *s == "0x3"), "only 00 and 11: {samples:?}");
+    // Binomial(2000, 1/2): sigma 22.4; 6 sigma is a bound that fails with p < 1e-8.
+    let ones = samples.iter().filter(|s| **s == "0x3").count() as f64;
+    assert!((ones - 1000.0).abs() < 6.0 * 22.37, "{ones} of 2000 read 11");
+
+    let hadamard = BELL.replace("rz(pi/2) q[87]; sx q[87]; rz(pi/2) q[87];", "h q[87];");
+    let (status, refused) = submit(&base, &hadamard, 100);
+    assert_eq!(status, 400);
+    let message = refused["errors"][0]["message"].as_str().expect("a message");
+    assert!(message.contains("not an ISA circuit") && message.contains("instruction h"), "{message}");
+
+    let uncoupled = BELL.replace("cz q[87], q[88];", "cz q[0], q[88];");
+    let (status, refused) = submit(&base, &uncoupled, 100);
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["errors"][0]["message"].as_str().is_some_and(|m| m.contains("not an ISA circuit")), "{refused}");
+}

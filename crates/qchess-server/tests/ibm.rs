@@ -179,3 +179,22 @@ fn sampler_jobs_run_isa_circuits_and_refuse_the_others() {
     assert_eq!(status, 400, "{refused}");
     assert!(refused["errors"][0]["message"].as_str().is_some_and(|m| m.contains("not an ISA circuit")), "{refused}");
 }
+
+#[test]
+fn the_client_runs_sampler_jobs_and_reports_refusals() {
+    let base = start(Duration::from_secs(3600));
+    let client = IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client");
+    let result = block_on(client.run(BELL, 1000)).expect("runs");
+    let counts = result.counts("c").expect("register c");
+    assert_eq!(counts.keys().copied().collect::<Vec<_>>(), vec![0, 3], "{counts:?}");
+    assert_eq!(counts.values().sum::<u64>(), 1000);
+    // Binomial(1000, 1/2): sigma 15.8; 6 sigma fails with p < 1e-8.
+    assert!((counts[&3] as f64 - 500.0).abs() < 6.0 * 15.82, "{counts:?}");
+
+    let refused = block_on(client.run(&BELL.replace("cz q[87], q[88];", "cx q[87], q[88];"), 100))
+        .expect_err("a non-ISA circuit is refused");
+    assert!(
+        matches!(&refused, RemoteError::Rejected { status: 400, message, .. } if message.contains("instruction cx")),
+        "{refused}"
+    );
+}

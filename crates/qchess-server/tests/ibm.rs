@@ -198,3 +198,51 @@ fn the_client_runs_sampler_jobs_and_reports_refusals() {
         "{refused}"
     );
 }
+
+/// A game circuit routed onto ibm_fez by `qchess-route` runs on the stand-in and, read back
+/// through the final measurements, gives the local exact probabilities within sampling error:
+/// a knight split to a3 and c3, then the c3 half jumps to d5 (a3 and d5 hold 1/2 each).
+#[test]
+fn a_routed_game_circuit_gives_the_local_probabilities() {
+    use qchess_circuit::compiler::{Register, Step};
+    use qchess_core::{Bitboard, Square, TypedMove};
+    use qchess_qasm::export::Export;
+    use qchess_route::emit::{EmitInfo, QasmVersion, to_qasm};
+    use qchess_route::program::from_circuit;
+    use qchess_route::{CompileOptions, compile};
+
+    let mut register = Register::new(Bitboard::from_square(Square::B1));
+    for mv in ["b1^a3c3:SPLIT_JUMP:BASIC", "c3d5:JUMP:BASIC"] {
+        let step = register.begin(&mv.parse::<TypedMove>().expect("a move")).expect("compiles");
+        assert!(matches!(step, Step::Done(_)));
+    }
+    let export = Export::from_register(&register).expect("exports");
+    let target = qchess_route::Target::resolve("ibm-heron").expect("a preset");
+    let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).expect("lowers");
+    let compiled = compile(&program, &target, &CompileOptions::default()).expect("routes");
+    let info = EmitInfo {
+        qubit_names: export.circuit.qubits.iter().map(|q| q.name.clone()).collect(),
+        circuit_clbits: export.circuit.clbits,
+    };
+    let qasm = to_qasm(&compiled, &target, &info, QasmVersion::V3);
+
+    let base = start(Duration::from_secs(3600));
+    let client = IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client");
+    let shots = 2000u64;
+    let result = block_on(client.run(&qasm, shots)).expect("runs");
+    let meas = &result.registers.iter().find(|r| r.name == "meas").expect("the final measurements").samples;
+    for (square, expected) in [(Square::A3, 0.5), (Square::D5, 0.5), (Square::C3, 0.0), (Square::B1, 0.0)] {
+        let probability = match export.sidecar.squares.iter().find(|(s, _)| *s == square) {
+            Some((_, qubit)) => {
+                let bit = export.sidecar.measure.iter().position(|q| q == qubit).expect("measured");
+                meas.iter().filter(|&&sample| sample >> bit & 1 == 1).count() as f64 / shots as f64
+            }
+            None => f64::from(u8::from(export.sidecar.classical.contains(square))),
+        };
+        // Binomial(2000, 1/2) has sigma 0.0112: 6 sigma fails with p < 1e-8; certain squares are exact.
+        assert!((probability - expected).abs() <= 6.0 * 0.0112, "{square}: {probability} vs {expected}");
+        if expected == 0.0 {
+            assert_eq!(probability, 0.0, "{square}");
+        }
+    }
+}

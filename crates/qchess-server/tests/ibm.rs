@@ -246,3 +246,73 @@ fn a_routed_game_circuit_gives_the_local_probabilities() {
         }
     }
 }
+
+/// Serves the IBM routes behind a layer that first answers each scripted status (with
+/// `Retry-After: 0` on 429), then lets requests through; returns the base URL and the count of
+/// requests seen.
+fn start_faulty(script: Vec<u16>) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&seen);
+    let script = Arc::new(Mutex::new(std::collections::VecDeque::from(script)));
+    let (sender, receiver) = std::sync::mpsc::channel::<SocketAddr>();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
+            sender.send(listener.local_addr().expect("address")).expect("sends");
+            let key = ServerKey::new(KEY).expect("a key");
+            let app = ibm::service::<()>(Some(key), Duration::from_secs(3600)).layer(axum::middleware::from_fn(
+                move |request: axum::extract::Request, next: axum::middleware::Next| {
+                    let script = Arc::clone(&script);
+                    let counter = Arc::clone(&counter);
+                    async move {
+                        counter.fetch_add(1, Ordering::SeqCst);
+                        let fault = script.lock().expect("script").pop_front();
+                        match fault {
+                            Some(status) => {
+                                let status = axum::http::StatusCode::from_u16(status).expect("a status");
+                                let body =
+                                    serde_json::json!({ "errors": [{ "code": "0", "message": "scripted fault" }] });
+                                let mut response =
+                                    axum::response::IntoResponse::into_response((status, axum::Json(body)));
+                                response.headers_mut().insert("retry-after", axum::http::HeaderValue::from_static("0"));
+                                response
+                            }
+                            None => next.run(request).await,
+                        }
+                    }
+                },
+            ));
+            axum::serve(listener, app).await.expect("serves");
+        });
+    });
+    let addr = receiver.recv_timeout(Duration::from_secs(10)).expect("the server starts");
+    (format!("http://{addr}"), seen)
+}
+
+#[test]
+fn rate_limits_and_server_errors_are_retried_then_reported() {
+    use std::sync::atomic::Ordering;
+
+    // 429 on the token exchange and 503 then 502 on the configuration: all retried.
+    let (base, seen) = start_faulty(vec![429, 503, 502]);
+    let retry =
+        RetryPolicy { max_retries: 3, base_delay: Duration::from_millis(10), max_delay: Duration::from_millis(50) };
+    let client = IbmClient::new(IbmConfig { retry, ..config(&base, KEY, "ibm_fez") }).expect("client");
+    let configuration = block_on(client.configuration()).expect("fetched after the faults");
+    assert_eq!(configuration["backend_name"], "ibm_fez");
+    assert_eq!(seen.load(Ordering::SeqCst), 5, "two answered requests after three faults");
+
+    // A service that keeps failing is reported with the attempts made.
+    let (base, _) = start_faulty(vec![429; 10]);
+    let limited = block_on(IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client").token())
+        .expect_err("still rate limited");
+    assert!(matches!(limited, RemoteError::RateLimited { attempts: 2, .. }), "{limited}");
+    let (base, _) = start_faulty(vec![500; 10]);
+    let failing =
+        block_on(IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client").token()).expect_err("still failing");
+    assert!(matches!(failing, RemoteError::Server { status: 500, attempts: 2, .. }), "{failing}");
+}

@@ -46,6 +46,9 @@ const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
 /// How long canceling a job may take when the wait is being abandoned anyway.
 const CANCEL_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Bytes read of an error answer: enough for any message worth showing.
+const ERROR_BODY_LIMIT: u64 = 64 * 1024;
+
 /// Longest error text kept from a provider's answer.
 const MESSAGE_LIMIT: usize = 300;
 
@@ -298,9 +301,14 @@ impl IonqClient {
                         .get(reqwest::header::RETRY_AFTER)
                         .and_then(|v| v.to_str().ok())
                         .and_then(parse_retry_after);
-                    match response.bytes().await {
-                        Ok(bytes) if status.is_success() => return Ok(Answer { body: bytes.to_vec() }),
-                        Ok(bytes) => {
+                    // Error answers are read only as far as their message needs.
+                    let limit = if status.is_success() { self.config.max_response_bytes() } else { ERROR_BODY_LIMIT };
+                    match read_capped(response, limit).await {
+                        Ok(Capped::Whole(body)) if status.is_success() => return Ok(Answer { body }),
+                        Ok(Capped::TooLarge) if status.is_success() => {
+                            return Err(RemoteError::ResponseTooLarge { what: what.to_owned(), limit });
+                        }
+                        Ok(Capped::Whole(bytes)) | Ok(Capped::Cut(bytes)) => {
                             let error = status_error(what, status, &bytes, attempts);
                             // A submission answered 500 may have been taken: do not send it twice.
                             let retry = is_retryable(status.as_u16(), idempotent)
@@ -310,6 +318,7 @@ impl IonqClient {
                             }
                             (error, retry_after)
                         }
+                        Ok(Capped::TooLarge) => (status_error(what, status, b"", attempts), retry_after),
                         Err(e) if idempotent => (network_error(what, attempts, &e), None),
                         Err(e) => return Err(network_error(what, attempts, &e)),
                     }
@@ -338,6 +347,38 @@ impl IonqClient {
             tokio::time::sleep(wait).await;
         }
     }
+}
+
+/// An answer's body, read no further than a limit.
+enum Capped {
+    /// The whole body.
+    Whole(Vec<u8>),
+    /// The body's first bytes (of an error answer, whose message is all that matters).
+    Cut(Vec<u8>),
+    /// A successful answer larger than the limit: nothing of it is kept.
+    TooLarge,
+}
+
+/// Reads at most `limit` bytes of a body, without ever holding more: a length announced
+/// beyond the limit is refused before reading, and reading stops when the limit is passed.
+async fn read_capped(mut response: reqwest::Response, limit: u64) -> Result<Capped, reqwest::Error> {
+    let keep_start = !response.status().is_success();
+    if response.content_length().is_some_and(|length| length > limit) && !keep_start {
+        return Ok(Capped::TooLarge);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if (body.len() + chunk.len()) as u64 > limit {
+            if keep_start {
+                let room = (limit as usize).saturating_sub(body.len());
+                body.extend_from_slice(&chunk[..room.min(chunk.len())]);
+                return Ok(Capped::Cut(body));
+            }
+            return Ok(Capped::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Capped::Whole(body))
 }
 
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(answer: &Answer, what: &str) -> Result<T, RemoteError> {

@@ -30,7 +30,7 @@ pub struct Limits {
     /// fetched, or are older than [`Timeouts::result_ttl`], are dropped to make room; while
     /// unread results fill the store, submissions are answered 429 with `Retry-After`.
     pub max_result_entries: usize,
-    /// Connections served at once; more are answered 503 with `Retry-After` and closed.
+    /// Connections served at once; more wait in the listen queue until one closes.
     pub max_connections: usize,
     /// Basis states the quantum board API's state may hold; a move needing more is answered 422.
     pub max_board_states: usize,
@@ -47,7 +47,7 @@ impl Default for Limits {
             max_gates: 100_000,
             max_jobs: 10_000,
             max_result_entries: 1 << 24,
-            max_connections: 512,
+            max_connections: 4096,
             max_board_states: qchess_sim::sparse::DEFAULT_STATE_CAP,
         }
     }

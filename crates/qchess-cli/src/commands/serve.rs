@@ -59,7 +59,7 @@ pub struct Args {
     /// until then they are never dropped, and a full store answers new jobs 429.
     #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().result_ttl.as_secs_f64())]
     result_ttl: f64,
-    /// Connections served at once; more are answered 503 with Retry-After and closed.
+    /// Connections served at once; more wait to be accepted until one closes.
     #[arg(long, default_value_t = Limits::default().max_connections)]
     max_connections: usize,
     /// Seconds a connection may take to send a whole request header (counted from its opening

@@ -40,6 +40,31 @@ fn an_external_engine_plays_through_uqci() {
 }
 
 #[test]
+fn every_rule_set_can_be_played() {
+    for rules in ["official", "classical"] {
+        let value = qchess_json(
+            "match",
+            &[
+                "--player",
+                "ai:1",
+                "--opponent",
+                "greedy",
+                "--games",
+                "1",
+                "--movetime",
+                "10",
+                "--max-plies",
+                "12",
+                "--rules",
+                rules,
+            ],
+        );
+        assert_eq!(value["rules"], rules);
+        assert_eq!(value["per_game"].as_array().unwrap().len(), 1, "{value}");
+    }
+}
+
+#[test]
 fn bad_players_are_usage_errors() {
     for args in [
         &["match", "--player", "ai:99", "--opponent", "random"][..],

@@ -6,6 +6,8 @@
 //! | `random-default`, `random-split-heavy`, `random-no-merge` | seeded random games, end to end per ply: legal moves, the choice, the move on the exact local board, all 64 probabilities; a sample of games is cross-checked against the dense simulator |
 //! | `growth` | splits until the state holds `2^k` basis states; time per state per gate, bytes per state, and a clean refusal at the state cap |
 //! | `dense` | random one- and two-qubit gates on full state vectors against the memory-bandwidth floor |
+//! | `dense-circuits` | seeded random circuits (20, 24, 26 qubits) to the final state: unfused, fused, single precision, threads; `--write-qasm DIR` saves them for other simulators |
+//! | `search` | the search at a fixed move time on positions from random games: nodes per second on one thread, and each move's latency |
 //!
 //! Every workload reports the fields of [`WorkloadReport`]; those that do not apply are `None`.
 //! [`BenchOptions::quick`] shrinks every workload so the whole run takes seconds (for tests).
@@ -20,6 +22,7 @@
 //! # Ok::<(), qchess_bench::BenchError>(())
 //! ```
 
+mod circuits;
 mod crosscheck;
 mod dense;
 mod error;
@@ -28,17 +31,20 @@ mod growth;
 pub mod machine;
 mod random;
 mod report;
+mod search;
 pub mod stats;
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
+pub use circuits::{CircuitSize, random_circuit};
 pub use crosscheck::TOLERANCE as CROSSCHECK_TOLERANCE;
 pub use dense::DenseSize;
 pub use error::BenchError;
 pub use random::{MoveMix, RandomPlan};
 pub use report::{BenchReport, WorkloadReport};
+pub use search::SearchPlan;
 
 /// One benchmark workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -55,17 +61,23 @@ pub enum Workload {
     Growth,
     /// Dense gates against the bandwidth floor.
     Dense,
+    /// Random circuits to the final state: unfused, fused, single precision, threads.
+    DenseCircuits,
+    /// The search's nodes per second and move latency.
+    Search,
 }
 
 impl Workload {
     /// Every workload, in the order `qchess bench` runs them.
-    pub const ALL: [Workload; 6] = [
+    pub const ALL: [Workload; 8] = [
         Workload::Fixed,
         Workload::RandomDefault,
         Workload::RandomSplitHeavy,
         Workload::RandomNoMerge,
         Workload::Growth,
         Workload::Dense,
+        Workload::DenseCircuits,
+        Workload::Search,
     ];
 
     /// The workload's name.
@@ -77,6 +89,8 @@ impl Workload {
             Workload::RandomNoMerge => MoveMix::NO_MERGE.name,
             Workload::Growth => "growth",
             Workload::Dense => "dense",
+            Workload::DenseCircuits => "dense-circuits",
+            Workload::Search => "search",
         }
     }
 }
@@ -111,11 +125,19 @@ pub struct BenchOptions {
     pub growth_k: (u32, u32),
     /// The dense workload's state sizes.
     pub dense: Vec<DenseSize>,
+    /// The dense-circuits workload's circuits.
+    pub circuits: Vec<CircuitSize>,
+    /// Threads of the multi-threaded dense-circuits runs.
+    pub threads: usize,
+    /// Where the dense-circuits workload writes its circuits as OpenQASM 2, if anywhere.
+    pub qasm_dir: Option<std::path::PathBuf>,
+    /// The search workload's positions and move time.
+    pub search: SearchPlan,
 }
 
 impl BenchOptions {
     /// The standard run: 100 repetitions, 1000 games of 60 plies, growth to `2^20`, dense
-    /// gates at 20 and 24 qubits.
+    /// gates at 20 and 24 qubits, 30 searches of 100 ms.
     pub fn standard() -> BenchOptions {
         BenchOptions {
             workloads: Workload::ALL.to_vec(),
@@ -123,6 +145,14 @@ impl BenchOptions {
             random: RandomPlan { games: 1000, plies: 60, crosscheck_every: 50, crosscheck_qubits: 18 },
             growth_k: (10, 20),
             dense: vec![DenseSize { qubits: 20, gates: 300 }, DenseSize { qubits: 24, gates: 60 }],
+            circuits: vec![
+                CircuitSize { qubits: 20, layers: 20 },
+                CircuitSize { qubits: 24, layers: 12 },
+                CircuitSize { qubits: 26, layers: 8 },
+            ],
+            threads: available_threads(),
+            qasm_dir: None,
+            search: SearchPlan { positions: 30, movetime_ms: 100 },
         }
     }
 
@@ -134,8 +164,17 @@ impl BenchOptions {
             random: RandomPlan { games: 20, plies: 40, crosscheck_every: 10, crosscheck_qubits: 12 },
             growth_k: (6, 12),
             dense: vec![DenseSize { qubits: 10, gates: 40 }, DenseSize { qubits: 14, gates: 20 }],
+            circuits: vec![CircuitSize { qubits: 12, layers: 4 }],
+            threads: available_threads(),
+            qasm_dir: None,
+            search: SearchPlan { positions: 4, movetime_ms: 20 },
         }
     }
+}
+
+/// The cores this process may use (1 when unknown).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Runs the chosen workloads in order, calling `progress` with each workload before it starts.
@@ -152,6 +191,8 @@ pub fn run(options: &BenchOptions, mut progress: impl FnMut(Workload)) -> Result
             Workload::RandomNoMerge => random::run(MoveMix::NO_MERGE, options.random)?,
             Workload::Growth => growth::run(options.growth_k.0, options.growth_k.1)?,
             Workload::Dense => dense::run(&options.dense)?,
+            Workload::DenseCircuits => circuits::run(&options.circuits, options.threads, options.qasm_dir.as_deref())?,
+            Workload::Search => search::run(options.search)?,
         };
         report.seconds = started.elapsed().as_secs_f64();
         report.peak_rss_mb = if measured_rss { machine::peak_rss_mb() } else { None };
@@ -172,7 +213,7 @@ mod tests {
         let error = "random".parse::<Workload>().expect_err("unknown");
         assert_eq!(
             error.to_string(),
-            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense"
+            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, dense-circuits, search"
         );
     }
 }

@@ -123,6 +123,7 @@ impl Game {
             enforce_win_conditions: force_win,
             force_outcomes: force_measure,
             rules,
+            ..GameOptions::default()
         };
         let remote = RemoteOptions { api_key, target, noise_model, shots, timeout, mitigation };
         let backend = Backend::resolve(backend, remote)?;

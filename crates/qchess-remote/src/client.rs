@@ -71,8 +71,8 @@ pub struct IonqClient {
 }
 
 /// A request's answer: status and body.
-struct Answer {
-    body: Vec<u8>,
+pub(crate) struct Answer {
+    pub(crate) body: Vec<u8>,
 }
 
 impl IonqClient {
@@ -172,6 +172,20 @@ impl IonqClient {
         let answer = self.send(&what, Method::GET, &url, None, deadline).await?;
         let body: Value = parse(&answer, &what)?;
         Probabilities::from_json(&body, qubits).map_err(|e| malformed(&what, &e.to_string()))
+    }
+
+    /// How many qubits the configured backend has (`GET /backends/{backend}`).
+    pub async fn backend_qubits(&self) -> Result<u32, RemoteError> {
+        let target = self.config.target().as_str();
+        let what = format!("the description of backend {target}");
+        let url = format!("{}/backends/{target}", self.config.base_url());
+        let deadline = Instant::now() + self.config.request_timeout() * 2;
+        let answer = self.send(&what, Method::GET, &url, None, deadline).await?;
+        let body: Value = parse(&answer, &what)?;
+        body.get("qubits")
+            .and_then(Value::as_u64)
+            .and_then(|q| u32::try_from(q).ok())
+            .ok_or_else(|| malformed(&what, "it has no qubit count"))
     }
 
     /// Asks the provider to cancel a job.
@@ -367,15 +381,15 @@ async fn read_capped(mut response: reqwest::Response, limit: u64) -> Result<Capp
     Ok(Capped::Whole(body))
 }
 
-fn parse<T: serde::de::DeserializeOwned>(answer: &Answer, what: &str) -> Result<T, RemoteError> {
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(answer: &Answer, what: &str) -> Result<T, RemoteError> {
     serde_json::from_slice(&answer.body).map_err(|e| malformed(what, &format!("{e} in {}", excerpt(&answer.body))))
 }
 
-fn malformed(what: &str, detail: &str) -> RemoteError {
+pub(crate) fn malformed(what: &str, detail: &str) -> RemoteError {
     RemoteError::MalformedResponse { what: what.to_owned(), detail: detail.to_owned() }
 }
 
-fn network_error(what: &str, attempts: u32, error: &reqwest::Error) -> RemoteError {
+pub(crate) fn network_error(what: &str, attempts: u32, error: &reqwest::Error) -> RemoteError {
     use std::error::Error as _;
     let mut detail = error.to_string();
     let mut source = error.source();
@@ -388,14 +402,18 @@ fn network_error(what: &str, attempts: u32, error: &reqwest::Error) -> RemoteErr
 }
 
 /// Sorts a non-2xx answer into the error taxonomy.
-fn status_error(what: &str, status: StatusCode, body: &[u8], attempts: u32) -> RemoteError {
+pub(crate) fn status_error(what: &str, status: StatusCode, body: &[u8], attempts: u32) -> RemoteError {
     let message = match serde_json::from_slice::<ErrorBody>(body) {
         Ok(error) if !error.message.is_empty() => error.message,
         Ok(error) if !error.error.is_empty() => error.error,
         _ if body.is_empty() => status.canonical_reason().unwrap_or("no message").to_owned(),
         _ => excerpt(body),
     };
-    let code = status.as_u16();
+    classify(what, status.as_u16(), message, attempts)
+}
+
+/// The error for an answer with HTTP status `code` and the provider's `message`.
+pub(crate) fn classify(what: &str, code: u16, message: String, attempts: u32) -> RemoteError {
     match code {
         401 | 403 => RemoteError::Auth { status: code, message },
         429 => RemoteError::RateLimited { attempts, message },
@@ -406,7 +424,7 @@ fn status_error(what: &str, status: StatusCode, body: &[u8], attempts: u32) -> R
 }
 
 /// The start of a body, as text, for error messages.
-fn excerpt(body: &[u8]) -> String {
+pub(crate) fn excerpt(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let mut shown: String = text.chars().take(MESSAGE_LIMIT).collect();
     if text.chars().count() > MESSAGE_LIMIT {

@@ -22,6 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use qchess_core::text::excerpt;
 use thiserror::Error;
 
 /// The IonQ API this client speaks, unless another base URL is given.
@@ -34,7 +35,7 @@ pub const API_KEY_ENV: &str = "IONQ_API_KEY";
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ConfigError {
     /// The base URL does not parse or is not plain `http(s)://host[:port][/path]`.
-    #[error("provider URL `{url}`: {reason}")]
+    #[error("provider URL `{}`: {reason}", excerpt(.url))]
     BadUrl {
         /// The URL as given.
         url: String,
@@ -48,10 +49,10 @@ pub enum ConfigError {
     #[error("{API_KEY_ENV} is set but is not valid UTF-8")]
     ApiKeyNotUnicode,
     /// A backend name is not `simulator` or `qpu.<name>`.
-    #[error("target `{0}`: expected `simulator` or `qpu.<name>` (for example qpu.aria-1)")]
+    #[error("target `{}`: expected `simulator` or `qpu.<name>` (for example qpu.aria-1)", excerpt(.0))]
     BadTarget(String),
     /// A noise model name is empty or holds characters other than `a-z`, `0-9`, `-` and `.`.
-    #[error("noise model `{0}`: expected a name like ideal, aria-1 or forte-1")]
+    #[error("noise model `{}`: expected a name like ideal, aria-1 or forte-1", excerpt(.0))]
     BadNoiseModel(String),
     /// A number is out of its range.
     #[error("{what} must be {range}, got {value}")]
@@ -97,6 +98,11 @@ impl ApiKey {
     /// The `Authorization` header value: `apiKey KEY`.
     pub(crate) fn header_value(&self) -> String {
         format!("apiKey {}", self.0)
+    }
+
+    /// The key itself, for requests that carry it in a body (IBM Cloud's token exchange).
+    pub(crate) fn secret(&self) -> &str {
+        &self.0
     }
 
     /// Whether `candidate` is this key (for servers checking a request).

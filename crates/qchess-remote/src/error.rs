@@ -13,7 +13,7 @@ pub enum RemoteError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     /// The circuit cannot be written as an IonQ JSON job.
-    #[error("the circuit cannot be sent to the provider: {0}")]
+    #[error("the circuit cannot be sent to the provider")]
     Circuit(#[from] qchess_qasm::ionq::IonqError),
     /// The provider refused the API key (401 or 403), or none was given.
     #[error("the provider refused the request ({status}): {message}; check the API key (IONQ_API_KEY or --api-key)")]

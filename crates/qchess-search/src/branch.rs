@@ -3,7 +3,7 @@
 //! A move that measures is played with its outcome forced, so the search visits each outcome's
 //! own collapsed state and reads its exact probability from the board's report.
 
-use qchess_core::{BoardError, LegalMove};
+use qchess_core::{BoardError, LegalMove, MoveVariant};
 use qchess_engine::{Game, GameError, PlayedMove};
 
 /// Outcome probabilities within this of 1 count as certain.
@@ -31,29 +31,36 @@ pub fn play_outcome(game: &mut Game, mv: &LegalMove, outcome: Option<bool>) -> R
 /// Plays `mv`: when it measures, its `m1` outcome (or its only possible outcome). Says whether
 /// the other outcome remains to be searched. On error the game is unchanged.
 pub fn play_first(game: &mut Game, mv: &LegalMove) -> Result<Branch, GameError> {
+    // Moves onto empty squares or pieces of the same kind never measure.
+    if mv.variant() == MoveVariant::Basic {
+        return play_certain(game, mv);
+    }
     match play_outcome(game, mv, Some(true)) {
         Ok(played) => Ok(match played.report.outcome_probability {
             Some(p) if p < 1.0 - CERTAIN => Branch::Chance { p_m1: p },
             _ => Branch::Certain,
         }),
-        Err(GameError::Board { source: BoardError::NoMeasurement { .. }, .. }) => {
-            let played = play_outcome(game, mv, None)?;
-            if played.report.outcome_probability.is_some_and(|p| p < 1.0 - CERTAIN) {
-                // A measurement the forced try did not see: never leave a random draw behind.
-                game.undo()?;
-                return Err(GameError::Board {
-                    mv: mv.to_string(),
-                    source: BoardError::InvalidMove { mv: mv.to_string(), reason: "unforced measurement".into() },
-                });
-            }
-            Ok(Branch::Certain)
-        }
         Err(GameError::Board { source: BoardError::ImpossibleOutcome { .. }, .. }) => {
             play_outcome(game, mv, Some(false))?;
             Ok(Branch::Certain)
         }
-        Err(error) => Err(error),
+        Err(error @ GameError::Board { source: BoardError::StateTooLarge { .. }, .. }) => Err(error),
+        // No measurement to force (a classical capture, or rules without outcomes).
+        Err(_) => play_certain(game, mv),
     }
+}
+
+/// Plays a move that should not measure, and makes sure nothing was left to chance.
+fn play_certain(game: &mut Game, mv: &LegalMove) -> Result<Branch, GameError> {
+    let played = play_outcome(game, mv, None)?;
+    if played.report.outcome_probability.is_some_and(|p| p < 1.0 - CERTAIN) {
+        game.undo()?;
+        return Err(GameError::Board {
+            mv: mv.to_string(),
+            source: BoardError::InvalidMove { mv: mv.to_string(), reason: "an unforced measurement".into() },
+        });
+    }
+    Ok(Branch::Certain)
 }
 
 /// Calls `visit(game, probability)` on every outcome of `mv` with its exact probability, each

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use qchess_core::{Color, Fen};
 use qchess_engine::record::{GameRecord, RecordInfo};
-use qchess_engine::{Game, GameOptions, GameResult};
+use qchess_engine::{Game, GameOptions, GameResult, RuleSet};
 
 use crate::player::{Player, PlayerError, PlayerSpec};
 
@@ -28,11 +28,20 @@ pub struct MatchConfig {
     pub max_plies: u32,
     /// Where every game starts.
     pub start: Fen,
+    /// The rules every game is played by.
+    pub rules: RuleSet,
 }
 
 impl Default for MatchConfig {
     fn default() -> MatchConfig {
-        MatchConfig { games: 10, movetime: Duration::from_millis(100), seed: 0, max_plies: 300, start: Fen::start() }
+        MatchConfig {
+            games: 10,
+            movetime: Duration::from_millis(100),
+            seed: 0,
+            max_plies: 300,
+            start: Fen::start(),
+            rules: RuleSet::Official,
+        }
     }
 }
 
@@ -110,7 +119,7 @@ pub fn play_match(
         let seed = config.seed.wrapping_add(u64::from(index));
         let names = [player.to_string(), opponent.to_string()];
         let (white, black) = if player_color == Color::White { (0, 1) } else { (1, 0) };
-        let mut game = Game::new(&config.start, GameOptions::with_seed(seed))?;
+        let mut game = Game::new(&config.start, GameOptions { rules: config.rules, ..GameOptions::with_seed(seed) })?;
         for p in &mut players {
             p.new_game()?;
         }

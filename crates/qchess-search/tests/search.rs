@@ -4,7 +4,7 @@
 use proptest::prelude::*;
 use qchess_core::Fen;
 use qchess_engine::ai::RandomMover;
-use qchess_engine::{Game, GameOptions};
+use qchess_engine::{Game, GameOptions, RuleSet};
 use qchess_search::{SearchConfig, SearchLimits, Searcher, WIN, Weights};
 
 fn game(fen: &str, moves: &[&str]) -> Game {
@@ -97,13 +97,28 @@ fn a_node_limit_stops_the_search_with_a_legal_move() {
     assert!(position.legal_moves().contains(&found.best));
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+#[test]
+fn classical_rules_checkmate_in_one() {
+    // Scholar's mate: the queen takes f7, and the game ends by checkmate.
+    let fen: Fen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4".parse().unwrap();
+    let options = GameOptions { rules: RuleSet::Classical, ..GameOptions::default() };
+    let position = Game::new(&fen, options).unwrap();
+    let found = search(&position, 3);
+    assert_eq!(found.plies_to_capture(), Some(1), "{found:?}");
+    let mut after = position;
+    after.play_legal(&found.best).unwrap();
+    assert_eq!(after.end().map(|e| e.reason), Some(qchess_engine::EndReason::Checkmate));
+}
 
-    /// Over random positions reached by random play, the move found is legal and plays.
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 36, ..ProptestConfig::default() })]
+
+    /// Over random positions of every rule set, reached by random play, the move found is
+    /// legal and plays.
     #[test]
-    fn the_search_never_returns_an_illegal_move(seed in any::<u64>(), plies in 0usize..24) {
-        let mut position = Game::new(&Fen::start(), GameOptions::with_seed(seed)).unwrap();
+    fn the_search_never_returns_an_illegal_move(seed in any::<u64>(), plies in 0usize..24, rules in 0..RuleSet::ALL.len()) {
+        let options = GameOptions { rules: RuleSet::ALL[rules], ..GameOptions::with_seed(seed) };
+        let mut position = Game::new(&Fen::start(), options).unwrap();
         let mut mover = RandomMover::new(seed);
         for _ in 0..plies {
             if position.is_over() || mover.play(&mut position).is_err() {

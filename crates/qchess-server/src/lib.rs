@@ -36,6 +36,7 @@ mod connection;
 pub mod defect;
 pub mod error;
 pub mod games;
+pub mod ibm;
 pub mod jobs;
 pub mod provider;
 pub mod results_body;
@@ -57,6 +58,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use qchess_core::Bitboard;
+use qchess_core::text::excerpt;
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use serde_json::json;
 use tokio::net::TcpListener;
@@ -219,7 +221,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/health", get(health))
         .route("/v0.4/backends", get(provider::list_backends))
         .route("/v0.4/backends/{backend}", get(provider::get_backend))
-        .merge(web::routes());
+        .merge(web::routes())
+        .merge(ibm::routes(&state));
     let limit = state.config.limits.max_body_bytes;
     guarded
         .merge(open)
@@ -235,13 +238,13 @@ async fn health() -> Json<serde_json::Value> {
 }
 
 async fn not_found(request: Request) -> ApiError {
-    ApiError::not_found(format!("no route for {} {}", request.method(), request.uri().path()))
+    ApiError::not_found(format!("no route for {} {}", request.method(), excerpt(request.uri().path())))
 }
 
 async fn method_not_allowed(request: Request) -> ApiError {
     ApiError::new(
         axum::http::StatusCode::METHOD_NOT_ALLOWED,
-        format!("{} is not allowed on {}", request.method(), request.uri().path()),
+        format!("{} is not allowed on {}", request.method(), excerpt(request.uri().path())),
     )
 }
 

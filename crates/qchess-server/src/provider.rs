@@ -11,6 +11,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use qchess_core::text::{excerpt, excerpt_line};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -65,7 +66,10 @@ pub async fn get_backend(
 ) -> Result<Json<Value>, ApiError> {
     match backend_qubits(&state, &name) {
         Some(qubits) => Ok(Json(backend_json(&state, &name, qubits))),
-        None => Err(ApiError::not_found(format!("backend `{name}` does not exist; try simulator or qpu.aria-1"))),
+        None => Err(ApiError::not_found(format!(
+            "backend `{}` does not exist; try simulator or qpu.aria-1",
+            excerpt(&name)
+        ))),
     }
 }
 
@@ -98,7 +102,8 @@ pub fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError
 /// Reads a JSON body, turning every failure into an IonQ-shaped 400, 408 or 413.
 pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
     let bytes = body_bytes(body)?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {e}")))
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {}", excerpt_line(&e.to_string()))))
 }
 
 /// `POST /v0.4/jobs`.
@@ -107,8 +112,8 @@ pub async fn create_job(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let body = json_body(body)?;
-    let request: qchess_remote::wire::JobRequest =
-        serde_json::from_value(body).map_err(|e| ApiError::bad_request(format!("bad job: {e}")))?;
+    let request: qchess_remote::wire::JobRequest = serde_json::from_value(body)
+        .map_err(|e| ApiError::bad_request(format!("bad job: {}", excerpt_line(&e.to_string()))))?;
     let spec = validate(&state, request)?;
     let id = state.new_id();
     {
@@ -153,12 +158,16 @@ fn validate(state: &AppState, request: qchess_remote::wire::JobRequest) -> Resul
     let limits = &state.config.limits;
     let job_type = request.job_type.as_deref().unwrap_or("ionq.circuit.v1");
     if job_type != "ionq.circuit.v1" {
-        return Err(ApiError::bad_request(format!("job type `{job_type}` is not supported; only ionq.circuit.v1 is")));
+        return Err(ApiError::bad_request(format!(
+            "job type `{}` is not supported; only ionq.circuit.v1 is",
+            excerpt(job_type)
+        )));
     }
     let backend = request.backend.unwrap_or_else(|| "simulator".to_owned());
     if backend_qubits(state, &backend).is_none() {
         return Err(ApiError::bad_request(format!(
-            "backend `{backend}` does not exist; use one of {}",
+            "backend `{}` does not exist; use one of {}",
+            excerpt(&backend),
             BACKENDS.map(|b| b.0).join(", ")
         )));
     }
@@ -169,7 +178,8 @@ fn validate(state: &AppState, request: qchess_remote::wire::JobRequest) -> Resul
     let noise_model = request.noise.as_ref().map_or("ideal", |n| n.model.as_str()).to_owned();
     if !NOISE_MODELS.contains(&noise_model.as_str()) {
         return Err(ApiError::bad_request(format!(
-            "noise model `{noise_model}` does not exist; use one of {}",
+            "noise model `{}` does not exist; use one of {}",
+            excerpt(&noise_model),
             NOISE_MODELS.join(", ")
         )));
     }
@@ -203,7 +213,10 @@ fn validate(state: &AppState, request: qchess_remote::wire::JobRequest) -> Resul
 }
 
 fn job_not_found(id: &str) -> ApiError {
-    ApiError::not_found(format!("job {id} does not exist (it may have been deleted or dropped to make room)"))
+    ApiError::not_found(format!(
+        "job {} does not exist (it may have been deleted or dropped to make room)",
+        excerpt(id)
+    ))
 }
 
 /// `GET /v0.4/jobs/{id}`. Seeing a failed or canceled job is reading its outcome.
@@ -287,7 +300,7 @@ pub async fn list_jobs(
             [Phase::Submitted, Phase::Ready, Phase::Started, Phase::Completed, Phase::Failed, Phase::Canceled]
                 .into_iter()
                 .find(|p| p.name() == name)
-                .ok_or_else(|| ApiError::bad_request(format!("status `{name}` is not a job status")))?,
+                .ok_or_else(|| ApiError::bad_request(format!("status `{}` is not a job status", excerpt(name))))?,
         ),
     };
     let limit = query.limit.unwrap_or(25).clamp(1, 1000);

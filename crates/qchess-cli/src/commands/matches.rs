@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use qchess_core::PositionSpec;
+use qchess_core::text::with_causes;
 use qchess_search::matchplay::{MatchConfig, MatchGame, play_match};
 use qchess_search::player::PlayerSpec;
 use serde_json::json;
 
-use crate::exit::bad_input;
+use crate::exit::{bad_input, bad_input_at};
 use crate::output::print;
 
 /// Flags of `qchess match`.
@@ -31,9 +32,9 @@ pub struct Args {
     /// Seed of game 1's measurement outcomes (game i uses seed + i - 1) and of the players.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Rule set: official.
+    /// Rule set: official, classical, ... (see `qchess moves --help`).
     #[arg(long, default_value = "official")]
-    rules: String,
+    rules: qchess_engine::RuleSet,
     /// Plies after which an unfinished game is adjudicated a draw.
     #[arg(long, default_value_t = 300)]
     max_plies: u32,
@@ -50,13 +51,10 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     if args.player == PlayerSpec::Human || args.opponent == PlayerSpec::Human {
         return Err(bad_input("--player/--opponent: a match is between computer players, not human"));
     }
-    if args.rules != "official" {
-        return Err(bad_input(format!("--rules: `{}` is not a rule set here (official)", args.rules)));
-    }
     if args.games == 0 {
         return Err(bad_input("--games: play at least one game"));
     }
-    let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+    let spec: PositionSpec = args.position.parse().map_err(|e| bad_input_at("--position", e))?;
     if !spec.moves.is_empty() {
         return Err(bad_input("--position: a match start takes no moves"));
     }
@@ -69,6 +67,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         seed: args.seed,
         max_plies: args.max_plies,
         start: spec.start.to_fen(),
+        rules: args.rules,
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::new(u64::from(args.games));
@@ -86,7 +85,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         {
             let path = dir.join(format!("game-{:03}.pgn", game.index + 1));
             if let Err(error) = game.record.save(&path) {
-                save_error = Some(format!("--save: {}: {error}", path.display()));
+                save_error = Some(format!("--save: {}", with_causes(&error)));
             }
         }
         if let Some(bar) = &bar {
@@ -121,6 +120,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
             "games": games.len(),
             "movetime_ms": args.movetime,
             "seed": args.seed,
+            "rules": args.rules.name(),
             "wins": stats.wins,
             "draws": stats.draws,
             "losses": stats.losses,

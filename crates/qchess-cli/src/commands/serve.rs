@@ -157,6 +157,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
             "qchess serve: provider API at http://{addr}/v0.4, board API at http://{addr}/quantumboard; Ctrl-C stops"
         );
         eprintln!("qchess serve: web board at http://{addr}/ (game API described at /openapi.json)");
+        args.games.open_board(&format!("http://{addr}/"));
         if let Some(defect) = args.defect {
             eprintln!("qchess serve: every job has the deliberate defect {defect} (for testing comparisons)");
         }

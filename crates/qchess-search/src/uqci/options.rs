@@ -10,18 +10,16 @@
 //! | `Hash` | spin 1..4096 | 16 | transposition table, MB |
 //! | `StateBudget` | spin 16..4194304 | 4096 | largest quantum state (basis states) the search grows |
 //! | `Seed` | spin | 0 | seed of the measurement outcomes the engine's own board draws |
-//! | `Rules` | combo | official | the rule set |
+//! | `Rules` | combo | official | the rule set: official, classical, ... (every `RuleSet`) |
 //! | `Ponder` | check | false | the GUI may send `go ponder` |
 
 use qchess_core::Fen;
-use qchess_engine::{Game, GameOptions};
+use qchess_core::text::with_causes;
+use qchess_engine::{Game, GameOptions, RuleSet};
 
 use crate::SearchConfig;
 use crate::player::{DEFAULT_LEVEL, MAX_LEVEL, level_config};
 use crate::remote::RestBoard;
-
-/// The rule sets the engine plays.
-pub const RULES: [&str; 1] = ["official"];
 
 /// Every option's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,7 +41,7 @@ pub struct EngineOptions {
     /// `Seed`.
     pub seed: u64,
     /// `Rules`.
-    pub rules: String,
+    pub rules: RuleSet,
 }
 
 impl Default for EngineOptions {
@@ -57,7 +55,7 @@ impl Default for EngineOptions {
             hash_megabytes: 16,
             state_budget: SearchConfig::default().state_budget,
             seed: 0,
-            rules: RULES[0].to_owned(),
+            rules: RuleSet::Official,
         }
     }
 }
@@ -75,7 +73,10 @@ impl EngineOptions {
             format!("option name Hash type spin default {} min 1 max 4096", defaults.hash_megabytes),
             format!("option name StateBudget type spin default {} min 16 max 4194304", defaults.state_budget),
             "option name Seed type spin default 0 min 0 max 2147483647".to_owned(),
-            format!("option name Rules type combo default official {}", RULES.map(|r| format!("var {r}")).join(" ")),
+            format!(
+                "option name Rules type combo default official {}",
+                RuleSet::ALL.map(|r| format!("var {}", r.name())).join(" ")
+            ),
             "option name Ponder type check default false".to_owned(),
         ]
     }
@@ -110,11 +111,10 @@ impl EngineOptions {
             "statebudget" => self.state_budget = spin(16, 1 << 22)? as usize,
             "seed" => self.seed = spin(0, i32::MAX as u64)?,
             "rules" => {
-                let rules = value_text.to_ascii_lowercase();
-                if !RULES.contains(&rules.as_str()) {
-                    return Err(format!("setoption Rules: `{value_text}` is not one of {}", RULES.join(", ")));
-                }
-                self.rules = rules;
+                self.rules = value_text.to_ascii_lowercase().parse().map_err(|_| {
+                    let names = RuleSet::ALL.map(RuleSet::name).join(", ");
+                    format!("setoption Rules: `{value_text}` is not one of {names}")
+                })?;
             }
             "ponder" => {
                 check()?;
@@ -135,11 +135,11 @@ impl EngineOptions {
         let game = match &self.rest_url {
             None => Game::new(start, options),
             Some(url) => {
-                let board = RestBoard::new(url).map_err(|e| format!("resturl: {e}"))?;
+                let board = RestBoard::new(url).map_err(|e| format!("resturl: {}", with_causes(&e)))?;
                 Game::with_board(start, options, board)
             }
         };
-        game.map_err(|e| format!("position: {e}"))
+        game.map_err(|e| format!("position: {}", with_causes(&e)))
     }
 }
 
@@ -165,6 +165,8 @@ mod tests {
             "setoption forcewin: expected true or false, not `yes`"
         );
         assert!(options.set("Rules", Some("checkers")).is_err());
+        options.set("Rules", Some("classical")).unwrap();
+        assert_eq!(options.rules, RuleSet::Classical);
         assert!(options.set("Colour", Some("blue")).is_err());
     }
 }

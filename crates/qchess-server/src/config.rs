@@ -22,8 +22,8 @@ pub struct Limits {
     pub max_shots: u64,
     /// Most gates one circuit may have.
     pub max_gates: usize,
-    /// Jobs kept at once; the oldest finished jobs are dropped to make room, and a submission
-    /// finding only unfinished jobs is answered 429. A finished job keeps only its results (at
+    /// Jobs kept at once; the oldest read jobs (or unread ones past [`Timeouts::result_ttl`])
+    /// are dropped to make room, and a submission finding none is answered 429. A finished job keeps only its results (at
     /// most `2^max_dense_qubits` outcomes, or the basis states of a sparse run), not its circuit.
     pub max_jobs: usize,
     /// Outcomes all stored results may hold together (16 bytes each). Only results that were

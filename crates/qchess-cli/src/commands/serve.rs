@@ -43,7 +43,8 @@ pub struct Args {
     /// Most shots one job may ask for.
     #[arg(long, default_value_t = Limits::default().max_shots)]
     max_shots: u64,
-    /// Jobs kept at once; the oldest finished jobs are dropped to make room.
+    /// Jobs kept at once; only read jobs (or unread ones past --result-ttl) make room, and a
+    /// full store answers new jobs 429 with Retry-After.
     #[arg(long, default_value_t = Limits::default().max_jobs)]
     max_jobs: usize,
     /// Largest request body in bytes.

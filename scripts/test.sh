@@ -26,4 +26,10 @@ tests/python/run_all.sh
 section "IonQ clients (cirq-ionq, qiskit-ionq) against qchess serve"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ionq/run.sh
 
+section "python package (maturin wheel, pytest)"
+scripts/test-python-package.sh
+
+section "web board in headless Chromium (selenium)"
+QCHESS="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/web/run.sh
+
 section "all checks passed"

@@ -30,7 +30,10 @@ fn quick_json_follows_the_contract() {
     assert!(machine.contains("logical CPUs") && machine.contains("RAM"), "{machine}");
     let workloads = json["workloads"].as_array().expect("workloads is an array");
     let names: Vec<&str> = workloads.iter().map(|w| w["name"].as_str().expect("name")).collect();
-    assert_eq!(names, ["fixed", "random-default", "random-split-heavy", "random-no-merge", "growth", "dense"]);
+    assert_eq!(
+        names,
+        ["fixed", "random-default", "random-split-heavy", "random-no-merge", "growth", "dense", "search"]
+    );
 
     for workload in workloads {
         let object = workload.as_object().expect("an object");

@@ -8,8 +8,11 @@ use thiserror::Error;
 /// Why a benchmark workload could not finish, or finished with a wrong answer.
 #[derive(Debug, Error)]
 pub enum BenchError {
+    /// The search workload could not set up a position or search it.
+    #[error("search workload: {0}")]
+    Search(String),
     /// A workload name that does not exist.
-    #[error("unknown workload `{name}`; the workloads are {known}")]
+    #[error("unknown workload `{}`; the workloads are {known}", qchess_core::text::excerpt(.name))]
     UnknownWorkload {
         /// The name given.
         name: String,
@@ -17,7 +20,7 @@ pub enum BenchError {
         known: String,
     },
     /// A game refused or failed a move it should have taken.
-    #[error("{workload}, game {game}, ply {ply}: {source}")]
+    #[error("{workload}, game {game}, ply {ply}")]
     Game {
         /// The workload.
         workload: String,
@@ -58,7 +61,7 @@ pub enum BenchError {
         dense: f64,
     },
     /// The dense simulator failed.
-    #[error("{workload}: the dense simulator failed: {source}")]
+    #[error("{workload}: the dense simulator failed")]
     Dense {
         /// The workload.
         workload: String,

@@ -7,6 +7,7 @@
 //! | `growth` | splits until the state holds `2^k` basis states; time per state per gate, bytes per state, and a clean refusal at the state cap |
 //! | `dense` | random one- and two-qubit gates on full state vectors against the memory-bandwidth floor |
 //! | `dense-circuits` | seeded random circuits (20, 24, 26 qubits) to the final state: unfused, fused, single precision, threads; `--write-qasm DIR` saves them for other simulators |
+//! | `search` | the search at a fixed move time on positions from random games: nodes per second on one thread, and each move's latency |
 //!
 //! Every workload reports the fields of [`WorkloadReport`]; those that do not apply are `None`.
 //! [`BenchOptions::quick`] shrinks every workload so the whole run takes seconds (for tests).
@@ -30,6 +31,7 @@ mod growth;
 pub mod machine;
 mod random;
 mod report;
+mod search;
 pub mod stats;
 
 use std::fmt;
@@ -42,6 +44,7 @@ pub use dense::DenseSize;
 pub use error::BenchError;
 pub use random::{MoveMix, RandomPlan};
 pub use report::{BenchReport, WorkloadReport};
+pub use search::SearchPlan;
 
 /// One benchmark workload.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -60,22 +63,25 @@ pub enum Workload {
     Dense,
     /// Random circuits to the final state: unfused, fused, single precision, threads.
     DenseCircuits,
+    /// The search's nodes per second and move latency.
+    Search,
 }
 
 impl Workload {
-    /// The workloads a plain `qchess bench` runs: all but `dense-circuits`, which takes
-    /// minutes and is asked for by name.
-    pub const DEFAULT: [Workload; 6] = [
+    /// The workloads a plain `qchess bench` runs, in order: all but `dense-circuits`, which
+    /// takes minutes and is asked for by name.
+    pub const DEFAULT: [Workload; 7] = [
         Workload::Fixed,
         Workload::RandomDefault,
         Workload::RandomSplitHeavy,
         Workload::RandomNoMerge,
         Workload::Growth,
         Workload::Dense,
+        Workload::Search,
     ];
 
     /// Every workload.
-    pub const ALL: [Workload; 7] = [
+    pub const ALL: [Workload; 8] = [
         Workload::Fixed,
         Workload::RandomDefault,
         Workload::RandomSplitHeavy,
@@ -83,6 +89,7 @@ impl Workload {
         Workload::Growth,
         Workload::Dense,
         Workload::DenseCircuits,
+        Workload::Search,
     ];
 
     /// The workload's name.
@@ -95,6 +102,7 @@ impl Workload {
             Workload::Growth => "growth",
             Workload::Dense => "dense",
             Workload::DenseCircuits => "dense-circuits",
+            Workload::Search => "search",
         }
     }
 }
@@ -135,11 +143,13 @@ pub struct BenchOptions {
     pub threads: usize,
     /// Where the dense-circuits workload writes its circuits as OpenQASM 2, if anywhere.
     pub qasm_dir: Option<std::path::PathBuf>,
+    /// The search workload's positions and move time.
+    pub search: SearchPlan,
 }
 
 impl BenchOptions {
     /// The standard run: 100 repetitions, 1000 games of 60 plies, growth to `2^20`, dense
-    /// gates at 20 and 24 qubits.
+    /// gates at 20 and 24 qubits, 30 searches of 100 ms.
     pub fn standard() -> BenchOptions {
         BenchOptions {
             workloads: Workload::DEFAULT.to_vec(),
@@ -150,6 +160,7 @@ impl BenchOptions {
             circuits: [20, 24, 26].map(CircuitSize::standard).to_vec(),
             threads: available_threads(),
             qasm_dir: None,
+            search: SearchPlan { positions: 30, movetime_ms: 100 },
         }
     }
 
@@ -164,6 +175,7 @@ impl BenchOptions {
             circuits: vec![CircuitSize { qubits: 12, layers: 4 }],
             threads: available_threads(),
             qasm_dir: None,
+            search: SearchPlan { positions: 4, movetime_ms: 20 },
         }
     }
 }
@@ -188,6 +200,7 @@ pub fn run(options: &BenchOptions, mut progress: impl FnMut(Workload)) -> Result
             Workload::Growth => growth::run(options.growth_k.0, options.growth_k.1)?,
             Workload::Dense => dense::run(&options.dense)?,
             Workload::DenseCircuits => circuits::run(&options.circuits, options.threads, options.qasm_dir.as_deref())?,
+            Workload::Search => search::run(options.search)?,
         };
         report.seconds = started.elapsed().as_secs_f64();
         report.peak_rss_mb = if measured_rss { machine::peak_rss_mb() } else { None };
@@ -208,7 +221,7 @@ mod tests {
         let error = "random".parse::<Workload>().expect_err("unknown");
         assert_eq!(
             error.to_string(),
-            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, dense-circuits"
+            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, dense-circuits, search"
         );
     }
 }

@@ -47,10 +47,17 @@ enum Command {
     Compare(Box<commands::compare::Args>),
     /// Run the standard benchmark workloads.
     Bench(commands::bench::Args),
+    /// Play games between two computer players and report W/D/L, score and Elo.
+    Match(commands::matches::Args),
+    /// Speak the UQCI engine protocol on stdin/stdout.
+    Uqci(commands::uqci::Args),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return exit::usage(&error),
+    };
     let result = match cli.command {
         Command::Moves(args) => commands::moves::run(args, cli.json),
         Command::Perft(args) => commands::perft::run(args, cli.json),
@@ -63,6 +70,8 @@ fn main() -> ExitCode {
         Command::Serve(args) => commands::serve::run(args, cli.json),
         Command::Compare(args) => commands::compare::run(*args, cli.json),
         Command::Bench(args) => commands::bench::run(args, cli.json),
+        Command::Match(args) => commands::matches::run(args, cli.json),
+        Command::Uqci(args) => commands::uqci::run(args),
     };
     exit::report(result)
 }

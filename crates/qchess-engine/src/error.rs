@@ -1,9 +1,10 @@
 //! Why the game refused a move or could not go on.
 
+use qchess_core::text::excerpt;
 use qchess_core::{BoardError, Color, IllegalMove, ParseMoveError, PositionError, Square};
 use thiserror::Error;
 
-use crate::{EndReason, GameResult};
+use crate::{EndReason, GameResult, RuleSet, RuleViolation};
 
 /// Why a [`Game`](crate::Game) operation failed. The game is unchanged after every one of these.
 #[derive(Debug, Error)]
@@ -24,7 +25,7 @@ pub enum GameError {
     },
     /// The quantum board refused or failed the move (an impossible forced outcome, a state too
     /// large, a backend failure).
-    #[error("{mv}: {}", board_reason(.source))]
+    #[error("{}", excerpt(.mv))]
     Board {
         /// The move, in official notation.
         mv: String,
@@ -33,13 +34,13 @@ pub enum GameError {
         source: BoardError,
     },
     /// The quantum board failed outside a move (reading probabilities, undoing).
-    #[error("the quantum board failed: {0}")]
+    #[error("the quantum board failed")]
     Backend(#[source] BoardError),
     /// The start position is not valid.
-    #[error("start position: {0}")]
+    #[error("start position")]
     Position(#[from] PositionError),
     /// The board's probabilities do not fit the pieces the tracker knows (a backend bug).
-    #[error("{mv}: the quantum board left {square} occupied with probability {probability}, but no piece can be there")]
+    #[error("{}: the quantum board left {square} occupied with probability {probability}, but no piece can be there", excerpt(.mv))]
     Inconsistent {
         /// The move, in official notation.
         mv: String,
@@ -57,6 +58,29 @@ pub enum GameError {
     /// There is no move to undo.
     #[error("there is no move to undo")]
     NothingToUndo,
+    /// The move is well formed but breaks a rule of the game's rule set (beyond the official
+    /// move rules, which [`GameError::Illegal`] reports).
+    #[error("{mv}: {rule}")]
+    Rule {
+        /// The move, as written.
+        mv: String,
+        /// The rule it breaks.
+        rule: RuleViolation,
+    },
+    /// The game's rule set does not allow the start position.
+    #[error("the start position is not allowed under the {rules} rules: {reason}")]
+    StartNotAllowed {
+        /// The rule set.
+        rules: RuleSet,
+        /// Why not.
+        reason: String,
+    },
+    /// A measurement needs a certainly empty square to aim at, and the board has none.
+    #[error("a collapse needs a certainly empty square, and the board has none")]
+    NoEmptySquare,
+    /// A rule set accepted a move but recorded none (a bug in the rule set if it ever shows).
+    #[error("the rules accepted the move but played nothing")]
+    NothingPlayed,
     /// The side to move has no move the rules and the board allow.
     #[error("{side} has no legal move")]
     NoLegalMove {
@@ -75,8 +99,10 @@ impl GameError {
             | GameError::GameOver { .. }
             | GameError::Position(_)
             | GameError::ImpossibleMeasurement { .. }
-            | GameError::NothingToUndo => true,
-            GameError::NoLegalMove { .. } => false,
+            | GameError::NothingToUndo
+            | GameError::Rule { .. }
+            | GameError::StartNotAllowed { .. } => true,
+            GameError::NoLegalMove { .. } | GameError::NothingPlayed | GameError::NoEmptySquare => false,
             GameError::Board { source, .. } => matches!(
                 source,
                 BoardError::ImpossibleOutcome { .. }
@@ -85,17 +111,5 @@ impl GameError {
             ),
             GameError::Backend(_) | GameError::Inconsistent { .. } => false,
         }
-    }
-}
-
-/// What a board error says about a move, without the board's own spelling of the move.
-fn board_reason(error: &BoardError) -> String {
-    match error {
-        BoardError::ImpossibleOutcome { outcome, .. } => {
-            format!("outcome m{} has probability 0 here", u8::from(*outcome))
-        }
-        BoardError::NoMeasurement { .. } => "an outcome was given but this move makes no measurement".to_owned(),
-        BoardError::InvalidMove { reason, .. } => reason.clone(),
-        other => other.to_string(),
     }
 }

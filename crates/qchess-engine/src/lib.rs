@@ -3,7 +3,10 @@
 //! - [`Game`]: official notation in, legality and classification by the rules, the typed move
 //!   run on a [`QuantumBoard`](qchess_core::QuantumBoard) (the exact local simulator by
 //!   default), the outcome fed back into pieces, castling rights, en passant, counters and the
-//!   end of the game; exact undo. [`GameOptions`] are the official engine's options.
+//!   end of the game; exact undo. [`GameOptions`] are the official engine's options plus the
+//!   [`RuleSet`].
+//! - [`rules`]: one [`Rules`] implementation per rule set (official, classical, observer, checkmate): legal moves,
+//!   what a move does on the board, and how the game ends.
 //! - [`record`]: game records (PGN-style tags and movetext with every measurement outcome),
 //!   parsed with line and column in errors, printed so they parse back, saved atomically, and
 //!   replayed with every recorded outcome forced.
@@ -36,9 +39,11 @@ pub mod game;
 mod options;
 mod outcome;
 pub mod record;
+pub mod rules;
 pub mod tracker;
 
 pub use error::GameError;
-pub use game::{Game, GameBoard, PlayedMove};
+pub use game::{Game, GameBoard, PlayedMove, Turn};
 pub use options::GameOptions;
 pub use outcome::{EndReason, GameEnd, GameResult, MoveCode, ParseResultError};
+pub use rules::{ParseRuleSetError, RuleSet, RuleViolation, Rules};

@@ -1,8 +1,10 @@
 //! How a game is set up: the official engine's `new_game` options plus the seed.
 
+use crate::RuleSet;
+
 /// Options of a [`Game`](crate::Game), as the official engine's `new_game` takes them.
 ///
-/// The default is the official game: turn order and win conditions enforced, outcomes written
+/// The default is the official game under the official rules: turn order and win conditions enforced, outcomes written
 /// as `.m0` / `.m1` in a move forced (so records replay), seed 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct GameOptions {
@@ -18,11 +20,22 @@ pub struct GameOptions {
     /// `forcemeasure`: a `.m0` / `.m1` suffix forces the move's measurement outcome. When off,
     /// suffixes are ignored and every outcome is drawn.
     pub force_outcomes: bool,
+    /// The rules the game is played by.
+    pub rules: RuleSet,
+    /// The checkmate rules' quantum mode: whether splits are allowed (on by default).
+    pub quantum_mode: bool,
 }
 
 impl Default for GameOptions {
     fn default() -> GameOptions {
-        GameOptions { seed: 0, enforce_turn_order: true, enforce_win_conditions: true, force_outcomes: true }
+        GameOptions {
+            seed: 0,
+            enforce_turn_order: true,
+            enforce_win_conditions: true,
+            force_outcomes: true,
+            rules: RuleSet::Official,
+            quantum_mode: true,
+        }
     }
 }
 

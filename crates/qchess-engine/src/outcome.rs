@@ -96,7 +96,7 @@ impl fmt::Display for GameResult {
 
 /// The text is not a PGN result token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a result (1-0, 0-1, 1/2-1/2 or *)")]
+#[error("`{}` is not a result (1-0, 0-1, 1/2-1/2 or *)", qchess_core::text::excerpt(.0))]
 pub struct ParseResultError(pub String);
 
 impl FromStr for GameResult {
@@ -122,8 +122,19 @@ pub enum EndReason {
     BothKingsLost,
     /// The fifty-move counter reached 100 and every square was measured.
     FiftyMoveRule,
-    /// A fully classical position occurred for the third time and every square was measured.
+    /// A fully classical position occurred for the third time (under the official rules every
+    /// square was then measured).
     ThreefoldRepetition,
+    /// The side to move is in check and has no legal move.
+    Checkmate,
+    /// The side to move is not in check and has no legal move.
+    Stalemate,
+    /// Neither side has the material left to checkmate.
+    InsufficientMaterial,
+    /// The loser resigned.
+    Resignation,
+    /// The loser's clock ran out.
+    Time,
 }
 
 impl EndReason {
@@ -134,6 +145,11 @@ impl EndReason {
             EndReason::BothKingsLost => "both kings lost",
             EndReason::FiftyMoveRule => "fifty-move rule",
             EndReason::ThreefoldRepetition => "threefold repetition",
+            EndReason::Checkmate => "checkmate",
+            EndReason::Stalemate => "stalemate",
+            EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::Resignation => "resignation",
+            EndReason::Time => "time",
         }
     }
 }
@@ -156,6 +172,20 @@ pub struct GameEnd {
 }
 
 impl GameEnd {
+    /// A win for `winner`, for `reason`.
+    pub const fn win(winner: Color, reason: EndReason) -> GameEnd {
+        let code = match winner {
+            Color::White => MoveCode::WhiteWin,
+            Color::Black => MoveCode::BlackWin,
+        };
+        GameEnd { result: GameResult::win_for(winner), code, reason }
+    }
+
+    /// A draw with both kings on the board, for `reason`.
+    pub const fn draw(reason: EndReason) -> GameEnd {
+        GameEnd { result: GameResult::Draw, code: MoveCode::Draw, reason }
+    }
+
     /// The end decided by which kings remain: `None` while both sides have one.
     ///
     /// `claim` is the rule that measured the board, if any; it becomes the reason when both

@@ -136,13 +136,15 @@ impl Tracker {
     }
 
     /// The state after `mv` (moved by `mover`) ran on the board with `report`, leaving
-    /// `probabilities`. See the [module docs](self).
+    /// `probabilities`. See the [module docs](self). `resets_clock` resets the fifty-move
+    /// counter whatever the piece count did.
     pub fn after_move(
         &self,
         mv: &LegalMove,
         mover: Piece,
         report: &MoveReport,
         probabilities: SquareProbabilities,
+        resets_clock: bool,
     ) -> Result<Tracker, PositionError> {
         let mut fen = self.position.to_fen();
         let typed = &mv.typed;
@@ -175,12 +177,25 @@ impl Tracker {
         let count = probabilities.expected_piece_count();
         let mut count_at_reset = self.count_at_reset;
         fen.halfmove_clock = fen.halfmove_clock.saturating_add(1);
-        if (count - count_at_reset).abs() >= 1.0 - CERTAINTY_TOLERANCE {
+        if resets_clock || (count - count_at_reset).abs() >= 1.0 - CERTAINTY_TOLERANCE {
             fen.halfmove_clock = 0;
             count_at_reset = count;
         }
         let position = Position::new(fen, probabilities)?;
         Ok(Tracker { position, ply: self.ply.saturating_add(1), count_at_reset, end: None, measured: None })
+    }
+
+    /// This state after a measurement during a ply left `probabilities`: squares now certainly
+    /// empty lose their labels and rights whose pieces no longer certainly stand are lost; the
+    /// turn and the counters stay.
+    pub fn after_collapse(&self, probabilities: SquareProbabilities) -> Result<Tracker, PositionError> {
+        let mut fen: Fen = self.position.to_fen();
+        for square in probabilities.certainly_empty() {
+            fen.board[usize::from(square)] = None;
+        }
+        fen.castling = keep_standing_rights(&fen, &probabilities);
+        let position = Position::new(fen, probabilities)?;
+        Ok(Tracker { position, ..self.clone() })
     }
 
     /// This state after every square was measured with result `measured`: squares found empty

@@ -16,7 +16,10 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
+use axum::http::StatusCode;
+use qchess_core::text::{excerpt_line, with_causes};
 use qchess_core::{BoardError, MoveSquares, MoveType, MoveVariant, QuantumBoard, Shape, Square, TypedMove};
+use qchess_sim::local_board::LocalBoard;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -74,13 +77,34 @@ fn typed_move(body: &DoMove) -> Result<TypedMove, ApiError> {
     TypedMove::new(squares, move_type, variant).map_err(|e| ApiError::bad_request(format!("bad move: {e}")))
 }
 
+/// A board failure as an answer: a move past the state cap is the client's to change (422,
+/// naming the cap and the flag that raises it); only a failing backend is the server's fault.
 fn board_error(error: BoardError) -> ApiError {
     match error {
-        BoardError::StateTooLarge { .. } | BoardError::Backend(_) => {
-            ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
-        }
+        BoardError::StateTooLarge { limit, .. } => ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "{error}; this server's quantum board holds at most {limit} basis states (--max-board-states), and the move was not made"
+            ),
+        ),
+        BoardError::Backend(_) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, with_causes(&error)),
         other => ApiError::bad_request(other.to_string()),
     }
+}
+
+/// Runs `work` on the board on a blocking thread: a move on a large state takes a while, and
+/// must not hold up the threads that answer other requests.
+async fn with_board<T: Send + 'static>(
+    state: &Arc<AppState>,
+    work: impl FnOnce(&mut LocalBoard) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let state = Arc::clone(state);
+    tokio::task::spawn_blocking(move || {
+        let mut board = state.board.lock().unwrap_or_else(|p| p.into_inner());
+        work(&mut board)
+    })
+    .await
+    .unwrap_or_else(|e| Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("the board failed: {e}"))))
 }
 
 /// `{probabilities, empty, full}` of the board, plus `result` when given.
@@ -102,11 +126,13 @@ pub async fn init(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let body: Init =
-        serde_json::from_value(json_body(body)?).map_err(|e| ApiError::bad_request(format!("bad init: {e}")))?;
-    let mut board = state.board.lock().unwrap_or_else(|p| p.into_inner());
-    board.init(qchess_core::Bitboard(body.init_basis_state)).map_err(board_error)?;
-    answer(&mut *board, None)
+    let body: Init = serde_json::from_value(json_body(body)?)
+        .map_err(|e| ApiError::bad_request(format!("bad init: {}", excerpt_line(&e.to_string()))))?;
+    with_board(&state, move |board| {
+        board.init(qchess_core::Bitboard(body.init_basis_state)).map_err(board_error)?;
+        answer(board, None)
+    })
+    .await
 }
 
 /// `POST /quantumboard/do_move`.
@@ -114,23 +140,27 @@ pub async fn do_move(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let body: DoMove =
-        serde_json::from_value(json_body(body)?).map_err(|e| ApiError::bad_request(format!("bad move: {e}")))?;
+    let body: DoMove = serde_json::from_value(json_body(body)?)
+        .map_err(|e| ApiError::bad_request(format!("bad move: {}", excerpt_line(&e.to_string()))))?;
     let mv = typed_move(&body)?;
-    let mut board = state.board.lock().unwrap_or_else(|p| p.into_inner());
-    let report = board.apply(&mv).map_err(board_error)?;
-    answer(&mut *board, Some(report.proceeded))
+    with_board(&state, move |board| {
+        let report = board.apply(&mv).map_err(board_error)?;
+        answer(board, Some(report.proceeded))
+    })
+    .await
 }
 
 /// `POST /quantumboard/undo_last_move`.
 pub async fn undo(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
-    let mut board = state.board.lock().unwrap_or_else(|p| p.into_inner());
-    let undone = match board.undo() {
-        Ok(()) => true,
-        Err(BoardError::NothingToUndo) => false,
-        Err(other) => return Err(board_error(other)),
-    };
-    answer(&mut *board, Some(undone))
+    with_board(&state, |board| {
+        let undone = match board.undo() {
+            Ok(()) => true,
+            Err(BoardError::NothingToUndo) => false,
+            Err(other) => return Err(board_error(other)),
+        };
+        answer(board, Some(undone))
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -22,13 +22,18 @@ pub struct Limits {
     pub max_shots: u64,
     /// Most gates one circuit may have.
     pub max_gates: usize,
-    /// Jobs kept at once; the oldest finished jobs are dropped to make room, and a submission
-    /// finding only unfinished jobs is answered 429. A finished job keeps only its results (at
+    /// Jobs kept at once; the oldest read jobs (or unread ones past [`Timeouts::result_ttl`])
+    /// are dropped to make room, and a submission finding none is answered 429. A finished job keeps only its results (at
     /// most `2^max_dense_qubits` outcomes, or the basis states of a sparse run), not its circuit.
     pub max_jobs: usize,
-    /// Outcomes all stored results may hold together (16 bytes each); the oldest finished jobs
-    /// are dropped beyond it.
+    /// Outcomes all stored results may hold together (16 bytes each). Only results that were
+    /// fetched, or are older than [`Timeouts::result_ttl`], are dropped to make room; while
+    /// unread results fill the store, submissions are answered 429 with `Retry-After`.
     pub max_result_entries: usize,
+    /// Connections served at once; more wait in the listen queue until one closes.
+    pub max_connections: usize,
+    /// Basis states the quantum board API's state may hold; a move needing more is answered 422.
+    pub max_board_states: usize,
 }
 
 impl Default for Limits {
@@ -42,6 +47,41 @@ impl Default for Limits {
             max_gates: 100_000,
             max_jobs: 10_000,
             max_result_entries: 1 << 24,
+            max_connections: 4096,
+            max_board_states: qchess_sim::sparse::DEFAULT_STATE_CAP,
+        }
+    }
+}
+
+/// How long the server waits for clients, for jobs and for itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// A connection must send a whole request header within this time of its first byte;
+    /// otherwise it is closed.
+    pub header: Duration,
+    /// A request body must arrive whole within this time of its header; otherwise the answer
+    /// is 408.
+    pub body: Duration,
+    /// A connection that moves no byte for this long while no request is being handled (an
+    /// idle keep-alive connection, or a client that stopped reading an answer) is closed.
+    pub idle: Duration,
+    /// On SIGTERM or Ctrl-C, how long running jobs and requests in flight may take to finish.
+    pub shutdown_grace: Duration,
+    /// Longest time one job may run; it then ends `failed` with the code `TimeLimitExceeded`.
+    pub job_time_limit: Duration,
+    /// How long a finished job's results are kept for their owner when nobody fetched them.
+    pub result_ttl: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Timeouts {
+        Timeouts {
+            header: Duration::from_secs(10),
+            body: Duration::from_secs(30),
+            idle: Duration::from_secs(60),
+            shutdown_grace: Duration::from_secs(10),
+            job_time_limit: Duration::from_secs(300),
+            result_ttl: Duration::from_secs(3600),
         }
     }
 }
@@ -119,7 +159,20 @@ pub enum ConfigError {
         /// The value given.
         value: u64,
     },
+    /// A duration is zero or too long.
+    #[error("{what} must be above 0 and at most {max_seconds} seconds, got {value}")]
+    BadDuration {
+        /// The setting.
+        what: &'static str,
+        /// Its largest value in seconds.
+        max_seconds: u64,
+        /// The value given, in seconds.
+        value: f64,
+    },
 }
+
+/// One day, the bound of most timeouts.
+const DAY: Duration = Duration::from_secs(86_400);
 
 /// Everything `qchess serve` is started with.
 #[derive(Debug, Clone)]
@@ -130,6 +183,8 @@ pub struct ServerConfig {
     pub api_key: Option<ServerKey>,
     /// Request and resource limits.
     pub limits: Limits,
+    /// Timeouts of connections, jobs, results and shutdown.
+    pub timeouts: Timeouts,
     /// Noise of the hardware stand-ins.
     pub noise: NoiseOptions,
     /// Seed of shot sampling (per job, mixed with the job's number unless the job gives one)
@@ -141,21 +196,25 @@ pub struct ServerConfig {
     pub workers: usize,
     /// A deliberate defect of every job's results (tests of comparisons only).
     pub defect: Option<crate::defect::Defect>,
+    /// The game API's games: how many, how long, and where they may run.
+    pub games: crate::games::GamesConfig,
 }
 
 impl ServerConfig {
-    /// Defaults: `127.0.0.1:8080`, no key, default limits, no noise, seed 0, no queue delay,
+    /// Defaults: no key, default limits and timeouts, no noise, seed 0, no queue delay,
     /// two workers, no defect.
     pub fn new(addr: SocketAddr) -> ServerConfig {
         ServerConfig {
             addr,
             api_key: None,
             limits: Limits::default(),
+            timeouts: Timeouts::default(),
             noise: NoiseOptions::default(),
             seed: 0,
             queue_delay: Duration::ZERO,
             workers: 2,
             defect: None,
+            games: crate::games::GamesConfig::default(),
         }
     }
 
@@ -181,6 +240,21 @@ impl ServerConfig {
         limit("--max-body-bytes", l.max_body_bytes as u64, 1024, 1 << 30)?;
         limit("the gate limit", l.max_gates as u64, 1, 10_000_000)?;
         limit("--workers", self.workers as u64, 1, 256)?;
-        Ok(())
+        limit("--max-connections", l.max_connections as u64, 1, 1_000_000)?;
+        limit("--max-board-states", l.max_board_states as u64, 1, 1 << 30)?;
+        let t = &self.timeouts;
+        for (what, value, max) in [
+            ("--header-timeout", t.header, DAY),
+            ("--body-timeout", t.body, DAY),
+            ("--idle-timeout", t.idle, DAY),
+            ("--shutdown-grace", t.shutdown_grace, DAY),
+            ("--time-limit", t.job_time_limit, 7 * DAY),
+            ("--result-ttl", t.result_ttl, 30 * DAY),
+        ] {
+            if value.is_zero() || value > max {
+                return Err(ConfigError::BadDuration { what, max_seconds: max.as_secs(), value: value.as_secs_f64() });
+            }
+        }
+        self.games.validate()
     }
 }

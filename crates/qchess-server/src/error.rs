@@ -54,6 +54,9 @@ impl ApiError {
             StatusCode::PAYLOAD_TOO_LARGE => "Payload Too Large",
             StatusCode::TOO_MANY_REQUESTS => "Too Many Requests",
             StatusCode::METHOD_NOT_ALLOWED => "Method Not Allowed",
+            StatusCode::REQUEST_TIMEOUT => "Request Timeout",
+            StatusCode::UNPROCESSABLE_ENTITY => "Unprocessable Entity",
+            StatusCode::SERVICE_UNAVAILABLE => "Service Unavailable",
             status if status.is_server_error() => "Internal Server Error",
             _ => "Error",
         }
@@ -71,6 +74,30 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// Rewrites an error answer that is not JSON (the framework's own rejections of a bad path,
+/// query or body) into the IonQ error shape, keeping its status and text.
+pub async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return response;
+    }
+    let retry_after = response.headers().get(header::RETRY_AFTER).cloned();
+    let text = match axum::body::to_bytes(response.into_body(), 4096).await {
+        Ok(bytes) if !bytes.is_empty() => String::from_utf8_lossy(&bytes).into_owned(),
+        _ => status.canonical_reason().unwrap_or("error").to_owned(),
+    };
+    let mut rewritten = ApiError::new(status, text).into_response();
+    if let Some(value) = retry_after {
+        rewritten.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    rewritten
+}
+
 /// Why the server could not start or stopped with an error.
 #[derive(Debug, Error)]
 pub enum ServeError {
@@ -78,7 +105,7 @@ pub enum ServeError {
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
     /// The address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}")]
     Bind {
         /// The address.
         addr: std::net::SocketAddr,
@@ -86,6 +113,6 @@ pub enum ServeError {
         source: std::io::Error,
     },
     /// Serving failed.
-    #[error("the server failed: {0}")]
+    #[error("the server failed")]
     Io(#[from] std::io::Error),
 }

@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use serde_json::{Value, json};
 
@@ -95,6 +95,9 @@ pub struct Job {
     pub failure: Option<JobFailure>,
     /// Its results: outcome (qubit `i` = bit `i`) and probability.
     pub results: Option<Arc<Vec<(u64, f64)>>>,
+    /// Whether its owner read its outcome (fetched the results, saw the failure, or canceled
+    /// it): only read jobs, and those past the retention time, make room for new ones.
+    pub read: bool,
 }
 
 impl Job {
@@ -138,29 +141,46 @@ impl Job {
     }
 }
 
-/// Why a job could not be stored.
+/// Why a job could not be stored: every stored job is unfinished or holds results (or a
+/// failure) its owner has not read yet, and none is older than the retention time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StoreFull {
-    /// The limit.
+    /// The most jobs the store keeps.
     pub limit: usize,
+    /// Jobs not finished yet.
+    pub unfinished: usize,
+    /// Finished jobs whose owner has not read them.
+    pub unread: usize,
+    /// Whether the outcomes of stored results, rather than the number of jobs, are at the limit.
+    pub results_full: bool,
+    /// Seconds until a stored job may be dropped at the latest (the oldest unread job reaches
+    /// the retention time), or 1 while only unfinished jobs fill the store.
+    pub retry_after: u64,
 }
 
-/// All jobs, bounded: the oldest finished ones make room for new ones.
+/// All jobs, bounded in number and in stored outcomes. No accepted job is dropped before its
+/// owner read it: only jobs that were read (results fetched, or a failure seen) or that finished
+/// longer than the retention time ago make room for new ones.
 #[derive(Debug, Default)]
 pub struct JobStore {
     jobs: HashMap<String, Job>,
     /// Ids in submission order (oldest first); may hold ids of deleted jobs until eviction.
     order: VecDeque<String>,
     limit: usize,
+    /// Outcomes all stored results may hold together.
+    result_budget: usize,
+    /// How long an unread finished job is kept.
+    retention: Duration,
     serial: u64,
     /// Outcomes held in the results of all stored jobs.
     result_entries: usize,
 }
 
 impl JobStore {
-    /// A store of at most `limit` jobs.
-    pub fn new(limit: usize) -> JobStore {
-        JobStore { limit: limit.max(1), ..JobStore::default() }
+    /// A store of at most `limit` jobs holding at most `result_budget` outcomes, keeping unread
+    /// finished jobs for `retention`.
+    pub fn new(limit: usize, result_budget: usize, retention: Duration) -> JobStore {
+        JobStore { limit: limit.max(1), result_budget, retention, ..JobStore::default() }
     }
 
     /// Number of stored jobs.
@@ -173,18 +193,46 @@ impl JobStore {
         self.jobs.is_empty()
     }
 
-    /// Stores a new job, dropping the oldest finished jobs if the store is full.
+    /// Whether a job may be dropped to make room: it is over, and its owner read it or it
+    /// finished longer than the retention time ago.
+    fn is_evictable(&self, job: &Job, now: SystemTime) -> bool {
+        job.phase.is_final()
+            && (job.read
+                || job.completed_at.is_none_or(|done| now.duration_since(done).is_ok_and(|age| age >= self.retention)))
+    }
+
+    /// Drops the oldest evictable job other than `keep`; returns whether there was one.
+    fn evict_one(&mut self, keep: Option<&str>, now: SystemTime) -> bool {
+        let oldest = self.order.iter().position(|id| {
+            Some(id.as_str()) != keep && self.jobs.get(id).is_none_or(|job| self.is_evictable(job, now))
+        });
+        let Some(index) = oldest else { return false };
+        if let Some(id) = self.order.remove(index) {
+            self.remove(&id);
+        }
+        true
+    }
+
+    /// Why the store cannot take another job now.
+    fn full(&self, results_full: bool, now: SystemTime) -> StoreFull {
+        let unfinished = self.jobs.values().filter(|job| !job.phase.is_final()).count();
+        let expiries = self.jobs.values().filter(|job| job.phase.is_final() && !job.read).filter_map(|job| {
+            let done = job.completed_at?;
+            Some((done + self.retention).duration_since(now).unwrap_or_default().as_secs())
+        });
+        let (unread, soonest) =
+            expiries.fold((0, None::<u64>), |(n, soonest), s| (n + 1, Some(soonest.map_or(s, |m| m.min(s)))));
+        let retry_after = if unfinished > 0 { 1 } else { soonest.unwrap_or(1).max(1) };
+        StoreFull { limit: self.limit, unfinished, unread, results_full, retry_after }
+    }
+
+    /// Stores a new job, dropping the oldest evictable jobs while the store is full (in number,
+    /// or in stored outcomes); refuses it when nothing may be dropped.
     pub fn insert(&mut self, id: String, spec: JobSpec) -> Result<&Job, StoreFull> {
-        while self.jobs.len() >= self.limit {
-            let oldest_final =
-                self.order.iter().position(|id| self.jobs.get(id).is_none_or(|job| job.phase.is_final()));
-            match oldest_final {
-                Some(index) => {
-                    if let Some(id) = self.order.remove(index) {
-                        self.remove(&id);
-                    }
-                }
-                None => return Err(StoreFull { limit: self.limit }),
+        let now = SystemTime::now();
+        while self.jobs.len() >= self.limit || self.result_entries >= self.result_budget {
+            if !self.evict_one(None, now) {
+                return Err(self.full(self.jobs.len() < self.limit, now));
             }
         }
         // Ids of deleted jobs are dropped lazily; keep the queue from growing without bound.
@@ -198,11 +246,12 @@ impl JobStore {
             serial: self.serial,
             spec: Arc::new(spec),
             phase: Phase::Submitted,
-            submitted_at: SystemTime::now(),
+            submitted_at: now,
             started_at: None,
             completed_at: None,
             failure: None,
             results: None,
+            read: false,
         };
         self.order.push_back(id.clone());
         Ok(self.jobs.entry(id).or_insert(job))
@@ -225,23 +274,51 @@ impl JobStore {
         Some(job)
     }
 
-    /// Stores a finished job's results, then drops the oldest other finished jobs while all
-    /// stored results together hold more than `budget` outcomes.
-    pub fn complete(&mut self, id: &str, results: Vec<(u64, f64)>, budget: usize) {
+    /// Stores a finished job's results, then drops the oldest evictable other jobs while all
+    /// stored results together hold more outcomes than the budget. Unread results stay even
+    /// over the budget (new submissions are refused meanwhile).
+    pub fn complete(&mut self, id: &str, results: Vec<(u64, f64)>) {
         let Some(job) = self.jobs.get_mut(id) else { return };
         self.result_entries += results.len();
         job.results = Some(Arc::new(results));
         job.phase = Phase::Completed;
-        while self.result_entries > budget {
-            let jobs = &self.jobs;
-            let oldest = self.order.iter().position(|other| {
-                other != id && jobs.get(other).is_some_and(|job| job.phase.is_final() && job.results.is_some())
-            });
-            let Some(index) = oldest else { break };
-            if let Some(other) = self.order.remove(index) {
-                self.remove(&other);
-            }
+        let now = SystemTime::now();
+        job.completed_at.get_or_insert(now);
+        while self.result_entries > self.result_budget && self.evict_one(Some(id), now) {}
+    }
+
+    /// Number of stored jobs in `phase`.
+    pub fn count(&self, phase: Phase) -> usize {
+        self.jobs.values().filter(|job| job.phase == phase).count()
+    }
+
+    /// Notes that the job's owner read its outcome, so it may make room for new jobs.
+    pub fn mark_read(&mut self, id: &str) {
+        if let Some(job) = self.jobs.get_mut(id) {
+            job.read = true;
         }
+    }
+
+    /// Fails every job that has not started, and returns how many there were.
+    pub fn fail_unstarted(&mut self, failure: &JobFailure) -> usize {
+        self.fail_where(|phase| matches!(phase, Phase::Submitted | Phase::Ready), failure)
+    }
+
+    /// Fails every job still running, and returns how many there were.
+    pub fn fail_running(&mut self, failure: &JobFailure) -> usize {
+        self.fail_where(|phase| phase == Phase::Started, failure)
+    }
+
+    fn fail_where(&mut self, which: impl Fn(Phase) -> bool, failure: &JobFailure) -> usize {
+        let now = SystemTime::now();
+        let mut failed = 0;
+        for job in self.jobs.values_mut().filter(|job| which(job.phase)) {
+            job.phase = Phase::Failed;
+            job.failure = Some(failure.clone());
+            job.completed_at = Some(now);
+            failed += 1;
+        }
+        failed
     }
 
     /// Outcomes held in the results of all stored jobs.
@@ -290,20 +367,56 @@ mod tests {
         }
     }
 
+    const HOUR: Duration = Duration::from_secs(3600);
+
     #[test]
-    fn the_oldest_finished_jobs_make_room() {
-        let mut store = JobStore::new(2);
+    fn only_read_or_expired_jobs_make_room() {
+        let mut store = JobStore::new(2, 1000, HOUR);
         store.insert("a".into(), spec()).expect("room");
         store.insert("b".into(), spec()).expect("room");
-        assert_eq!(store.insert("c".into(), spec()).err(), Some(StoreFull { limit: 2 }));
-        store.get_mut("b").expect("stored").phase = Phase::Completed;
-        store.insert("c".into(), spec()).expect("b made room");
+        let full = store.insert("c".into(), spec()).expect_err("two unfinished jobs");
+        assert_eq!((full.limit, full.unfinished, full.unread, full.results_full), (2, 2, 0, false));
+        assert_eq!(full.retry_after, 1);
+        store.complete("b", vec![(0, 1.0)]);
+        store.complete("a", vec![(1, 1.0)]);
+        let full = store.insert("c".into(), spec()).expect_err("nobody read a or b");
+        assert_eq!((full.unfinished, full.unread), (0, 2));
+        assert!((3590..=3600).contains(&full.retry_after), "{}", full.retry_after);
+        store.mark_read("b");
+        store.insert("c".into(), spec()).expect("b was read");
         assert!(store.get("b").is_none() && store.get("a").is_some() && store.len() == 2);
+        // Past the retention time unread results may go too.
+        let mut brief = JobStore::new(1, 1000, Duration::ZERO);
+        brief.insert("a".into(), spec()).expect("room");
+        brief.complete("a", vec![(0, 1.0)]);
+        brief.insert("b".into(), spec()).expect("a expired");
+        assert!(brief.get("a").is_none());
+    }
+
+    #[test]
+    fn unread_results_stay_over_the_budget_and_hold_off_submissions() {
+        let mut store = JobStore::new(10, 3, HOUR);
+        for id in ["a", "b"] {
+            store.insert(id.into(), spec()).expect("room");
+        }
+        store.complete("a", vec![(0, 0.5), (1, 0.5)]);
+        store.complete("b", vec![(0, 0.5), (1, 0.5)]);
+        assert_eq!(store.result_entries(), 4, "unread results are kept over the budget");
+        let full = store.insert("c".into(), spec()).expect_err("results full");
+        assert!(full.results_full && full.unread == 2);
+        store.mark_read("a");
+        store.insert("c".into(), spec()).expect("a made room");
+        assert_eq!(store.result_entries(), 2);
+        assert!(store.get("a").is_none());
+        let failure = JobFailure { code: "ServerShutdown", message: "stopping".into() };
+        assert_eq!(store.fail_unstarted(&failure), 1);
+        assert_eq!(store.get("c").expect("kept").phase, Phase::Failed);
+        assert_eq!(store.fail_running(&failure), 0);
     }
 
     #[test]
     fn listing_pages_newest_first() {
-        let mut store = JobStore::new(10);
+        let mut store = JobStore::new(10, 3, HOUR);
         for id in ["a", "b", "c", "d"] {
             store.insert(id.into(), spec()).expect("room");
         }
@@ -316,11 +429,12 @@ mod tests {
         assert_eq!(next, None);
         let (failed, _) = store.list(Some(Phase::Failed), 10, None);
         assert_eq!(failed.len(), 1);
-        store.complete("a", vec![(0, 0.5), (1, 0.5)], 3);
-        store.complete("b", vec![(0, 1.0)], 3);
+        store.complete("a", vec![(0, 0.5), (1, 0.5)]);
+        store.complete("b", vec![(0, 1.0)]);
         assert_eq!(store.result_entries(), 3);
-        store.complete("d", vec![(1, 1.0)], 3);
-        assert!(store.get("a").is_none(), "the oldest results made room");
+        store.mark_read("a");
+        store.complete("d", vec![(1, 1.0)]);
+        assert!(store.get("a").is_none(), "the oldest read results made room");
         assert_eq!(store.result_entries(), 2);
         let shown = store.get("c").expect("stored").to_json();
         assert_eq!(shown["status"], "failed");

@@ -2,21 +2,25 @@
 //! through `submitted -> ready -> started -> completed | failed`.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::SystemTime;
 
 use axum::Json;
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use qchess_core::text::{excerpt, excerpt_line};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
 use crate::AppState;
 use crate::error::ApiError;
-use crate::jobs::{JobFailure, JobSpec, Phase};
-use crate::simulate::{declared_qubits, exact_distribution, gate_count, read_circuit, sample_shots};
+use crate::jobs::{JobFailure, JobSpec, Phase, StoreFull};
+use crate::results_body::ResultsBody;
+use crate::simulate::{Stop, declared_qubits, exact_distribution, gate_count, read_circuit, sample_shots};
 use crate::time::iso8601;
 
 /// Shots of a job that does not say.
@@ -62,7 +66,10 @@ pub async fn get_backend(
 ) -> Result<Json<Value>, ApiError> {
     match backend_qubits(&state, &name) {
         Some(qubits) => Ok(Json(backend_json(&state, &name, qubits))),
-        None => Err(ApiError::not_found(format!("backend `{name}` does not exist; try simulator or qpu.aria-1"))),
+        None => Err(ApiError::not_found(format!(
+            "backend `{}` does not exist; try simulator or qpu.aria-1",
+            excerpt(&name)
+        ))),
     }
 }
 
@@ -71,10 +78,32 @@ pub async fn whoami() -> Json<Value> {
     Json(json!({ "key_id": "00000000-0000-4000-8000-000000000000", "key_name": "qchess serve", "project_id": null }))
 }
 
-/// Reads a JSON body, turning every failure into an IonQ-shaped 400 or 413.
+/// A request body, or the IonQ-shaped 400, 408 or 413 that says why it could not be read.
+pub fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| {
+        // A body that did not arrive in time is a timeout, whatever layer reports it.
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&rejection);
+        while let Some(error) = cause {
+            if let Some(timeout) = error.downcast_ref::<crate::BodyTimeout>() {
+                return ApiError::new(StatusCode::REQUEST_TIMEOUT, timeout.to_string());
+            }
+            cause = error.source();
+        }
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is larger than this server accepts (--max-body-bytes)",
+            );
+        }
+        ApiError::new(rejection.status(), rejection.body_text())
+    })
+}
+
+/// Reads a JSON body, turning every failure into an IonQ-shaped 400, 408 or 413.
 pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
-    let bytes = body.map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {e}")))
+    let bytes = body_bytes(body)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {}", excerpt_line(&e.to_string()))))
 }
 
 /// `POST /v0.4/jobs`.
@@ -83,26 +112,45 @@ pub async fn create_job(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let body = json_body(body)?;
-    let request: qchess_remote::wire::JobRequest =
-        serde_json::from_value(body).map_err(|e| ApiError::bad_request(format!("bad job: {e}")))?;
+    let request: qchess_remote::wire::JobRequest = serde_json::from_value(body)
+        .map_err(|e| ApiError::bad_request(format!("bad job: {}", excerpt_line(&e.to_string()))))?;
     let spec = validate(&state, request)?;
     let id = state.new_id();
     {
         let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
-        jobs.insert(id.clone(), spec).map_err(|full| {
-            ApiError::too_many(
-                format!(
-                    "{} unfinished jobs are stored, the most this server keeps; retry when some finish",
-                    full.limit
-                ),
-                1,
-            )
-        })?;
+        // Checked under the store's lock: shutdown fails unstarted jobs under it too.
+        if state.shutting_down.load(Ordering::SeqCst) {
+            return Err(shutting_down());
+        }
+        jobs.insert(id.clone(), spec).map_err(store_full)?;
     }
     if state.queue.send(id.clone()).is_err() {
-        return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down"));
+        let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+        jobs.remove(&id);
+        return Err(shutting_down());
     }
     Ok(Json(json!({ "id": id, "status": "submitted", "session_id": null })))
+}
+
+/// The answer to a submission while the server stops.
+fn shutting_down() -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down and takes no new jobs")
+}
+
+/// The 429 answer to a submission that finds the store full of jobs nobody may drop yet.
+fn store_full(full: StoreFull) -> ApiError {
+    let what = if full.results_full {
+        "the stored results reach this server's limit of outcomes".to_owned()
+    } else {
+        format!("{} jobs are stored, the most this server keeps (--max-jobs)", full.limit)
+    };
+    ApiError::too_many(
+        format!(
+            "{what}: {} are unfinished and {} finished but not read by their owner; fetch or delete finished jobs, or retry after {} s (unread results are kept for --result-ttl)",
+            full.unfinished, full.unread, full.retry_after
+        ),
+        full.retry_after,
+    )
 }
 
 /// Checks a submission against the API and the server's limits.
@@ -110,12 +158,16 @@ fn validate(state: &AppState, request: qchess_remote::wire::JobRequest) -> Resul
     let limits = &state.config.limits;
     let job_type = request.job_type.as_deref().unwrap_or("ionq.circuit.v1");
     if job_type != "ionq.circuit.v1" {
-        return Err(ApiError::bad_request(format!("job type `{job_type}` is not supported; only ionq.circuit.v1 is")));
+        return Err(ApiError::bad_request(format!(
+            "job type `{}` is not supported; only ionq.circuit.v1 is",
+            excerpt(job_type)
+        )));
     }
     let backend = request.backend.unwrap_or_else(|| "simulator".to_owned());
     if backend_qubits(state, &backend).is_none() {
         return Err(ApiError::bad_request(format!(
-            "backend `{backend}` does not exist; use one of {}",
+            "backend `{}` does not exist; use one of {}",
+            excerpt(&backend),
             BACKENDS.map(|b| b.0).join(", ")
         )));
     }
@@ -126,7 +178,8 @@ fn validate(state: &AppState, request: qchess_remote::wire::JobRequest) -> Resul
     let noise_model = request.noise.as_ref().map_or("ideal", |n| n.model.as_str()).to_owned();
     if !NOISE_MODELS.contains(&noise_model.as_str()) {
         return Err(ApiError::bad_request(format!(
-            "noise model `{noise_model}` does not exist; use one of {}",
+            "noise model `{}` does not exist; use one of {}",
+            excerpt(&noise_model),
             NOISE_MODELS.join(", ")
         )));
     }
@@ -160,30 +213,41 @@ fn validate(state: &AppState, request: qchess_remote::wire::JobRequest) -> Resul
 }
 
 fn job_not_found(id: &str) -> ApiError {
-    ApiError::not_found(format!("job {id} does not exist (it may have been deleted or dropped to make room)"))
+    ApiError::not_found(format!(
+        "job {} does not exist (it may have been deleted or dropped to make room)",
+        excerpt(id)
+    ))
 }
 
-/// `GET /v0.4/jobs/{id}`.
+/// `GET /v0.4/jobs/{id}`. Seeing a failed or canceled job is reading its outcome.
 pub async fn get_job(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    let jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
-    jobs.get(&id).map(|job| Json(job.to_json())).ok_or_else(|| job_not_found(&id))
+    let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+    let job = jobs.get(&id).ok_or_else(|| job_not_found(&id))?;
+    let shown = job.to_json();
+    if matches!(job.phase, Phase::Failed | Phase::Canceled) {
+        jobs.mark_read(&id);
+    }
+    Ok(Json(shown))
 }
 
-/// `GET /v0.4/jobs/{id}/results/probabilities` (and `.../aggregated`).
-pub async fn get_results(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+/// `GET /v0.4/jobs/{id}/results/probabilities` (and `.../aggregated`), written while the
+/// client reads it. Fetching results is reading the job's outcome.
+pub async fn get_results(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let results = {
-        let jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+        let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
         let job = jobs.get(&id).ok_or_else(|| job_not_found(&id))?;
         match (&job.results, job.phase) {
-            (Some(results), Phase::Completed) => Arc::clone(results),
+            (Some(results), Phase::Completed) => {
+                let results = Arc::clone(results);
+                jobs.mark_read(&id);
+                results
+            }
             (_, phase) => {
                 return Err(ApiError::not_found(format!("job {id} is {} and has no results", phase.name())));
             }
         }
     };
-    let map: serde_json::Map<String, Value> =
-        results.iter().map(|&(outcome, p)| (outcome.to_string(), Value::from(p))).collect();
-    Ok(Json(Value::Object(map)))
+    Ok(([(header::CONTENT_TYPE, "application/json")], Body::new(ResultsBody::new(results))).into_response())
 }
 
 /// `PUT /v0.4/jobs/{id}/status/cancel`.
@@ -201,6 +265,8 @@ pub async fn cancel_job(State(state): State<Arc<AppState>>, Path(id): Path<Strin
         _ => {
             job.phase = Phase::Canceled;
             job.completed_at = Some(SystemTime::now());
+            // The owner asked for it, so it has read the outcome.
+            job.read = true;
             // The circuit is not needed any more; a stored job keeps only its results.
             Arc::make_mut(&mut job.spec).input = Value::Null;
         }
@@ -234,7 +300,7 @@ pub async fn list_jobs(
             [Phase::Submitted, Phase::Ready, Phase::Started, Phase::Completed, Phase::Failed, Phase::Canceled]
                 .into_iter()
                 .find(|p| p.name() == name)
-                .ok_or_else(|| ApiError::bad_request(format!("status `{name}` is not a job status")))?,
+                .ok_or_else(|| ApiError::bad_request(format!("status `{}` is not a job status", excerpt(name))))?,
         ),
     };
     let limit = query.limit.unwrap_or(25).clamp(1, 1000);
@@ -307,7 +373,8 @@ fn execute(state: &AppState, spec: &JobSpec, serial: u64) -> Result<Vec<(u64, f6
     if let Some(defect) = defect {
         defect.apply_to_circuit(&mut circuit);
     }
-    let exact = exact_distribution(&circuit, &state.config.limits)?;
+    let stop = Stop::new(state.config.timeouts.job_time_limit, &state.stop_jobs);
+    let exact = exact_distribution(&circuit, &state.config.limits, &stop)?;
     let hardware = spec.backend.starts_with("qpu") || spec.noise_model != "ideal";
     if !hardware {
         return Ok(match defect {
@@ -316,7 +383,7 @@ fn execute(state: &AppState, spec: &JobSpec, serial: u64) -> Result<Vec<(u64, f6
         });
     }
     let seed = spec.noise_seed.unwrap_or(state.config.seed ^ serial.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let shots = sample_shots(&exact, spec.qubits, gate_count(&circuit), spec.shots, state.config.noise, seed);
+    let shots = sample_shots(&exact, spec.qubits, gate_count(&circuit), spec.shots, state.config.noise, seed, &stop)?;
     Ok(match defect {
         Some(defect) => defect.apply_to_shots(shots, spec.shots, spec.qubits, seed.rotate_left(17)),
         None => shots,
@@ -334,7 +401,7 @@ fn finish(state: &AppState, id: &str, outcome: Result<Vec<(u64, f64)>, JobFailur
     // The circuit is not needed any more; a stored job keeps only its results.
     Arc::make_mut(&mut job.spec).input = Value::Null;
     match outcome {
-        Ok(results) => jobs.complete(id, results, state.config.limits.max_result_entries),
+        Ok(results) => jobs.complete(id, results),
         Err(failure) => {
             job.failure = Some(failure);
             job.phase = Phase::Failed;

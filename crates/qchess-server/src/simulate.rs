@@ -1,10 +1,15 @@
 //! Running a provider job: read its QIS circuit, simulate it exactly (sparse while few basis
 //! states are populated, dense otherwise), and for hardware stand-ins sample noisy shots.
 
-use qchess_circuit::ir::{Circuit, Op};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use qchess_circuit::ir::{Circuit, Gate, Op, Qubit};
+use qchess_core::text::{excerpt, excerpt_line};
 use qchess_qasm::ionq::IonqCircuit;
 use qchess_sim::auto::{self, AutoError, AutoLimits};
-use qchess_sim::dense::Limits as DenseLimits;
+use qchess_sim::dense::{DenseError, DenseState, Limits as DenseLimits};
+use qchess_sim::sparse::{SimError, SparseState};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::Value;
@@ -50,7 +55,10 @@ pub fn declared_qubits(input: &Value) -> Option<u64> {
 pub fn read_circuit(input: &Value, qubits: u32) -> Result<Circuit, JobFailure> {
     let gateset = input.get("gateset").and_then(Value::as_str).unwrap_or("qis");
     if gateset != "qis" {
-        return Err(failure("UnsupportedGate", format!("gate set `{gateset}` is not supported; only `qis` is")));
+        return Err(failure(
+            "UnsupportedGate",
+            format!("gate set `{}` is not supported; only `qis` is", excerpt(gateset)),
+        ));
     }
     let Some(gates) = input.get("circuit").and_then(Value::as_array) else {
         return Err(failure("InvalidInput", "input.circuit must be a list of gates"));
@@ -60,7 +68,7 @@ pub fn read_circuit(input: &Value, qubits: u32) -> Result<Circuit, JobFailure> {
         if !QIS_GATES.contains(&name) {
             return Err(failure(
                 "UnsupportedGate",
-                format!("gate {index}: `{name}` is not supported (supported: {})", QIS_GATES.join(", ")),
+                format!("gate {index}: `{}` is not supported (supported: {})", excerpt(name), QIS_GATES.join(", ")),
             ));
         }
     }
@@ -69,24 +77,119 @@ pub fn read_circuit(input: &Value, qubits: u32) -> Result<Circuit, JobFailure> {
         object.insert("qubits".into(), Value::from(qubits));
         object.insert("gateset".into(), Value::from("qis"));
     }
-    let circuit: IonqCircuit =
-        serde_json::from_value(normalised).map_err(|e| failure("InvalidInput", format!("input: {e}")))?;
+    let circuit: IonqCircuit = serde_json::from_value(normalised)
+        .map_err(|e| failure("InvalidInput", format!("input: {}", excerpt_line(&e.to_string()))))?;
     circuit.to_circuit().map_err(|e| failure("InvalidInput", e.to_string()))
 }
 
+/// When a running job must give up: at its time limit, or when the server shuts down.
+#[derive(Debug, Clone, Copy)]
+pub struct Stop<'a> {
+    deadline: Instant,
+    limit: Duration,
+    shutdown: &'a AtomicBool,
+}
+
+impl<'a> Stop<'a> {
+    /// A job started now may run for `limit`, and stops early once `shutdown` is set.
+    pub fn new(limit: Duration, shutdown: &'a AtomicBool) -> Stop<'a> {
+        let now = Instant::now();
+        Stop { deadline: now.checked_add(limit).unwrap_or(now + Duration::from_secs(86_400 * 365)), limit, shutdown }
+    }
+
+    /// `Err` with the failure to report once the job must stop.
+    pub fn check(&self) -> Result<(), JobFailure> {
+        if self.shutdown.load(Ordering::Relaxed) {
+            return Err(failure("ServerShutdown", "the server shut down before the job finished"));
+        }
+        if Instant::now() >= self.deadline {
+            return Err(failure(
+                "TimeLimitExceeded",
+                format!(
+                    "the job ran longer than this server's limit of {} s per job (--time-limit)",
+                    self.limit.as_secs_f64()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The exact distribution over every qubit of a gate-only circuit: sparse while its state
-/// stays small, dense otherwise.
-pub fn exact_distribution(circuit: &Circuit, limits: &Limits) -> Result<Vec<(u64, f64)>, JobFailure> {
+/// stays small, dense otherwise (the policy of `qchess_sim::auto`), gate by gate so that the
+/// job stops at its time limit or at shutdown.
+pub fn exact_distribution(circuit: &Circuit, limits: &Limits, stop: &Stop) -> Result<Vec<(u64, f64)>, JobFailure> {
+    let qubits = circuit.num_qubits();
+    let gates: Vec<&Gate> = circuit
+        .ops
+        .iter()
+        .filter_map(|op| match op {
+            Op::Gate { gate, condition: None } => Some(gate),
+            _ => None,
+        })
+        .collect();
     let auto_limits = AutoLimits {
         max_sparse_states: limits.max_sparse_states,
         dense: DenseLimits::with_max_qubits(limits.max_dense_qubits),
         ..AutoLimits::default()
     };
-    match auto::probabilities(circuit, &auto_limits) {
-        Ok(outcomes) => Ok(outcomes.probabilities.into_iter().filter(|&(_, p)| p > REPORT_THRESHOLD).collect()),
-        Err(error @ AutoError::TooWide { .. }) => Err(failure("NotEnoughQubits", error.to_string())),
-        Err(error) => Err(failure("SimulationError", error.to_string())),
+    let outcomes = if qubits > 64 {
+        return Err(failure("NotEnoughQubits", AutoError::TooWide { qubits }.to_string()));
+    } else if gates.len() != circuit.ops.len() {
+        // Not a provider job's circuit (those are gates only): the simulators' own policy.
+        auto::probabilities(circuit, &auto_limits)
+            .map_err(|error| failure("SimulationError", error.to_string()))?
+            .probabilities
+    } else {
+        match sparse_run(&gates, qubits, &auto_limits, stop)? {
+            Some(outcomes) => outcomes,
+            None => dense_run(&gates, qubits, &auto_limits, stop)?,
+        }
+    };
+    Ok(outcomes.into_iter().filter(|&(_, p)| p > REPORT_THRESHOLD).collect())
+}
+
+/// The sparse run, or `None` once the state outgrows the sparse cap of a circuit that fits a
+/// dense vector.
+fn sparse_run(
+    gates: &[&Gate],
+    qubits: usize,
+    limits: &AutoLimits,
+    stop: &Stop,
+) -> Result<Option<Vec<(u64, f64)>>, JobFailure> {
+    let simulation_error = |error: SimError| failure("SimulationError", error.to_string());
+    let quarter_of_dense = if qubits >= 2 { 1usize << (qubits - 2).min(62) } else { 1 };
+    let mut state = SparseState::with_cap(limits.max_sparse_states.min(quarter_of_dense).max(1));
+    for index in 0..qubits {
+        state.add_qubit_at(Qubit(index as u32), index as u8).map_err(simulation_error)?;
     }
+    for gate in gates {
+        stop.check()?;
+        match state.apply_gate(gate) {
+            Ok(()) => {}
+            Err(SimError::StateTooLarge { .. }) if qubits <= limits.dense.max_qubits => return Ok(None),
+            Err(SimError::StateTooLarge { needed, .. }) => {
+                let error = AutoError::TooLarge { states: needed, qubits, max_dense: limits.dense.max_qubits };
+                return Err(failure("SimulationError", error.to_string()));
+            }
+            Err(other) => return Err(simulation_error(other)),
+        }
+    }
+    Ok(Some(state.qubit_distribution().into_iter().map(|(k, p)| (k as u64, p)).collect()))
+}
+
+/// The dense run.
+fn dense_run(gates: &[&Gate], qubits: usize, limits: &AutoLimits, stop: &Stop) -> Result<Vec<(u64, f64)>, JobFailure> {
+    let simulation_error = |error: DenseError| failure("SimulationError", error.to_string());
+    let mut state = DenseState::zero(qubits, &limits.dense).map_err(simulation_error)?;
+    for gate in gates {
+        stop.check()?;
+        state.apply_gate(gate).map_err(simulation_error)?;
+    }
+    // Normalised by their sum, as the dense simulator reports them.
+    let probabilities = state.probabilities();
+    let total: f64 = probabilities.iter().sum();
+    Ok(probabilities.into_iter().enumerate().filter(|&(_, p)| p > 0.0).map(|(k, p)| (k as u64, p / total)).collect())
 }
 
 /// Shot frequencies of `shots` noisy runs drawn from an exact distribution over `qubits`
@@ -98,7 +201,8 @@ pub fn sample_shots(
     shots: u64,
     noise: NoiseOptions,
     seed: u64,
-) -> Vec<(u64, f64)> {
+    stop: &Stop,
+) -> Result<Vec<(u64, f64)>, JobFailure> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let depolarized = 1.0 - (1.0 - noise.depolarizing).powf(gates as f64);
     let mask = if qubits >= 64 { u64::MAX } else { (1u64 << qubits) - 1 };
@@ -109,7 +213,10 @@ pub fn sample_shots(
         cumulative.push(total);
     }
     let mut counts: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
-    for _ in 0..shots {
+    for shot in 0..shots {
+        if shot % 4096 == 0 {
+            stop.check()?;
+        }
         let mut outcome = if depolarized > 0.0 && rng.random::<f64>() < depolarized {
             rng.random::<u64>() & mask
         } else {
@@ -129,7 +236,7 @@ pub fn sample_shots(
     let mut frequencies: Vec<(u64, f64)> =
         counts.into_iter().map(|(outcome, count)| (outcome, count as f64 / shots as f64)).collect();
     frequencies.sort_by_key(|&(outcome, _)| outcome);
-    frequencies
+    Ok(frequencies)
 }
 
 /// Number of gates of a circuit.
@@ -143,14 +250,38 @@ mod tests {
 
     use super::*;
 
+    static RUNNING: AtomicBool = AtomicBool::new(false);
+
+    fn unbounded() -> Stop<'static> {
+        Stop::new(Duration::from_secs(3600), &RUNNING)
+    }
+
+    #[test]
+    fn jobs_stop_at_their_time_limit_or_at_shutdown() {
+        let gates: Vec<Value> = (0..200_000).map(|i| json!({"gate": "h", "target": i % 16})).collect();
+        let circuit = read_circuit(&json!({"qubits": 16, "circuit": gates}), 16).expect("valid");
+        let limit = Duration::from_millis(200);
+        let started = Instant::now();
+        let error = exact_distribution(&circuit, &Limits::default(), &Stop::new(limit, &RUNNING)).expect_err("slow");
+        assert_eq!(error.code, "TimeLimitExceeded");
+        assert!(error.message.contains("0.2 s") && error.message.contains("--time-limit"), "{}", error.message);
+        assert!(started.elapsed() < limit + Duration::from_secs(2), "stopped soon after the limit");
+        let stopping = AtomicBool::new(true);
+        let error = exact_distribution(&circuit, &Limits::default(), &Stop::new(limit, &stopping)).expect_err("stops");
+        assert_eq!(error.code, "ServerShutdown");
+        let shots =
+            sample_shots(&[(0, 1.0)], 1, 1, 10, NoiseOptions::default(), 1, &Stop::new(Duration::ZERO, &RUNNING));
+        assert_eq!(shots.expect_err("no time").code, "TimeLimitExceeded");
+    }
+
     #[test]
     fn bell_state_and_x_on_qubit_zero() {
         let limits = Limits::default();
         let x = read_circuit(&json!({"gateset":"qis","qubits":3,"circuit":[{"gate":"x","targets":[0]}]}), 3)
             .expect("valid");
-        assert_eq!(exact_distribution(&x, &limits).expect("runs"), vec![(1, 1.0)]);
+        assert_eq!(exact_distribution(&x, &limits, &unbounded()).expect("runs"), vec![(1, 1.0)]);
         let bell = json!({"gateset":"qis","qubits":2,"circuit":[{"gate":"h","targets":[0]},{"gate":"cnot","control":0,"target":1}]});
-        let bell = exact_distribution(&read_circuit(&bell, 2).expect("valid"), &limits).expect("runs");
+        let bell = exact_distribution(&read_circuit(&bell, 2).expect("valid"), &limits, &unbounded()).expect("runs");
         assert_eq!(bell.len(), 2);
         assert_eq!((bell[0].0, bell[1].0), (0, 3));
         assert!((bell[0].1 - 0.5).abs() < 1e-12);
@@ -161,11 +292,11 @@ mod tests {
         let limits = Limits { max_sparse_states: 16, ..Limits::default() };
         let gates: Vec<Value> = (0..6).map(|q| json!({"gate":"h","target":q})).collect();
         let circuit = read_circuit(&json!({"qubits":6,"circuit":gates}), 6).expect("valid");
-        let distribution = exact_distribution(&circuit, &limits).expect("dense runs");
+        let distribution = exact_distribution(&circuit, &limits, &unbounded()).expect("dense runs");
         assert_eq!(distribution.len(), 64);
         assert!(distribution.iter().all(|&(_, p)| (p - 1.0 / 64.0).abs() < 1e-12));
         let tight = Limits { max_sparse_states: 16, max_dense_qubits: 5, ..Limits::default() };
-        let error = exact_distribution(&circuit, &tight).expect_err("too wide");
+        let error = exact_distribution(&circuit, &tight, &unbounded()).expect_err("too wide");
         assert_eq!(error.code, "SimulationError");
     }
 
@@ -183,11 +314,11 @@ mod tests {
     #[test]
     fn noisy_shots_are_seeded_and_noisy() {
         let exact = vec![(0b001, 1.0)];
-        let clean = sample_shots(&exact, 3, 10, 1000, NoiseOptions::default(), 1);
+        let clean = sample_shots(&exact, 3, 10, 1000, NoiseOptions::default(), 1, &unbounded()).expect("in time");
         assert_eq!(clean, vec![(1, 1.0)]);
         let noisy = NoiseOptions { depolarizing: 0.01, readout_error: 0.02 };
-        let a = sample_shots(&exact, 3, 10, 10_000, noisy, 7);
-        assert_eq!(a, sample_shots(&exact, 3, 10, 10_000, noisy, 7));
+        let a = sample_shots(&exact, 3, 10, 10_000, noisy, 7, &unbounded()).expect("in time");
+        assert_eq!(a, sample_shots(&exact, 3, 10, 10_000, noisy, 7, &unbounded()).expect("in time"));
         let kept = a.iter().find(|o| o.0 == 1).map_or(0.0, |o| o.1);
         // Depolarized with 1 - 0.99^10 = 0.0956 (then 1/8 lands on 001), each of 3 bits read
         // right with 0.98.

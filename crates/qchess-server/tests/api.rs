@@ -2,51 +2,14 @@
 //! relative results URL, echoed metadata, both field spellings, unknown fields, the error
 //! shape), and property tests that no body makes a handler panic or hang.
 
-use std::net::SocketAddr;
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::{client, json_value, start, wait_until_final};
 use proptest::prelude::*;
-use qchess_server::{Server, ServerConfig, ServerKey};
+use qchess_server::ServerKey;
 use serde_json::{Value, json};
-
-/// Starts a server on its own thread and runtime; returns its base URL.
-fn start(configure: impl FnOnce(&mut ServerConfig) + Send + 'static) -> String {
-    let (sender, receiver) = std::sync::mpsc::channel::<SocketAddr>();
-    std::thread::spawn(move || {
-        let runtime =
-            tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
-        runtime.block_on(async move {
-            let mut config = ServerConfig::new("127.0.0.1:0".parse().expect("address"));
-            configure(&mut config);
-            let server = Server::bind(config).await.expect("binds");
-            sender.send(server.local_addr()).expect("sends");
-            server.run(std::future::pending()).await.expect("serves");
-        });
-    });
-    let addr = receiver.recv_timeout(Duration::from_secs(10)).expect("the server starts");
-    format!("http://{addr}")
-}
-
-fn client() -> reqwest::blocking::Client {
-    reqwest::blocking::Client::builder().timeout(Duration::from_secs(10)).build().expect("client")
-}
-
-fn wait_until_final(http: &reqwest::blocking::Client, base: &str, id: &str) -> (Value, Vec<String>) {
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let mut seen = Vec::new();
-    loop {
-        let job: Value = http.get(format!("{base}/v0.4/jobs/{id}")).send().expect("answers").json().expect("JSON");
-        let status = job["status"].as_str().expect("status").to_owned();
-        if seen.last() != Some(&status) {
-            seen.push(status.clone());
-        }
-        if ["completed", "failed", "canceled"].contains(&status.as_str()) {
-            return (job, seen);
-        }
-        assert!(Instant::now() < deadline, "job {id} stuck in {status}");
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
 
 #[test]
 fn a_cirq_style_job_moves_through_its_statuses_and_echoes_metadata() {
@@ -179,37 +142,6 @@ fn garbage_bodies_are_400s_not_crashes() {
         assert_eq!(error["statusCode"], 400);
         assert!(!error["message"].as_str().expect("message").is_empty());
     }
-}
-
-fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        (-1e6f64..1e6).prop_map(Value::from),
-        "[a-z0-9_.]{0,8}".prop_map(Value::from),
-    ];
-    leaf.prop_recursive(3, 24, 6, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            proptest::collection::btree_map(
-                prop_oneof![
-                    Just("gate".to_owned()),
-                    Just("targets".to_owned()),
-                    Just("controls".to_owned()),
-                    Just("target".to_owned()),
-                    Just("rotation".to_owned()),
-                    Just("qubits".to_owned()),
-                    Just("circuit".to_owned()),
-                    Just("gateset".to_owned()),
-                    "[a-z]{1,6}",
-                ],
-                inner,
-                0..5
-            )
-            .prop_map(|map| Value::Object(map.into_iter().collect())),
-        ]
-    })
 }
 
 proptest! {

@@ -11,7 +11,7 @@ use crate::output::print;
 pub struct Args {
     /// Run only this workload (repeat the flag for several): fixed, random-default,
     /// random-split-heavy, random-no-merge, growth, dense,
-    /// dense-circuits.
+    /// dense-circuits, search.
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Shrink every workload so the run takes seconds (figures are then only indicative).

@@ -12,12 +12,14 @@
 //! code 2; a board that grows too large or an output directory that cannot be written, 1.
 
 mod output;
+mod routed;
 
 use std::path::PathBuf;
 
 use anyhow::{Context as _, Result, anyhow};
+use qchess_core::text::excerpt;
 use qchess_core::{Notation, PositionSpec, QuantumBoard as _, TypedMove};
-use qchess_engine::{Game, GameOptions};
+use qchess_engine::{Game, GameOptions, RuleSet};
 use qchess_qasm::export::{Export, Format};
 use qchess_qasm::sidecar::Setup;
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
@@ -25,7 +27,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use super::board::{move_error, parse_init};
 use super::game::{game_error, new_game};
 use crate::backend::BackendArgs;
-use crate::exit::bad_input;
+use crate::exit::{bad_input, bad_input_at};
 
 /// Flags of `qchess compile`.
 #[derive(Debug, clap::Args)]
@@ -55,6 +57,14 @@ pub struct Args {
     /// Seed of the measurement outcomes not pinned with .m0 / .m1.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Route onto a device: ibm-heron, ibm-eagle, sycamore, line:N, grid:RxC, all:N (each
+    /// optionally @cz, @ecr, @sqrt-iswap or @ionq), or a target JSON file (IBM's backend
+    /// configuration, or our own format); writes its ISA circuit (qasm3 or qasm2).
+    #[arg(long, value_name = "NAME|FILE")]
+    target: Option<String>,
+    /// The rules of the game with --position: official, classical, observer or checkmate.
+    #[arg(long, default_value = "official", value_name = "RULES", conflicts_with = "init")]
+    rules: RuleSet,
 }
 
 /// One circuit to write: the board after some moves.
@@ -74,6 +84,10 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     if snapshots.is_empty() {
         return Err(bad_input("--per-move: no moves were given, so there is no circuit to write"));
     }
+    if let Some(spec) = &args.target {
+        let exports = snapshots.into_iter().map(|s| (s.last_move, s.export)).collect();
+        return routed::run(spec, exports, &args, json);
+    }
     let circuits = snapshots
         .into_iter()
         .map(|snapshot| output::Circuit::render(snapshot.last_move, snapshot.export, args.format))
@@ -87,7 +101,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
 
 /// Typed moves on the local occupancy board, as `qchess board` runs them.
 fn board_snapshots(init: &str, args: &Args) -> Result<Vec<Snapshot>> {
-    let occupancy = parse_init(init).map_err(|e| bad_input(format!("bad --init `{init}`: {e}")))?;
+    let occupancy = parse_init(init).map_err(|e| bad_input(format!("bad --init `{}`: {e}", excerpt(init))))?;
     let moves = args
         .moves
         .split_whitespace()
@@ -120,9 +134,13 @@ fn board_snapshots(init: &str, args: &Args) -> Result<Vec<Snapshot>> {
 
 /// Official moves in a game on the local board, as `qchess game` plays them.
 fn game_snapshots(position: &str, args: &Args) -> Result<Vec<Snapshot>> {
-    let spec: PositionSpec = position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+    let spec: PositionSpec = position.parse().map_err(|e| bad_input_at("--position", e))?;
     let start = PositionSpec { start: spec.start.clone(), moves: Vec::new() };
-    let mut game = new_game(&start, GameOptions::with_seed(args.seed), &BackendArgs::local())?;
+    let mut game = new_game(
+        &start,
+        GameOptions { rules: args.rules, ..GameOptions::with_seed(args.seed) },
+        &BackendArgs::local(),
+    )?;
     let mut moves: Vec<(String, Notation)> =
         spec.moves.iter().enumerate().map(|(i, mv)| (format!("--position, move {}", i + 1), *mv)).collect();
     for (index, text) in args.moves.split_whitespace().enumerate() {

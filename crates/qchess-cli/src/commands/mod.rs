@@ -2,12 +2,16 @@
 
 pub mod bench;
 pub mod board;
+pub mod clock;
 pub mod compare;
 pub mod compile;
 pub mod demo;
 pub mod game;
+pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod play;
 pub mod serve;
+pub mod serve_games;
 pub mod sim;
+pub mod uqci;

@@ -1,5 +1,5 @@
 //! `qchess play`: an interactive game in the terminal, between people or against the computer
-//! (a seeded random mover).
+//! (any player `qchess match` takes: `random` or `ai`, `greedy`, `ai:K`, `uqci:COMMAND`).
 //!
 //! Lines are read from standard input: a move in official notation, or one of the commands
 //! `help`, `moves`, `board`, `undo`, `save FILE`, `load FILE`, `analyse SQUARE`, `quit`. On a
@@ -11,36 +11,32 @@ use std::io::{BufRead, IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Color, PositionSpec, Square};
-use qchess_engine::ai::RandomMover;
 use qchess_engine::analysis::BELL_STATE_NAMES;
 use qchess_engine::diagram::{Diagram, percent};
 use qchess_engine::record::{GameRecord, RecordInfo};
-use qchess_engine::{Game, GameError, GameOptions, PlayedMove};
+use qchess_engine::{EndReason, Game, GameError, GameOptions, PlayedMove, RuleSet};
+use qchess_search::player::{Player as Computer, PlayerSpec};
 use serde_json::{Value, json};
 
+use super::clock::{Clock, TimeControl, clock_comment};
 use super::game::{game_error, new_game, output, read_record, replay, replay_error};
 use crate::backend::BackendArgs;
-use crate::exit::bad_input;
-
-/// Who plays a side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Player {
-    /// A person typing moves.
-    Human,
-    /// The computer: a random legal move.
-    Ai,
-}
+use crate::exit::bad_input_at;
 
 /// Flags of `qchess play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Who plays White.
-    #[arg(long, value_enum, default_value = "human")]
-    white: Player,
-    /// Who plays Black.
-    #[arg(long, value_enum, default_value = "ai")]
-    black: Player,
+    /// Who plays White: human, random (or ai), greedy, ai:0 .. ai:8, uqci:COMMAND.
+    #[arg(long, default_value = "human")]
+    white: PlayerSpec,
+    /// Who plays Black (as --white).
+    #[arg(long, default_value = "ai")]
+    black: PlayerSpec,
+    /// The computer's thinking time per move, in milliseconds.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    movetime: u64,
     /// Seed of the computer's choices and of the measurement outcomes.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -59,6 +55,16 @@ pub struct Args {
     /// Where the moves run: `--backend local|ionq|URL` and the remote flags.
     #[command(flatten)]
     backend: BackendArgs,
+    /// The rules of a new game: official, classical, observer or checkmate (a record keeps its own).
+    #[arg(long, default_value = "official", value_name = "RULES")]
+    rules: RuleSet,
+    /// The checkmate rules' mode at the start: `quantum` (splits allowed) or `classical`.
+    #[arg(long, default_value = "quantum", value_parser = ["quantum", "classical"])]
+    mode: String,
+    /// Chess clocks: minutes per side plus seconds added per move (`5+3`); a side whose time
+    /// runs out loses. Clock times are saved in the record.
+    #[arg(long, value_name = "MIN+SEC")]
+    clock: Option<TimeControl>,
 }
 
 const HELP: &str = "\
@@ -70,28 +76,38 @@ Type a move in official notation, or a command:
   save FILE        save the game record
   load FILE        continue a saved game
   analyse SQUARE   entanglement of a square with the others
+  resign           give up the game (the side to move, or the person against the computer)
   quit             leave the game";
 
 /// Runs `qchess play`.
 pub fn run(args: Args, json: bool) -> Result<()> {
-    let options = GameOptions::with_seed(args.seed);
+    let options =
+        GameOptions { rules: args.rules, quantum_mode: args.mode == "quantum", ..GameOptions::with_seed(args.seed) };
     let game = match &args.record {
         Some(path) => {
             let record = read_record(path)?;
-            let options = record.options().map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+            let options = record.options().map_err(|e| bad_input_at(path.display().to_string(), e))?;
             replay(&record, options, &args.backend)?.map_err(|e| replay_error(path, e))?
         }
         None => {
-            let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+            let spec: PositionSpec = args.position.parse().map_err(|e| bad_input_at("--position", e))?;
             new_game(&spec, options, &args.backend)?
         }
     };
     let stdin = std::io::stdin();
     let interactive = stdin.is_terminal();
+    let computer = |spec: &PlayerSpec, seed: u64| -> Result<Option<Computer>> {
+        if *spec == PlayerSpec::Human {
+            return Ok(None);
+        }
+        Computer::new(spec, seed).map(Some).map_err(|e| anyhow::anyhow!("{spec}: {}", with_causes(&e)))
+    };
+    let computers = [computer(&args.white, args.seed)?, computer(&args.black, args.seed)?];
     let mut session = Session {
         game,
         players: [args.white, args.black],
-        ai: RandomMover::new(args.seed),
+        computers,
+        movetime: std::time::Duration::from_millis(args.movetime),
         out: std::io::stdout().lock(),
         interactive,
         json,
@@ -100,6 +116,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         backend: args.backend,
         plies: 0,
         announced_end: false,
+        clock: args.clock.map(Clock::new),
     };
     session.run(&mut stdin.lock())
 }
@@ -107,8 +124,9 @@ pub fn run(args: Args, json: bool) -> Result<()> {
 /// One terminal session.
 struct Session<W: Write> {
     game: Game,
-    players: [Player; 2],
-    ai: RandomMover,
+    players: [PlayerSpec; 2],
+    computers: [Option<Computer>; 2],
+    movetime: std::time::Duration,
     out: W,
     interactive: bool,
     json: bool,
@@ -117,6 +135,7 @@ struct Session<W: Write> {
     backend: BackendArgs,
     plies: u32,
     announced_end: bool,
+    clock: Option<Clock>,
 }
 
 fn side(color: Color) -> &'static str {
@@ -127,12 +146,13 @@ fn side(color: Color) -> &'static str {
 }
 
 impl<W: Write> Session<W> {
-    fn player(&self, color: Color) -> Player {
-        self.players[usize::from(color == Color::Black)]
+    /// Whether the computer plays `color`.
+    fn is_computer(&self, color: Color) -> bool {
+        self.computers[usize::from(color == Color::Black)].is_some()
     }
 
     fn has_human(&self) -> bool {
-        self.players.contains(&Player::Human)
+        self.players.contains(&PlayerSpec::Human)
     }
 
     fn run(&mut self, input: &mut impl BufRead) -> Result<()> {
@@ -148,16 +168,22 @@ impl<W: Write> Session<W> {
                 if !self.has_human() {
                     break;
                 }
-            } else if self.player(self.game.turn()) == Player::Ai {
+            } else if self.is_computer(self.game.turn()) {
                 if self.max_plies.is_some_and(|max| self.plies >= max) {
                     self.say(&format!("Stopped after {} plies.", self.plies))?;
                     break;
                 }
-                let played =
-                    self.ai.play(&mut self.game).map_err(|e| game_error(e, "the computer's move".to_owned()))?;
+                let side = usize::from(self.game.turn() == Color::Black);
+                let computer = self.computers[side].as_mut().expect("is_computer checked");
+                let played = computer
+                    .play(&mut self.game, self.movetime)
+                    .map_err(|e| anyhow::anyhow!("the computer's move: {}", with_causes(&e)))?;
                 self.plies += 1;
+                if let Some(clock) = &mut self.clock {
+                    clock.charge(played.mover.color);
+                }
                 self.announce_move(&played, true)?;
-                if !self.game.is_over() && self.player(self.game.turn()) == Player::Human {
+                if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
                 }
                 continue;
@@ -200,8 +226,9 @@ impl<W: Write> Session<W> {
             ("save", Some(path)) => self.save(Path::new(path))?,
             ("load", Some(path)) => self.load(Path::new(path))?,
             ("analyse" | "analyze", Some(square)) => self.analyse(square)?,
+            ("resign", _) => self.resign()?,
             ("save" | "load" | "analyse" | "analyze", None) => {
-                self.error(&format!("`{word}` needs an argument; type `help`"))?;
+                self.error(&format!("`{}` needs an argument; type `help`", excerpt(word)))?;
             }
             _ => self.human_move(line)?,
         }
@@ -209,22 +236,30 @@ impl<W: Write> Session<W> {
     }
 
     fn human_move(&mut self, text: &str) -> Result<()> {
-        if !self.game.is_over() && self.player(self.game.turn()) == Player::Ai {
+        if !self.game.is_over() && self.is_computer(self.game.turn()) {
             return self.error("it is the computer's turn");
+        }
+        let turn = self.game.turn();
+        if !self.game.is_over() && self.clock.as_ref().is_some_and(|clock| clock.expired(turn)) {
+            self.game.concede(turn, EndReason::Time).map_err(|e| game_error(e, "the clock".to_owned()))?;
+            return self.announce_end();
         }
         match self.game.play(text) {
             Ok(played) => {
                 self.plies += 1;
+                if let Some(clock) = &mut self.clock {
+                    clock.charge(played.mover.color);
+                }
                 self.announce_move(&played, false)?;
-                if !self.game.is_over() && self.player(self.game.turn()) == Player::Human {
+                if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
                 }
                 Ok(())
             }
             Err(error) if error.is_input_error() || matches!(error, GameError::Board { .. }) => {
-                self.error(&error.to_string())
+                self.error(&with_causes(&error))
             }
-            Err(error) => Err(game_error(error, format!("move {text}"))),
+            Err(error) => Err(game_error(error, format!("move {}", excerpt(text)))),
         }
     }
 
@@ -287,10 +322,17 @@ impl<W: Write> Session<W> {
         }
         let mut taken = vec![self.take_back()?];
         // Against the computer, take its reply back too, so it is a person's turn again.
-        while self.player(self.game.turn()) == Player::Ai && self.has_human() && !self.game.moves().is_empty() {
+        while self.is_computer(self.game.turn()) && self.has_human() && !self.game.moves().is_empty() {
             taken.push(self.take_back()?);
         }
         self.announced_end = false;
+        if let Some(clock) = &mut self.clock {
+            // Taken-back plies lose their clock entries; the time used is not given back.
+            for _ in &taken {
+                clock.after_each_ply.pop();
+            }
+            clock.restart_turn();
+        }
         let names: Vec<String> = taken.iter().map(|m| m.notation.to_string()).collect();
         if self.json {
             self.emit(json!({"event": "undo", "moves": names}))?;
@@ -300,34 +342,53 @@ impl<W: Write> Session<W> {
         self.show_board()
     }
 
+    /// The side to move resigns; against the computer, the person does.
+    fn resign(&mut self) -> Result<()> {
+        let turn = self.game.turn();
+        let side = if self.is_computer(turn) { !turn } else { turn };
+        match self.game.concede(side, EndReason::Resignation) {
+            Ok(_) => self.announce_end(),
+            Err(error) => self.error(&with_causes(&error)),
+        }
+    }
+
     fn take_back(&mut self) -> Result<PlayedMove> {
         self.game.undo().map_err(|e| game_error(e, "undo".to_owned()))
     }
 
     fn save(&mut self, path: &Path) -> Result<()> {
-        let name = |player: Player| match player {
-            Player::Human => "human".to_owned(),
-            Player::Ai => "computer (random mover)".to_owned(),
+        let name = |player: &PlayerSpec| match player {
+            PlayerSpec::Random => "computer (random mover)".to_owned(),
+            other => other.to_string(),
         };
         let info = RecordInfo {
             event: "qchess play".to_owned(),
-            white: name(self.players[0]),
-            black: name(self.players[1]),
+            white: name(&self.players[0]),
+            black: name(&self.players[1]),
             ..RecordInfo::default()
         }
         .dated_today();
-        match GameRecord::from_game(&self.game, &info).save(path) {
+        let mut record = GameRecord::from_game(&self.game, &info);
+        if let Some(clock) = &self.clock {
+            record.set_tag("TimeControl", &clock.control().tag());
+            // This session's plies are the record's last ones.
+            let first = record.moves.len().saturating_sub(clock.after_each_ply.len());
+            for (mv, remaining) in record.moves[first..].iter_mut().zip(&clock.after_each_ply) {
+                mv.comment = Some(clock_comment(*remaining));
+            }
+        }
+        match record.save(path) {
             Ok(()) if self.json => self.emit(json!({"event": "saved", "path": path.display().to_string()})),
             Ok(()) => self.say(&format!("Saved to {}.", path.display())),
-            Err(error) => self.error(&error.to_string()),
+            Err(error) => self.error(&with_causes(&error)),
         }
     }
 
     fn load(&mut self, path: &Path) -> Result<()> {
-        let loaded = GameRecord::load(path).map_err(|e| e.to_string()).and_then(|record| {
-            let options = record.options().map_err(|e| e.to_string())?;
+        let loaded = GameRecord::load(path).map_err(|e| with_causes(&e)).and_then(|record| {
+            let options = record.options().map_err(|e| with_causes(&e))?;
             match replay(&record, options, &self.backend) {
-                Ok(replayed) => replayed.map_err(|e| format!("{}: {e}", path.display())),
+                Ok(replayed) => replayed.map_err(|e| format!("{}: {}", path.display(), with_causes(&e))),
                 Err(error) => Err(format!("{error:#}")),
             }
         });
@@ -351,7 +412,7 @@ impl<W: Write> Session<W> {
         };
         let entanglement = match self.game.entanglement(square) {
             Ok(values) => values,
-            Err(error) => return self.error(&format!("analyse: {error}")),
+            Err(error) => return self.error(&format!("analyse: {}", with_causes(&error))),
         };
         let mut partners: Vec<(Square, f64)> =
             Square::ALL.into_iter().map(|sq| (sq, entanglement[usize::from(sq)])).filter(|(_, v)| *v > 1e-9).collect();

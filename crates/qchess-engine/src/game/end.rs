@@ -4,7 +4,7 @@ use qchess_core::{Bitboard, Color, PositionError};
 use rand::RngExt;
 
 use super::Game;
-use crate::{EndReason, GameEnd, GameError, MoveCode};
+use crate::{EndReason, GameEnd, GameError};
 
 /// The fifty-move counter value at which every square is measured.
 pub const FIFTY_MOVE_LIMIT: u32 = 100;
@@ -13,16 +13,12 @@ pub const FIFTY_MOVE_LIMIT: u32 = 100;
 const IMPOSSIBLE: f64 = 1e-12;
 
 impl Game {
-    /// Decides how the game stands after the tracker took in a move; sets the end if it
-    /// ended. Returns the move's official result code.
-    pub(super) fn decide(&mut self) -> Result<MoveCode, GameError> {
-        if !self.options.enforce_win_conditions {
-            return Ok(MoveCode::Success);
-        }
+    /// How the official game stands after the tracker took in a move: kings, then the
+    /// fifty-move and repetition claims, which measure every square.
+    pub(crate) fn decide_by_kings(&mut self) -> Result<Option<GameEnd>, GameError> {
         let kings = (self.tracker.has_king(Color::White), self.tracker.has_king(Color::Black));
         if let Some(end) = GameEnd::from_kings(kings.0, kings.1, None) {
-            self.tracker.end = Some(end);
-            return Ok(end.code);
+            return Ok(Some(end));
         }
         let claim = if self.tracker.position.halfmove_clock() >= FIFTY_MOVE_LIMIT {
             Some(EndReason::FiftyMoveRule)
@@ -31,17 +27,15 @@ impl Game {
         } else {
             None
         };
-        let Some(claim) = claim else { return Ok(MoveCode::Success) };
+        let Some(claim) = claim else { return Ok(None) };
         let measured = self.measure_every_square()?;
         self.tracker = self.tracker.after_measurement(measured).map_err(position_error)?;
         let kings = (self.tracker.has_king(Color::White), self.tracker.has_king(Color::Black));
-        let end = GameEnd::from_kings(kings.0, kings.1, Some(claim));
-        self.tracker.end = end;
-        Ok(end.map_or(MoveCode::Success, |end| end.code))
+        Ok(GameEnd::from_kings(kings.0, kings.1, Some(claim)))
     }
 
     /// Whether the current (fully classical) position occurred at least twice before.
-    fn is_third_repetition(&self) -> bool {
+    pub(crate) fn is_third_repetition(&self) -> bool {
         let Some(key) = self.tracker.repetition_key() else { return false };
         let earlier = self.snapshots.iter().filter(|s| s.tracker.repetition_key() == Some(key)).count();
         earlier >= 2

@@ -39,13 +39,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod end;
+pub(crate) mod end;
 mod play;
+mod turn;
 
 use std::any::Any;
 
 use qchess_core::{
-    AlgebraicMove, Bitboard, BoardError, CastlingRights, Color, Fen, LegalMove, MoveReport, Piece, Position,
+    AlgebraicMove, Bitboard, BoardError, CastlingRights, Color, Fen, LegalMove, MoveReport, Notation, Piece, Position,
     QuantumBoard, Square, SquareProbabilities, TypedMove,
 };
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
@@ -54,6 +55,8 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::tracker::{SavedTracker, Tracker};
 use crate::{GameEnd, GameError, GameOptions, GameResult, MoveCode};
+
+pub use turn::Turn;
 
 /// A quantum board the game can own: any [`QuantumBoard`] that is `'static`, so the game can
 /// tell whether it is a [`LocalBoard`].
@@ -75,14 +78,22 @@ pub struct PlayedMove {
     pub report: MoveReport,
     /// The official result code: `SUCCESS`, or how the move ended the game.
     pub code: MoveCode,
+    /// The move as the rules record it, with every outcome: `notation`, or the pair it was
+    /// one half of (`e5e8|c2c7.m1`) under the observer rules.
+    pub declared: Notation,
+    /// What the measurement the rules made before the move reported (an observer collapse:
+    /// `outcome` `Some(true)` when the measured square held the piece); `None` when they made
+    /// none.
+    pub collapse: Option<MoveReport>,
 }
 
-/// The state before one ply, kept for undo: the tracker in compact form and how far the game's
-/// generator had gone in its stream.
+/// The state before one ply, kept for undo: the tracker in compact form, how far the game's
+/// generator had gone in its stream, and how many board steps the ply took.
 #[derive(Debug, Clone)]
 struct Snapshot {
     tracker: SavedTracker,
     rng_word: u128,
+    steps: usize,
 }
 
 /// A game of Quantum Chess. See the [module docs](self).
@@ -133,8 +144,10 @@ impl Game {
     }
 
     /// A game from `start` on any quantum board; the board is reset to the start's occupancy.
+    /// The game's rule set must allow the start (classical chess needs one king per side, ...).
     pub fn with_board(start: &Fen, options: GameOptions, mut board: impl GameBoard) -> Result<Game, GameError> {
         let position = Position::from_fen(start)?;
+        options.rules.rules().check_start(start)?;
         board.init(start.occupancy()).map_err(GameError::Backend)?;
         Ok(Game::assemble(Box::new(board), options, start.clone(), position))
     }
@@ -156,6 +169,11 @@ impl Game {
     /// The options the game was made with.
     pub fn options(&self) -> GameOptions {
         self.options
+    }
+
+    /// The rules the game is played by.
+    pub fn rules(&self) -> crate::RuleSet {
+        self.options.rules
     }
 
     /// The position the game started from.
@@ -233,14 +251,32 @@ impl Game {
         self.tracker.measured
     }
 
+    /// `side` resigns (or, with `reason` [`EndReason::Time`](crate::EndReason), loses on time):
+    /// the other side wins. Refused once the game is over. Undoing the last move takes the
+    /// resignation back with it.
+    pub fn concede(&mut self, side: Color, reason: crate::EndReason) -> Result<GameEnd, GameError> {
+        if let Some(end) = self.tracker.end {
+            return Err(GameError::GameOver { result: end.result, reason: end.reason });
+        }
+        let end = GameEnd::win(!side, reason);
+        self.tracker.end = Some(end);
+        Ok(end)
+    }
+
     /// Whether `color` still has a king (a square labelled with its king may be occupied).
     pub fn has_king(&self, color: Color) -> bool {
         self.tracker.has_king(color)
     }
 
-    /// The legal moves of the side to move.
+    /// The legal moves of the side to move, by the game's rules, that are one typed move each.
     pub fn legal_moves(&self) -> Vec<LegalMove> {
-        self.tracker.position.legal_moves()
+        self.options.rules.rules().legal_moves(self)
+    }
+
+    /// Every legal move of the side to move as written, including those that are no single
+    /// typed move (the observer rules' pairs, `e5e8|c2c7`).
+    pub fn legal_notations(&self) -> Vec<Notation> {
+        self.options.rules.rules().legal_notations(self)
     }
 
     /// The quantum board, for queries.

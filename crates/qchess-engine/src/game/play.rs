@@ -1,8 +1,9 @@
-//! Playing and undoing moves.
+//! Playing and undoing moves: a ply is whatever board steps the game's rule set takes.
 
-use qchess_core::{IllegalMove, LegalMove, Notation, Piece, Position, PositionError};
+use qchess_core::{LegalMove, Notation, Position};
 
-use super::{Game, PlayedMove, Snapshot, board_error};
+use super::{Game, PlayedMove, Snapshot, Turn};
+use crate::rules::RuleSet;
 use crate::tracker::Tracker;
 use crate::{GameError, MoveCode};
 
@@ -13,75 +14,97 @@ impl Game {
         self.play_notation(&notation)
     }
 
-    /// Plays a parsed move. On any error the game and the board are unchanged.
+    /// Plays a parsed move by the game's rules. On any error the game and the board are
+    /// unchanged.
     pub fn play_notation(&mut self, notation: &Notation) -> Result<PlayedMove, GameError> {
-        if let Some(end) = self.tracker.end.filter(|_| self.options.enforce_win_conditions) {
-            return Err(GameError::GameOver { result: end.result, reason: end.reason });
-        }
-        let (legal, mover) = self.validate(notation)?;
-        self.run_checked(legal, mover)
+        self.check_not_over()?;
+        let rules = self.options.rules.rules();
+        self.play_ply(|turn| rules.play(turn, notation))
     }
 
-    /// Runs a checked move on the board and feeds it to the tracker.
-    fn run_checked(&mut self, legal: LegalMove, mover: Piece) -> Result<PlayedMove, GameError> {
-        let mut typed = legal.typed;
-        if !self.options.force_outcomes {
-            typed = typed.with_outcome(None);
-        }
-        let report = self.board.apply(&typed).map_err(|e| board_error(&legal.notation, e))?;
-        // Only a measurement of a qubit can go either way; a certain (classical) one is not
-        // written, so records stay as the players wrote them.
-        let outcome = report.outcome_probability.and(report.outcome);
-        let recorded = LegalMove { notation: legal.notation.with_outcome(outcome), typed: typed.with_outcome(outcome) };
-        match self.advance(&recorded, mover, report) {
-            Ok(played) => Ok(played),
-            Err(error) => {
-                // Take the move back off the board so nothing is half-applied.
-                self.board.undo().map_err(GameError::Backend)?;
-                Err(error)
-            }
-        }
-    }
-
-    /// Plays a move taken from [`Game::legal_moves`] in the current position, without checking
-    /// and classifying it again (the generator just did). A move whose source does not hold a
-    /// piece of the side to move is checked in full, like [`Game::play_notation`], so it is
-    /// refused with the rule it breaks. On any error the game and the board are unchanged.
+    /// Plays a move taken from [`Game::legal_moves`] in the current position. Under the
+    /// official rules it is not checked and classified again (the generator just did), unless
+    /// its source does not hold a piece of the side to move: then it is checked in full, like
+    /// [`Game::play_notation`], so it is refused with the rule it breaks. On any error the game
+    /// and the board are unchanged.
     pub fn play_legal(&mut self, mv: &LegalMove) -> Result<PlayedMove, GameError> {
+        if self.options.rules != RuleSet::Official {
+            return self.play_notation(&mv.notation.into());
+        }
         let position = &self.tracker.position;
         let (first, second, _) = mv.typed.squares.api_squares();
         let mover = position.piece_at(first).filter(|piece| piece.color == position.turn());
         let second_source = matches!(mv.typed.squares, qchess_core::MoveSquares::Merge { .. }).then_some(second);
         match mover {
             Some(piece) if second_source.is_none_or(|sq| position.piece_at(sq) == Some(piece)) => {
-                if let Some(end) = self.tracker.end.filter(|_| self.options.enforce_win_conditions) {
-                    return Err(GameError::GameOver { result: end.result, reason: end.reason });
-                }
-                self.run_checked(*mv, piece)
+                self.check_not_over()?;
+                self.play_ply(|turn| turn.run(*mv, piece, false).map(|_| ()))
             }
             _ => self.play_notation(&mv.notation.into()),
         }
     }
 
-    /// Checks `notation` against the position of the side that moves it.
-    fn validate(&self, notation: &Notation) -> Result<(LegalMove, Piece), GameError> {
-        let position = self.position_for(notation)?;
-        let legal = position.validate(notation)?;
-        let source = legal.typed.sources()[0];
-        // `validate` has checked that the source holds a piece of the side to move.
-        let mover = position.piece_at(source).ok_or_else(|| {
-            GameError::Illegal(IllegalMove {
-                text: notation.to_string(),
-                reason: qchess_core::Illegal::EmptySource { square: source },
-            })
-        })?;
-        Ok((legal, mover))
+    /// Refuses moves once the game has ended (unless win conditions are off).
+    fn check_not_over(&self) -> Result<(), GameError> {
+        match self.tracker.end.filter(|_| self.options.enforce_win_conditions) {
+            Some(end) => Err(GameError::GameOver { result: end.result, reason: end.reason }),
+            None => Ok(()),
+        }
+    }
+
+    /// Runs one ply: `play` takes its board steps, then the rules decide how the game stands.
+    /// Any error takes every step back.
+    fn play_ply(&mut self, play: impl FnOnce(&mut Turn<'_>) -> Result<(), GameError>) -> Result<PlayedMove, GameError> {
+        let mut snapshot = Snapshot { tracker: self.tracker.save(), rng_word: self.rng.get_word_pos(), steps: 0 };
+        let mut turn = Turn::new(self);
+        let outcome = play(&mut turn);
+        let (steps, played) = turn.finish();
+        snapshot.steps = steps;
+        let mut played = match (outcome, played) {
+            (Ok(()), Some(played)) => played,
+            (Ok(()), None) => {
+                self.roll_back(&snapshot)?;
+                return Err(GameError::NothingPlayed);
+            }
+            (Err(error), _) => {
+                self.roll_back(&snapshot)?;
+                return Err(error);
+            }
+        };
+        let end = if self.options.enforce_win_conditions {
+            match self.options.rules.rules().decide(self) {
+                Ok(end) => end,
+                Err(error) => {
+                    self.roll_back(&snapshot)?;
+                    return Err(error);
+                }
+            }
+        } else {
+            None
+        };
+        self.tracker.end = end;
+        played.code = end.map_or(MoveCode::Success, |end| end.code);
+        self.snapshots.push(snapshot);
+        self.played.push(played);
+        Ok(played)
+    }
+
+    /// Takes back the board steps of a ply and restores the state from before it.
+    fn roll_back(&mut self, snapshot: &Snapshot) -> Result<(), GameError> {
+        for _ in 0..snapshot.steps {
+            self.board.undo().map_err(GameError::Backend)?;
+        }
+        if snapshot.steps > 0 || self.tracker.save() != snapshot.tracker {
+            self.tracker = Tracker::restore(&snapshot.tracker)?;
+        }
+        self.rng.set_word_pos(snapshot.rng_word);
+        Ok(())
     }
 
     /// The position to check a move in: the game's, or, without turn order, the same position
     /// with the moving piece's side to move (and no en-passant square, which belongs to the
     /// side whose turn it is).
-    fn position_for(&self, notation: &Notation) -> Result<std::borrow::Cow<'_, Position>, GameError> {
+    pub(crate) fn position_for(&self, notation: &Notation) -> Result<std::borrow::Cow<'_, Position>, GameError> {
         let position = &self.tracker.position;
         let Notation::Move(mv) = notation else { return Ok(std::borrow::Cow::Borrowed(position)) };
         let source = mv.squares.sources()[0];
@@ -97,46 +120,16 @@ impl Game {
         }
     }
 
-    /// Feeds a move the board has run into the tracker and decides how the game stands.
-    fn advance(
-        &mut self,
-        mv: &LegalMove,
-        mover: Piece,
-        report: qchess_core::MoveReport,
-    ) -> Result<PlayedMove, GameError> {
-        let probabilities = self.board.square_probabilities().map_err(GameError::Backend)?;
-        let next = self.tracker.after_move(mv, mover, &report, probabilities).map_err(|error| match error {
-            PositionError::Unlabelled { square, probability } => {
-                GameError::Inconsistent { mv: mv.notation.to_string(), square, probability }
-            }
-            other => GameError::Position(other),
-        })?;
-        let rng_word = self.rng.get_word_pos();
-        let snapshot = Snapshot { tracker: self.tracker.save(), rng_word };
-        let previous = std::mem::replace(&mut self.tracker, next);
-        self.snapshots.push(snapshot);
-        let code = match self.decide() {
-            Ok(code) => code,
-            Err(error) => {
-                self.snapshots.pop();
-                self.tracker = previous;
-                self.rng.set_word_pos(rng_word);
-                return Err(error);
-            }
-        };
-        let played = PlayedMove { notation: mv.notation, typed: mv.typed, mover, report, code };
-        self.played.push(played);
-        Ok(played)
-    }
-
-    /// Takes back the last move: the board's undo and the tracker's snapshot. Returns the
-    /// move taken back.
+    /// Takes back the last move: the board's undo of each of its steps and the tracker's
+    /// snapshot. Returns the move taken back.
     pub fn undo(&mut self) -> Result<PlayedMove, GameError> {
         let (Some(played), Some(snapshot)) = (self.played.last().copied(), self.snapshots.last()) else {
             return Err(GameError::NothingToUndo);
         };
         let tracker = Tracker::restore(&snapshot.tracker)?;
-        self.board.undo().map_err(GameError::Backend)?;
+        for _ in 0..snapshot.steps {
+            self.board.undo().map_err(GameError::Backend)?;
+        }
         self.tracker = tracker;
         self.rng.set_word_pos(snapshot.rng_word);
         self.snapshots.pop();

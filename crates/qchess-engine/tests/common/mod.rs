@@ -41,3 +41,10 @@ pub fn piece(letter: char) -> Piece {
 pub fn king(color: Color) -> Piece {
     Piece::new(color, Role::King)
 }
+
+/// A game under `rules` from a FEN (`startpos` for the standard start) with `seed`.
+pub fn game_under(rules: qchess_engine::RuleSet, fen: &str, seed: u64) -> Game {
+    let fen: Fen = if fen == "startpos" { Fen::start() } else { fen.parse().unwrap_or_else(|e| panic!("{fen}: {e}")) };
+    let options = GameOptions { rules, ..GameOptions::with_seed(seed) };
+    Game::new(&fen, options).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}

@@ -76,7 +76,7 @@ struct FileJson<'a> {
 }
 
 /// Lower-case letters and digits stay; `^`, `:` and `.` become `-`; anything else `_`.
-fn file_safe(text: &str) -> String {
+pub(super) fn file_safe(text: &str) -> String {
     text.chars()
         .map(|c| match c {
             'a'..='z' | '0'..='9' => c,

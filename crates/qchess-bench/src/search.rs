@@ -1,0 +1,91 @@
+//! The search: nodes per second on one thread and the latency of a move at a fixed move time.
+//!
+//! Positions come from seeded random games (every fourth ply of each), so they hold splits,
+//! merges and measured captures. Each is searched by a fresh searcher with the move time;
+//! the timed operation is the whole search call, so the latency figures say how far past its
+//! budget a move may come.
+
+use std::time::{Duration, Instant};
+
+use qchess_engine::ai::RandomMover;
+use qchess_engine::{Game, GameOptions};
+use qchess_search::{SearchConfig, SearchLimits, Searcher};
+use serde_json::json;
+
+use crate::error::BenchError;
+use crate::report::WorkloadReport;
+use crate::stats::Timings;
+
+/// How many positions are searched and for how long each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchPlan {
+    /// Positions searched.
+    pub positions: usize,
+    /// The move time of each search.
+    pub movetime_ms: u64,
+}
+
+/// Plies between two searched positions of one random game.
+const PLIES_APART: usize = 4;
+/// Positions taken from each random game.
+const PER_GAME: usize = 6;
+
+/// The positions: every [`PLIES_APART`]th ply of seeded random games.
+fn positions(count: usize) -> Result<Vec<Game>, BenchError> {
+    let mut found = Vec::with_capacity(count);
+    let mut seed = 0;
+    while found.len() < count {
+        let mut mover = RandomMover::new(seed);
+        let mut game = Game::new(&qchess_core::Fen::start(), GameOptions::with_seed(seed))
+            .map_err(|e| BenchError::Search(qchess_core::text::with_causes(&e)))?;
+        let mut taken = 0;
+        while found.len() < count && taken < PER_GAME && !game.is_over() {
+            for _ in 0..PLIES_APART {
+                if game.is_over() || mover.play(&mut game).is_err() {
+                    break;
+                }
+            }
+            if !game.is_over() {
+                let record = qchess_engine::record::GameRecord::from_game(&game, &Default::default());
+                found.push(record.replay().map_err(|e| BenchError::Search(qchess_core::text::with_causes(&e)))?);
+                taken += 1;
+            }
+        }
+        seed += 1;
+    }
+    Ok(found)
+}
+
+/// Runs the workload.
+pub fn run(plan: SearchPlan) -> Result<WorkloadReport, BenchError> {
+    let games = positions(plan.positions)?;
+    let limits = SearchLimits::movetime(Duration::from_millis(plan.movetime_ms));
+    let mut timings = Timings::with_capacity(games.len());
+    let (mut nodes, mut searching, mut depths, mut peak) = (0u64, Duration::ZERO, 0u64, 0usize);
+    let started = Instant::now();
+    for game in &games {
+        let mut searcher = Searcher::new(SearchConfig::default());
+        let clock = Instant::now();
+        let found =
+            searcher.search(game, &limits).map_err(|e| BenchError::Search(qchess_core::text::with_causes(&e)))?;
+        let elapsed = clock.elapsed();
+        timings.push(elapsed);
+        nodes += found.nodes;
+        searching += elapsed;
+        depths += u64::from(found.depth);
+        peak = peak.max(found.peak_states);
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let mut report = WorkloadReport::named("search").with_summary(timings.summary());
+    report.games_per_s = Some(games.len() as f64 / wall.max(1e-9));
+    report.peak_states = Some(peak as u64);
+    report.details = json!({
+        "threads": 1,
+        "movetime_ms": plan.movetime_ms,
+        "positions": games.len(),
+        "nodes": nodes,
+        "nodes_per_s": (nodes as f64 / searching.as_secs_f64().max(1e-9)).round(),
+        "mean_depth": depths as f64 / games.len().max(1) as f64,
+    });
+    Ok(report)
+}

@@ -1,0 +1,155 @@
+//! One ply in progress: the board steps a rule set takes to play a move.
+
+use qchess_core::{
+    LegalMove, MoveReport, MoveSquares, MoveType, MoveVariant, Notation, Piece, PositionError, Square, TypedMove,
+};
+
+use super::{Game, PlayedMove, board_error};
+use crate::{GameError, MoveCode};
+
+/// A ply being played. A [`Rules`](crate::rules::Rules) implementation gets one in
+/// [`Rules::play`](crate::rules::Rules::play) and runs the move's board steps through it; the
+/// game counts the steps so that a refused move, and a later undo, take every one of them back.
+pub struct Turn<'g> {
+    game: &'g mut Game,
+    steps: usize,
+    played: Option<PlayedMove>,
+    collapse: Option<MoveReport>,
+}
+
+impl std::fmt::Debug for Turn<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Turn").field("steps", &self.steps).field("played", &self.played).finish_non_exhaustive()
+    }
+}
+
+impl<'g> Turn<'g> {
+    pub(super) fn new(game: &'g mut Game) -> Turn<'g> {
+        Turn { game, steps: 0, played: None, collapse: None }
+    }
+
+    /// The board steps taken and the move the ply records.
+    pub(super) fn finish(self) -> (usize, Option<PlayedMove>) {
+        (self.steps, self.played)
+    }
+
+    /// The game as it stands after the steps so far.
+    pub fn game(&self) -> &Game {
+        self.game
+    }
+
+    /// Runs `legal`, a move of `mover`, on the board and feeds it to the tracker: the turn
+    /// passes to the other side. It becomes the move the ply records. `resets_clock` resets the
+    /// fifty-move counter whatever the piece count did (a classical pawn move).
+    pub(crate) fn run(&mut self, legal: LegalMove, mover: Piece, resets_clock: bool) -> Result<PlayedMove, GameError> {
+        let game = &mut *self.game;
+        let mut typed = legal.typed;
+        if !game.options.force_outcomes {
+            typed = typed.with_outcome(None);
+        }
+        let report = game.board.apply(&typed).map_err(|e| board_error(&legal.notation, e))?;
+        self.steps += 1;
+        // Only a measurement of a qubit can go either way; a certain (classical) one is not
+        // written, so records stay as the players wrote them.
+        let outcome = report.outcome_probability.and(report.outcome);
+        let recorded = LegalMove { notation: legal.notation.with_outcome(outcome), typed: typed.with_outcome(outcome) };
+        let probabilities = game.board.square_probabilities().map_err(GameError::Backend)?;
+        let next = game
+            .tracker
+            .after_move(&recorded, mover, &report, probabilities, resets_clock)
+            .map_err(|error| inconsistent(&recorded, error))?;
+        game.tracker = next;
+        let played = PlayedMove {
+            notation: recorded.notation,
+            typed: recorded.typed,
+            mover,
+            report,
+            code: MoveCode::Success,
+            declared: Notation::Move(recorded.notation),
+            collapse: self.collapse,
+        };
+        self.played = Some(played);
+        Ok(played)
+    }
+
+    /// Measures whether `square` is occupied, as one board step, and collapses the tracker to
+    /// the result; the turn does not pass. `forced` (`Some(true)`: occupied) pins the outcome
+    /// unless the game ignores forced outcomes. The report's `outcome` is `Some(true)` when the
+    /// square was found occupied; `move_text` names the move in errors.
+    ///
+    /// The step is a pawn capture from `square` onto a certainly empty square: its circuit
+    /// measures its source (m1 = occupied) and, its target holding nothing, moves nothing. So a
+    /// collapse is an ordinary typed move that every board, local or remote, compiles and runs.
+    pub(crate) fn measure(
+        &mut self,
+        square: Square,
+        forced: Option<bool>,
+        move_text: &str,
+    ) -> Result<MoveReport, GameError> {
+        let game = &mut *self.game;
+        let empty =
+            game.position().certainly_empty().iter().find(|&sq| sq != square).ok_or(GameError::NoEmptySquare)?;
+        let squares = MoveSquares::Standard { from: square, to: empty };
+        let forced = forced.filter(|_| game.options.force_outcomes);
+        let typed = TypedMove {
+            squares,
+            move_type: MoveType::PawnCapture,
+            variant: MoveVariant::Capture,
+            promotion: None,
+            outcome: forced,
+        };
+        let report =
+            game.board.apply(&typed).map_err(|source| GameError::Board { mv: move_text.to_owned(), source })?;
+        self.steps += 1;
+        let probabilities = game.board.square_probabilities().map_err(GameError::Backend)?;
+        game.tracker = game.tracker.after_collapse(probabilities).map_err(|error| match error {
+            PositionError::Unlabelled { square, probability } => {
+                GameError::Inconsistent { mv: move_text.to_owned(), square, probability }
+            }
+            other => GameError::Position(other),
+        })?;
+        self.collapse = Some(report);
+        Ok(report)
+    }
+
+    /// Ends the turn without moving a piece: `declared`, a move of `mover`, failed (or was a
+    /// measurement only). The turn passes, counters advance, and the ply records `declared`.
+    pub(crate) fn fail(&mut self, declared: LegalMove, mover: Piece) -> Result<PlayedMove, GameError> {
+        let game = &mut *self.game;
+        let report = MoveReport { proceeded: false, outcome: None, outcome_probability: None };
+        let probabilities = game.position().probabilities().clone();
+        let next = game
+            .tracker
+            .after_move(&declared, mover, &report, probabilities, false)
+            .map_err(|error| inconsistent(&declared, error))?;
+        game.tracker = next;
+        let played = PlayedMove {
+            notation: declared.notation,
+            typed: declared.typed,
+            mover,
+            report,
+            code: MoveCode::Success,
+            declared: Notation::Move(declared.notation),
+            collapse: self.collapse,
+        };
+        self.played = Some(played);
+        Ok(played)
+    }
+
+    /// Records the ply as `declared` (with its outcome) instead of the move that ran.
+    pub(crate) fn declare(&mut self, declared: Notation) {
+        if let Some(played) = &mut self.played {
+            played.declared = declared;
+        }
+    }
+}
+
+/// A tracker error after a board step: the board left a square no piece can explain.
+fn inconsistent(mv: &LegalMove, error: PositionError) -> GameError {
+    match error {
+        PositionError::Unlabelled { square, probability } => {
+            GameError::Inconsistent { mv: mv.notation.to_string(), square, probability }
+        }
+        other => GameError::Position(other),
+    }
+}

@@ -1,0 +1,260 @@
+//! The evaluation: a score of the exact state, in centipawns, from the side to move's view.
+//!
+//! Every term weighs each square by its exact occupancy probability, so a knight split half on
+//! a3 and half on c3 counts as half a knight on each square. The terms, summed for the side to
+//! move and subtracted for the opponent:
+//!
+//! - **Material**: the expected material, `value(piece) * P(square occupied)` over every
+//!   non-king piece.
+//! - **King capture**: the probability that the enemy king can be captured by one move, taken
+//!   as the best single capture `P(king on k) * P(attacker present) * P(path clear)`. For the
+//!   side to move this is a threat it can carry out now (weighted by
+//!   [`Weights::king_capture_now`]); against the side to move it is a danger it still has one
+//!   move to answer ([`Weights::king_danger`]).
+//! - **Mobility**: squares each piece reaches (certainly full squares block, superposed ones do
+//!   not, as the rules say), times the piece's probability.
+//! - **Piece-square**: pawns gain for advancing, knights, bishops and queens for the centre,
+//!   the king for staying on its back rank; times the probability.
+//! - **King superposition**: `1 - max P(king square)`: a king spread over several squares cannot
+//!   be captured with certainty by one move.
+//!
+//! All weights are in [`Weights`], the one place to tune them.
+
+use qchess_core::{Bitboard, Color, Piece, Position, Role, Square};
+
+/// The weights of every evaluation term, in centipawns. See the [module docs](self).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Weights {
+    /// Value of a pawn, knight, bishop, rook and queen (the king is not material: losing it
+    /// ends the game).
+    pub material: [f64; 5],
+    /// Per unit of probability that the side to move can capture the enemy king now.
+    pub king_capture_now: f64,
+    /// Per unit of probability that the opponent could capture the side to move's king.
+    pub king_danger: f64,
+    /// Per reachable square, per unit of probability of the piece.
+    pub mobility: f64,
+    /// Scale of the piece-square tables (1 = as written in [`piece_square`]).
+    pub piece_square: f64,
+    /// Per unit of `1 - max P(king square)`.
+    pub king_superposition: f64,
+    /// For having the move.
+    pub tempo: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Weights {
+        Weights {
+            material: [100.0, 310.0, 330.0, 500.0, 900.0],
+            king_capture_now: 600.0,
+            king_danger: 150.0,
+            mobility: 3.0,
+            piece_square: 1.0,
+            king_superposition: 40.0,
+            tempo: 10.0,
+        }
+    }
+}
+
+impl Weights {
+    /// Expected material only: what the one-ply `greedy` player maximises.
+    pub fn material_only() -> Weights {
+        Weights {
+            king_capture_now: 0.0,
+            king_danger: 0.0,
+            mobility: 0.0,
+            piece_square: 0.0,
+            king_superposition: 0.0,
+            tempo: 0.0,
+            ..Weights::default()
+        }
+    }
+
+    /// The material value of a role (0 for the king).
+    pub fn value(&self, role: Role) -> f64 {
+        match role {
+            Role::Pawn => self.material[0],
+            Role::Knight => self.material[1],
+            Role::Bishop => self.material[2],
+            Role::Rook => self.material[3],
+            Role::Queen => self.material[4],
+            Role::King => 0.0,
+        }
+    }
+}
+
+/// The score of `position` for the side to move, in centipawns.
+pub fn evaluate(position: &Position, weights: &Weights) -> f64 {
+    let us = position.turn();
+    let side = |color: Color| side_score(position, weights, color);
+    let mut score = side(us) - side(!us) + weights.tempo;
+    score += weights.king_capture_now * king_capture_probability(position, !us);
+    score -= weights.king_danger * king_capture_probability(position, us);
+    score
+}
+
+/// Material, mobility, piece-square and king-superposition terms of one side.
+fn side_score(position: &Position, weights: &Weights, color: Color) -> f64 {
+    let blockers = position.certainly_full();
+    let own_full = blockers & position.pieces_of(color);
+    let mut score = 0.0;
+    let mut max_king = 0.0_f64;
+    for square in position.pieces_of(color) {
+        let Some(piece) = position.piece_at(square) else { continue };
+        let p = position.probability(square);
+        if piece.role == Role::King {
+            max_king = max_king.max(p);
+        }
+        let reach = reach(piece, square, blockers) & !own_full;
+        score += p * (weights.value(piece.role) + weights.mobility * f64::from(reach.count()));
+        score += p * weights.piece_square * piece_square(piece, square);
+    }
+    if max_king > 0.0 {
+        score += weights.king_superposition * (1.0 - max_king);
+    }
+    score
+}
+
+/// The best probability that one move of `color`'s opponent captures `color`'s king outright
+/// (removes every bit of it). See the [module docs](self).
+pub fn king_capture_probability(position: &Position, color: Color) -> f64 {
+    let kings = position.squares_of(Piece::new(color, Role::King));
+    let blockers = position.certainly_full();
+    let mut best = 0.0_f64;
+    let king_mass: f64 = kings.iter().map(|k| position.probability(k)).sum();
+    if king_mass <= 0.0 {
+        return 0.0;
+    }
+    for attacker in position.pieces_of(!color) {
+        let Some(piece) = position.piece_at(attacker) else { continue };
+        let attacks = capture_reach(piece, attacker, blockers);
+        for king in kings.iter().filter(|&k| attacks.contains(k)) {
+            let mut clear = 1.0;
+            if piece.role.is_slider()
+                && let Some(path) = attacker.between(king)
+            {
+                for square in path {
+                    clear *= 1.0 - position.probability(square);
+                }
+            }
+            // Capturing one square removes the king only if all of it stood there.
+            let whole = position.probability(king) / king_mass;
+            let p = position.probability(attacker) * clear * position.probability(king) * whole;
+            best = best.max(p);
+        }
+    }
+    best
+}
+
+/// The squares a piece reaches with standard moves (pawns: their forward steps), slides
+/// stopped by `blockers` (the first blocker included).
+pub fn reach(piece: Piece, from: Square, blockers: Bitboard) -> Bitboard {
+    match piece.role {
+        Role::Pawn => {
+            let mut squares = Bitboard::EMPTY;
+            if let Some(step) = from.offset(0, piece.color.forward())
+                && !blockers.contains(step)
+            {
+                squares = squares.with(step);
+            }
+            squares
+        }
+        _ => capture_reach(piece, from, blockers),
+    }
+}
+
+/// The squares a piece could capture on: pawns diagonally forward, the others as they move.
+pub fn capture_reach(piece: Piece, from: Square, blockers: Bitboard) -> Bitboard {
+    const KNIGHT: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+    const KING: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
+    const ROOK: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+    const BISHOP: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
+    let leaps = |steps: &[(i8, i8)]| steps.iter().filter_map(|&(df, dr)| from.offset(df, dr)).collect::<Bitboard>();
+    let slides = |directions: &[(i8, i8)]| {
+        let mut squares = Bitboard::EMPTY;
+        for &(df, dr) in directions {
+            let mut at = from;
+            while let Some(next) = at.offset(df, dr) {
+                squares = squares.with(next);
+                if blockers.contains(next) {
+                    break;
+                }
+                at = next;
+            }
+        }
+        squares
+    };
+    match piece.role {
+        Role::Pawn => leaps(&[(-1, piece.color.forward()), (1, piece.color.forward())]),
+        Role::Knight => leaps(&KNIGHT),
+        Role::King => leaps(&KING),
+        Role::Bishop => slides(&BISHOP),
+        Role::Rook => slides(&ROOK),
+        Role::Queen => slides(&ROOK) | slides(&BISHOP),
+    }
+}
+
+/// The piece-square bonus of `piece` on `square`, in centipawns.
+pub fn piece_square(piece: Piece, square: Square) -> f64 {
+    let rank = if piece.color == Color::White { square.rank() } else { 7 - square.rank() };
+    let file_centre = 3.5 - (f64::from(square.file()) - 3.5).abs();
+    let rank_centre = 3.5 - (f64::from(square.rank()) - 3.5).abs();
+    let centre = file_centre.min(rank_centre);
+    match piece.role {
+        Role::Pawn => 6.0 * f64::from(rank.saturating_sub(1)) + 2.0 * file_centre,
+        Role::Knight => 10.0 * centre - 10.0,
+        Role::Bishop | Role::Queen => 5.0 * centre - 5.0,
+        Role::Rook => {
+            if rank == 6 {
+                15.0
+            } else {
+                0.0
+            }
+        }
+        Role::King => {
+            if rank == 0 {
+                15.0
+            } else {
+                -8.0 * f64::from(rank)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qchess_core::Fen;
+
+    fn position(fen: &str) -> Position {
+        Position::from_fen(&fen.parse::<Fen>().unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_start_is_balanced_but_for_the_tempo() {
+        let start = Position::start();
+        let weights = Weights::default();
+        assert!((evaluate(&start, &weights) - weights.tempo).abs() < 1e-9);
+    }
+
+    #[test]
+    fn an_extra_queen_is_worth_about_a_queen() {
+        let weights = Weights::material_only();
+        let up = position("4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+        assert!((evaluate(&up, &weights) - 900.0).abs() < 1e-9);
+        let down = position("4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
+        assert!((evaluate(&down, &weights) + 900.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_king_in_reach_is_capturable_now() {
+        let open = position("4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+        assert_eq!(king_capture_probability(&open, Color::Black), 0.0);
+        let attacked = position("r3k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(king_capture_probability(&attacked, Color::Black), 0.0);
+        let on_file = position("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1");
+        assert_eq!(king_capture_probability(&on_file, Color::Black), 1.0);
+        let blocked = position("4k3/4p3/8/8/8/8/8/4R1K1 w - - 0 1");
+        assert_eq!(king_capture_probability(&blocked, Color::Black), 0.0);
+    }
+}

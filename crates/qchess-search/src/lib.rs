@@ -1,0 +1,57 @@
+//! A Quantum Chess player that searches the exact quantum state.
+//!
+//! - [`Searcher`]: iterative-deepening negamax with alpha-beta where every move that measures
+//!   is an exact chance node (both outcomes, each on its own collapsed state, weighted by its
+//!   exact probability, pruned with *-minimax windows); splits and merges at every depth;
+//!   ordering by stored best move, expected capture gain, killers and history; a
+//!   transposition table keyed on the classical position plus a hash of the quantum state;
+//!   quiescence on captures; a state-size budget; time control ([`SearchLimits`]).
+//! - [`eval`]: the evaluation, with every weight in [`Weights`].
+//! - [`branch`]: playing a move with each of its measurement outcomes.
+//! - [`matchplay`]: matches between players, with W/D/L, score interval and Elo.
+//! - [`player`]: players by name (`random`, `greedy`, `ai:K`, `uqci:COMMAND`).
+//! - [`uqci`]: the UQCI engine protocol, and a client for external engines.
+//! - [`remote`]: a board behind the quantum board REST API (the `resturl` option).
+//!
+//! The search works only through the engine's [`Game`](qchess_engine::Game) API.
+//!
+//! ```
+//! use qchess_engine::Game;
+//! use qchess_search::{SearchConfig, SearchLimits, Searcher};
+//!
+//! // White's rook takes the king on e8.
+//! let fen = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1".parse()?;
+//! let game = Game::new(&fen, Default::default())?;
+//! let mut searcher = Searcher::new(SearchConfig::default());
+//! let found = searcher.search(&game, &SearchLimits::depth(2))?;
+//! assert_eq!(found.best.to_string(), "e1xe8");
+//! assert_eq!(found.plies_to_capture(), Some(1));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod branch;
+pub mod eval;
+mod limits;
+pub mod matchplay;
+mod order;
+pub mod player;
+pub mod remote;
+mod search;
+pub mod table;
+pub mod uqci;
+
+pub use eval::Weights;
+pub use limits::{Clock, MAX_DEPTH, SearchControl, SearchLimits};
+pub use search::{CERTAIN_WIN, SearchConfig, SearchInfo, Searcher, WIN};
+pub use table::position_key;
+
+/// Why a search could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum SearchError {
+    /// The side to move has no legal move (or none among the requested root moves).
+    #[error("there is no legal move to search")]
+    NoLegalMove,
+    /// The game could not be replayed onto the search's own board.
+    #[error("the game could not be copied for the search")]
+    Replay(#[source] Box<qchess_engine::record::ReplayError>),
+}

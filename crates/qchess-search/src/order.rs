@@ -1,0 +1,144 @@
+//! Move ordering: the stored best move, then captures by expected gain, then killer moves,
+//! then quiet moves by history, splits and merges after standard moves of equal history.
+
+use qchess_core::{Color, LegalMove, MoveSquares, MoveVariant, Position, Role};
+
+use crate::eval::Weights;
+
+/// The value a capture of a king counts for in ordering: above any material.
+const KING_VICTIM: f64 = 20_000.0;
+
+/// How far behind a standard quiet move a split or merge of equal history sorts.
+const SPLIT_MERGE_PENALTY: f64 = 50.0;
+
+/// Deepest ply the killer table covers.
+pub(crate) const MAX_PLY: usize = 128;
+
+/// Killer moves per ply and history scores per move shape and squares.
+#[derive(Debug, Clone)]
+pub(crate) struct MoveOrder {
+    killers: Vec<[Option<LegalMove>; 2]>,
+    history: Vec<f64>,
+}
+
+impl Default for MoveOrder {
+    fn default() -> MoveOrder {
+        MoveOrder { killers: vec![[None; 2]; MAX_PLY], history: vec![0.0; 3 * 64 * 64] }
+    }
+}
+
+fn history_index(mv: &LegalMove) -> usize {
+    let (first, second, _) = mv.typed.squares.api_squares();
+    let shape = match mv.typed.squares {
+        MoveSquares::Standard { .. } => 0,
+        MoveSquares::Split { .. } => 1,
+        MoveSquares::Merge { .. } => 2,
+    };
+    shape * 4096 + usize::from(first.index()) * 64 + usize::from(second.index())
+}
+
+/// Whether a move can take material: the captures quiescence searches.
+pub fn is_capture(mv: &LegalMove) -> bool {
+    mv.variant() == MoveVariant::Capture
+}
+
+/// The expected material a capture takes, less a tenth of the capturer (so cheaper pieces
+/// capture first); 0 for other moves.
+pub fn expected_gain(mv: &LegalMove, position: &Position, weights: &Weights) -> f64 {
+    if !is_capture(mv) {
+        return 0.0;
+    }
+    let us: Color = position.turn();
+    let mut gain = 0.0;
+    let victims = mv.typed.targets().into_iter().chain(mv.typed.en_passant_victim());
+    for square in victims {
+        if let Some(victim) = position.piece_at(square).filter(|p| p.color != us) {
+            let value = if victim.role == Role::King { KING_VICTIM } else { weights.value(victim.role) };
+            gain += value * position.probability(square);
+        }
+    }
+    let mover = position.piece_at(mv.typed.sources()[0]).map_or(0.0, |p| weights.value(p.role));
+    gain - mover / 10.0
+}
+
+/// Whether a capture may take a king: quiescence never prunes these.
+pub fn takes_king(mv: &LegalMove, position: &Position) -> bool {
+    is_capture(mv)
+        && mv.typed.targets().into_iter().any(|sq| position.piece_at(sq).is_some_and(|p| p.role == Role::King))
+}
+
+impl MoveOrder {
+    /// Sorts `moves` best first for a node at `ply`.
+    pub fn sort(
+        &self,
+        moves: &mut [LegalMove],
+        best: Option<LegalMove>,
+        ply: usize,
+        position: &Position,
+        weights: &Weights,
+    ) {
+        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+        let score = |mv: &LegalMove| -> f64 {
+            if Some(*mv) == best {
+                1e12
+            } else if is_capture(mv) {
+                1e9 + expected_gain(mv, position, weights)
+            } else if Some(*mv) == killers[0] {
+                2e8
+            } else if Some(*mv) == killers[1] {
+                1e8
+            } else {
+                let penalty =
+                    if matches!(mv.typed.squares, MoveSquares::Standard { .. }) { 0.0 } else { SPLIT_MERGE_PENALTY };
+                self.history[history_index(mv)] - penalty
+            }
+        };
+        let mut keyed: Vec<(f64, LegalMove)> = moves.iter().map(|mv| (score(mv), *mv)).collect();
+        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (slot, (_, mv)) in moves.iter_mut().zip(keyed) {
+            *slot = mv;
+        }
+    }
+
+    /// Records a quiet move that caused a cut-off at `ply` after a search of `depth`.
+    pub fn record_cutoff(&mut self, mv: &LegalMove, ply: usize, depth: i32) {
+        if let Some(killers) = self.killers.get_mut(ply)
+            && killers[0] != Some(*mv)
+        {
+            killers[1] = killers[0];
+            killers[0] = Some(*mv);
+        }
+        let entry = &mut self.history[history_index(mv)];
+        *entry += f64::from(depth * depth);
+        if *entry > 1e7 {
+            self.history.iter_mut().for_each(|h| *h /= 2.0);
+        }
+    }
+
+    /// Forgets killers and halves the history between searches.
+    pub fn age(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [None; 2]);
+        self.history.iter_mut().for_each(|h| *h /= 2.0);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qchess_core::Fen;
+
+    #[test]
+    fn captures_come_first_by_expected_gain_then_killers() {
+        let fen: Fen = "4k3/8/8/3q4/8/3r4/8/3RK2N w - - 0 1".parse().unwrap();
+        let position = Position::from_fen(&fen).unwrap();
+        let mut moves = position.legal_moves();
+        let weights = Weights::default();
+        let mut order = MoveOrder::default();
+        let killer = *moves.iter().find(|m| m.to_string() == "h1g3").unwrap();
+        order.record_cutoff(&killer, 0, 2);
+        order.sort(&mut moves, None, 0, &position, &weights);
+        let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+        assert_eq!(names[0], "d1xd3");
+        assert_eq!(names[1], "h1g3");
+    }
+}

@@ -1,0 +1,282 @@
+//! Iterative deepening over the root moves; the node search is in [`node`].
+//!
+//! The search never plays on the caller's game: it replays the game's record (every outcome
+//! forced) onto an exact local board of its own, so it works the same whatever board the game
+//! runs on, and the caller's generator and board are untouched.
+
+mod node;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use qchess_core::{AlgebraicMove, Bitboard, LegalMove};
+use qchess_engine::Game;
+use qchess_engine::record::{GameRecord, RecordInfo};
+use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
+
+use crate::SearchError;
+use crate::branch::{Branch, play_first, play_outcome};
+use crate::eval::Weights;
+use crate::limits::{Deadline, SearchControl, SearchLimits};
+use crate::order::MoveOrder;
+use crate::table::{Table, position_key};
+
+/// The score of capturing the enemy king now; a capture `n` plies ahead scores `WIN - n`.
+pub const WIN: f64 = 100_000.0;
+
+/// Scores at least this far from 0 are certain wins or losses.
+pub const CERTAIN_WIN: f64 = WIN - 1000.0;
+
+/// How the search is set up.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SearchConfig {
+    /// The evaluation weights.
+    pub weights: Weights,
+    /// Moves that would grow the quantum state past this many basis states (and past the
+    /// root's size) are not searched.
+    pub state_budget: usize,
+    /// Transposition table size in megabytes.
+    pub hash_megabytes: usize,
+    /// Plies of captures searched past the nominal depth (0: none).
+    pub quiescence_plies: u32,
+}
+
+impl Default for SearchConfig {
+    fn default() -> SearchConfig {
+        SearchConfig { weights: Weights::default(), state_budget: 1 << 12, hash_megabytes: 16, quiescence_plies: 4 }
+    }
+}
+
+/// What one finished iteration (or the whole search) found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchInfo {
+    /// The move to play.
+    pub best: LegalMove,
+    /// Its score in centipawns from the side to move's view (see [`WIN`]).
+    pub score: f64,
+    /// The depth of the last finished iteration (0 when none finished).
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub elapsed: Duration,
+    /// The largest quantum state (basis states) the search kept on its board.
+    pub peak_states: usize,
+    /// The expected line: the best move, then the best replies (through the likelier outcome
+    /// of each measurement).
+    pub pv: Vec<AlgebraicMove>,
+}
+
+impl SearchInfo {
+    /// Nodes per second.
+    pub fn nodes_per_second(&self) -> u64 {
+        let seconds = self.elapsed.as_secs_f64();
+        if seconds > 0.0 { (self.nodes as f64 / seconds) as u64 } else { 0 }
+    }
+
+    /// Plies to a certain king capture: positive when the side to move captures, negative when
+    /// it is captured; `None` when the score is not a certain win or loss.
+    pub fn plies_to_capture(&self) -> Option<i64> {
+        (self.score.abs() >= CERTAIN_WIN).then(|| {
+            let plies = (WIN - self.score.abs()).round() as i64;
+            if self.score > 0.0 { plies } else { -plies }
+        })
+    }
+}
+
+/// A searcher: its configuration, transposition table and ordering tables, kept between moves.
+#[derive(Debug, Clone)]
+pub struct Searcher {
+    config: SearchConfig,
+    table: Table,
+    order: MoveOrder,
+}
+
+/// The state of one running search.
+pub(crate) struct Run<'a> {
+    config: SearchConfig,
+    table: &'a mut Table,
+    order: &'a mut MoveOrder,
+    control: &'a SearchControl,
+    deadline: Deadline,
+    root_states: usize,
+    peak_states: usize,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+}
+
+impl Searcher {
+    /// A searcher with `config`.
+    pub fn new(config: SearchConfig) -> Searcher {
+        Searcher { config, table: Table::with_megabytes(config.hash_megabytes), order: MoveOrder::default() }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &SearchConfig {
+        &self.config
+    }
+
+    /// Forgets what earlier searches learnt (a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.order = MoveOrder::default();
+    }
+
+    /// Searches `game` within `limits` and returns the best move.
+    pub fn search(&mut self, game: &Game, limits: &SearchLimits) -> Result<SearchInfo, SearchError> {
+        self.search_with(game, limits, &[], &SearchControl::new(), &mut |_| {})
+    }
+
+    /// Searches `game` within `limits`, only among `root_moves` when that is not empty, until
+    /// `control` says stop; `report` hears of every finished iteration.
+    pub fn search_with(
+        &mut self,
+        game: &Game,
+        limits: &SearchLimits,
+        root_moves: &[AlgebraicMove],
+        control: &Arc<SearchControl>,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Result<SearchInfo, SearchError> {
+        let deadline = Deadline::new(limits);
+        let mut copy = search_copy(game, self.config.state_budget)?;
+        let mut moves = copy.legal_moves();
+        if !root_moves.is_empty() {
+            moves.retain(|mv| root_moves.iter().any(|wanted| same_move(wanted, &mv.notation)));
+        }
+        if moves.is_empty() {
+            return Err(SearchError::NoLegalMove);
+        }
+        self.order.age();
+        let root_states = copy.state_size();
+        let mut run = Run {
+            config: self.config,
+            table: &mut self.table,
+            order: &mut self.order,
+            control,
+            deadline,
+            root_states,
+            peak_states: root_states,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+        };
+        let first_key = position_key(&copy);
+        let stored = run.table.probe(first_key).and_then(|e| e.best);
+        run.order.sort(&mut moves, stored, 0, copy.position(), &self.config.weights);
+        let mut found = SearchInfo {
+            best: moves[0],
+            score: 0.0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            peak_states: root_states,
+            pv: vec![moves[0].notation],
+        };
+        for depth in 1..=limits.max_depth() {
+            if depth > 1 && !run.deadline.next_iteration_fits(control) {
+                break;
+            }
+            let Some((best, score)) = run.root(&mut copy, &mut moves, depth as i32) else {
+                if depth == 1 {
+                    found.nodes = run.nodes;
+                }
+                break;
+            };
+            found = SearchInfo {
+                best,
+                score,
+                depth,
+                seldepth: run.seldepth as u32,
+                nodes: run.nodes,
+                elapsed: run.deadline.elapsed(),
+                peak_states: run.peak_states,
+                pv: principal_variation(&mut copy, run.table, best, depth as usize),
+            };
+            report(&found);
+            if score.abs() >= CERTAIN_WIN {
+                break;
+            }
+        }
+        found.nodes = run.nodes;
+        found.elapsed = run.deadline.elapsed();
+        found.peak_states = run.peak_states;
+        Ok(found)
+    }
+}
+
+impl Run<'_> {
+    /// One iteration over the root moves, best of the last iteration first; `None` when it
+    /// was stopped before finishing or no move could be searched.
+    fn root(&mut self, game: &mut Game, moves: &mut [LegalMove], depth: i32) -> Option<(LegalMove, f64)> {
+        let mut best: Option<(LegalMove, f64)> = None;
+        let mut scored = Vec::with_capacity(moves.len());
+        for mv in moves.iter() {
+            let alpha = best.map_or(-WIN - 1.0, |(_, score)| score);
+            let value = self.move_value(game, mv, depth - 1, alpha, WIN + 1.0, 0);
+            if self.stopped {
+                return None;
+            }
+            let Some(value) = value else {
+                scored.push((f64::NEG_INFINITY, *mv));
+                continue;
+            };
+            scored.push((value, *mv));
+            if best.is_none_or(|(_, score)| value > score) {
+                best = Some((*mv, value));
+            }
+        }
+        // The next iteration tries the best first, the others in the order they scored.
+        scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (slot, (_, mv)) in moves.iter_mut().zip(scored) {
+            *slot = mv;
+        }
+        best
+    }
+}
+
+/// Whether a requested root move names the same move as a generated one (outcomes aside).
+fn same_move(wanted: &AlgebraicMove, generated: &AlgebraicMove) -> bool {
+    wanted.squares == generated.squares && (wanted.promotion.is_none() || wanted.promotion == generated.promotion)
+}
+
+/// The game replayed onto an exact local board the search owns, big enough for the state the
+/// game already has plus one move past the budget.
+pub(crate) fn search_copy(game: &Game, budget: usize) -> Result<Game, SearchError> {
+    let record = GameRecord::from_game(game, &RecordInfo::default());
+    let cap = budget.max(game.state_size()).saturating_mul(4).max(1 << 10);
+    let options = game.options();
+    let board = LocalBoard::with_options(
+        Bitboard::EMPTY,
+        LocalBoardOptions { seed: options.seed, state_cap: cap, ..LocalBoardOptions::default() },
+    );
+    record.replay_on(board, options).map_err(|e| SearchError::Replay(Box::new(e)))
+}
+
+/// The best move and the stored best replies, through the likelier outcome of each measurement.
+fn principal_variation(game: &mut Game, table: &Table, best: LegalMove, length: usize) -> Vec<AlgebraicMove> {
+    let mut line = Vec::new();
+    let mut next = Some(best);
+    while let Some(mv) = next.filter(|_| line.len() < length.max(1)) {
+        let played = match play_first(game, &mv) {
+            Ok(Branch::Chance { p_m1 }) if p_m1 < 0.5 => {
+                let _ = game.undo();
+                play_outcome(game, &mv, Some(false)).is_ok()
+            }
+            Ok(_) => true,
+            Err(_) => false,
+        };
+        if !played {
+            break;
+        }
+        line.push(mv.notation);
+        next = if game.is_over() { None } else { table.probe(position_key(game)).and_then(|e| e.best) };
+    }
+    for _ in 0..line.len() {
+        let _ = game.undo();
+    }
+    line
+}

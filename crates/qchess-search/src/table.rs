@@ -1,0 +1,168 @@
+//! The transposition table, keyed on the classical information plus a hash of the quantum state.
+//!
+//! Two positions share a key only when their piece labels, side to move, castling rights and
+//! en-passant square agree and so does their quantum state: every populated basis state, as
+//! the squares it occupies (and the branch labels of retired qubits), with its amplitude
+//! rounded to [`AMPLITUDE_GRID`]. The per-basis-state hashes are summed, so the order in which
+//! the simulator stores them does not matter. Equal states stored differently (other qubit
+//! labels, a global phase) only miss; they are never confused with different ones beyond the
+//! 64-bit collision odds. On a board that keeps no amplitudes the occupancy distribution is
+//! hashed instead.
+
+use std::hash::{Hash, Hasher};
+
+use qchess_core::LegalMove;
+use qchess_engine::Game;
+use rustc_hash::FxHasher;
+
+/// Amplitudes are rounded to multiples of this before hashing.
+pub const AMPLITUDE_GRID: f64 = 1e-9;
+
+/// Bytes per table entry, for sizing the table from megabytes.
+const ENTRY_BYTES: usize = 64;
+
+/// The key of the game's current position. See the [module docs](self).
+pub fn position_key(game: &Game) -> u64 {
+    let position = game.position();
+    let mut hasher = FxHasher::default();
+    position.board().hash(&mut hasher);
+    position.turn().hash(&mut hasher);
+    position.castling().hash(&mut hasher);
+    position.en_passant().hash(&mut hasher);
+    game.measured_board().hash(&mut hasher);
+    let classical = hasher.finish();
+    let quantum = match game.local_board() {
+        Some(board) => {
+            let state = board.state();
+            let squares: Vec<(u8, u8)> = board
+                .register()
+                .square_qubits()
+                .filter_map(|(square, qubit)| state.position(qubit).map(|at| (square.index(), at)))
+                .collect();
+            let labels = state.label_mask();
+            let classical_occupancy = board.register().classical_occupancy().0;
+            let mut sum = 0u64;
+            for (key, amplitude) in state.amplitudes() {
+                let mut occupied = classical_occupancy;
+                for &(square, at) in &squares {
+                    occupied |= (((key >> at) & 1) as u64) << square;
+                }
+                let mut entry = FxHasher::default();
+                (occupied, key & labels, grid(amplitude.re), grid(amplitude.im)).hash(&mut entry);
+                sum = sum.wrapping_add(entry.finish());
+            }
+            sum
+        }
+        None => {
+            let mut sum = 0u64;
+            for (square, p) in position.probabilities().probabilities.iter().enumerate() {
+                let mut entry = FxHasher::default();
+                (square, grid(*p)).hash(&mut entry);
+                sum = sum.wrapping_add(entry.finish());
+            }
+            sum
+        }
+    };
+    classical ^ quantum.rotate_left(17)
+}
+
+fn grid(x: f64) -> i64 {
+    (x / AMPLITUDE_GRID).round() as i64
+}
+
+/// What a stored score says about the true value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bound {
+    /// The score is the value.
+    Exact,
+    /// The value is at least the score (the search failed high).
+    Lower,
+    /// The value is at most the score (the search failed low).
+    Upper,
+}
+
+/// One stored search result.
+#[derive(Debug, Clone, Copy)]
+pub struct Entry {
+    /// The full key, to tell apart positions that share a slot.
+    pub key: u64,
+    /// The depth searched below the position.
+    pub depth: i32,
+    /// The score, from the side to move's view.
+    pub score: f64,
+    /// What the score says.
+    pub bound: Bound,
+    /// The best move found, tried first next time.
+    pub best: Option<LegalMove>,
+}
+
+/// A fixed-size, always-replace-when-deeper-or-different table.
+#[derive(Debug, Clone)]
+pub struct Table {
+    slots: Vec<Option<Entry>>,
+}
+
+impl Table {
+    /// A table of about `megabytes` MB (at least 1024 entries).
+    pub fn with_megabytes(megabytes: usize) -> Table {
+        let entries = (megabytes.saturating_mul(1 << 20) / ENTRY_BYTES).max(1024).next_power_of_two() / 2;
+        Table { slots: vec![None; entries.max(1024)] }
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|slot| *slot = None);
+    }
+
+    fn index(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 1)
+    }
+
+    /// The entry of `key`, if stored.
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.slots[self.index(key)].filter(|entry| entry.key == key)
+    }
+
+    /// Stores an entry, replacing a shallower one or one of another position.
+    pub fn store(&mut self, entry: Entry) {
+        let index = self.index(entry.key);
+        let slot = &mut self.slots[index];
+        if slot.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
+            *slot = Some(entry);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_merge_back_has_the_key_of_the_position_before_the_split_and_return() {
+        let mut game = Game::standard();
+        let start = position_key(&game);
+        game.play("g1^f3h3").unwrap();
+        let split = position_key(&game);
+        assert_ne!(start, split);
+        game.play("g8f6").unwrap();
+        game.play("f3h3^g1").unwrap();
+        game.play("f6g8").unwrap();
+        // Same pieces, same classical state, same (trivial) quantum state.
+        assert_eq!(position_key(&game), start);
+        game.undo().unwrap();
+        game.undo().unwrap();
+        assert_ne!(position_key(&game), start);
+    }
+
+    #[test]
+    fn the_table_keeps_the_deeper_entry() {
+        let mut table = Table::with_megabytes(1);
+        let entry = Entry { key: 5, depth: 3, score: 1.0, bound: Bound::Exact, best: None };
+        table.store(entry);
+        table.store(Entry { depth: 1, score: 2.0, ..entry });
+        assert_eq!(table.probe(5).unwrap().score, 1.0);
+        table.store(Entry { depth: 4, score: 3.0, ..entry });
+        assert_eq!(table.probe(5).unwrap().score, 3.0);
+        assert!(table.probe(6).is_none());
+    }
+}

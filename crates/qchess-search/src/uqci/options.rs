@@ -1,0 +1,172 @@
+//! The engine's options: the official UQCI ones and ours.
+//!
+//! | option | type | default | meaning |
+//! |---|---|---|---|
+//! | `forceturn` | check | true | only the side to move may move |
+//! | `forcewin` | check | true | the game ends by the win conditions |
+//! | `forcemeasure` | check | true | `.m0` / `.m1` in `position ... moves` force outcomes |
+//! | `resturl` | string | empty | a quantum board REST API (`qchess serve`) to run the moves on |
+//! | `Level` | spin 1..8 | 3 | search depth of a bare `go` |
+//! | `Hash` | spin 1..4096 | 16 | transposition table, MB |
+//! | `StateBudget` | spin 16..4194304 | 4096 | largest quantum state (basis states) the search grows |
+//! | `Seed` | spin | 0 | seed of the measurement outcomes the engine's own board draws |
+//! | `Rules` | combo | official | the rule set: official, classical, ... (every `RuleSet`) |
+//! | `Ponder` | check | false | the GUI may send `go ponder` |
+
+use qchess_core::Fen;
+use qchess_core::text::with_causes;
+use qchess_engine::{Game, GameOptions, RuleSet};
+
+use crate::SearchConfig;
+use crate::player::{DEFAULT_LEVEL, MAX_LEVEL, level_config};
+use crate::remote::RestBoard;
+
+/// Every option's value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// `forceturn`.
+    pub force_turn: bool,
+    /// `forcewin`.
+    pub force_win: bool,
+    /// `forcemeasure`.
+    pub force_measure: bool,
+    /// `resturl`: empty for the built-in exact board.
+    pub rest_url: Option<String>,
+    /// `Level`.
+    pub level: u32,
+    /// `Hash`, in MB.
+    pub hash_megabytes: usize,
+    /// `StateBudget`.
+    pub state_budget: usize,
+    /// `Seed`.
+    pub seed: u64,
+    /// `Rules`.
+    pub rules: RuleSet,
+}
+
+impl Default for EngineOptions {
+    fn default() -> EngineOptions {
+        EngineOptions {
+            force_turn: true,
+            force_win: true,
+            force_measure: true,
+            rest_url: None,
+            level: DEFAULT_LEVEL,
+            hash_megabytes: 16,
+            state_budget: SearchConfig::default().state_budget,
+            seed: 0,
+            rules: RuleSet::Official,
+        }
+    }
+}
+
+impl EngineOptions {
+    /// The `option ...` lines `uci` answers.
+    pub fn declarations() -> Vec<String> {
+        let defaults = EngineOptions::default();
+        vec![
+            "option name forceturn type check default true".to_owned(),
+            "option name forcewin type check default true".to_owned(),
+            "option name forcemeasure type check default true".to_owned(),
+            "option name resturl type string default <empty>".to_owned(),
+            format!("option name Level type spin default {} min 1 max {MAX_LEVEL}", defaults.level),
+            format!("option name Hash type spin default {} min 1 max 4096", defaults.hash_megabytes),
+            format!("option name StateBudget type spin default {} min 16 max 4194304", defaults.state_budget),
+            "option name Seed type spin default 0 min 0 max 2147483647".to_owned(),
+            format!(
+                "option name Rules type combo default official {}",
+                RuleSet::ALL.map(|r| format!("var {}", r.name())).join(" ")
+            ),
+            "option name Ponder type check default false".to_owned(),
+        ]
+    }
+
+    /// Sets an option by name (any case); the error names what is wrong.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let value_text = value.map(str::trim).unwrap_or("");
+        let check = || match value_text {
+            "true" => Ok(true),
+            "false" => Ok(false),
+            other => Err(format!("setoption {name}: expected true or false, not `{other}`")),
+        };
+        let spin =
+            |min: u64, max: u64| {
+                value_text.parse::<u64>().ok().filter(|v| (min..=max).contains(v)).ok_or_else(|| {
+                    format!("setoption {name}: expected a number from {min} to {max}, not `{value_text}`")
+                })
+            };
+        match name.to_ascii_lowercase().as_str() {
+            "forceturn" => self.force_turn = check()?,
+            "forcewin" => self.force_win = check()?,
+            "forcemeasure" => self.force_measure = check()?,
+            "resturl" => {
+                self.rest_url = match value_text {
+                    "" | "<empty>" => None,
+                    url if url.starts_with("http://") || url.starts_with("https://") => Some(url.to_owned()),
+                    other => return Err(format!("setoption resturl: `{other}` is not an http:// or https:// URL")),
+                }
+            }
+            "level" => self.level = spin(1, u64::from(MAX_LEVEL))? as u32,
+            "hash" => self.hash_megabytes = spin(1, 4096)? as usize,
+            "statebudget" => self.state_budget = spin(16, 1 << 22)? as usize,
+            "seed" => self.seed = spin(0, i32::MAX as u64)?,
+            "rules" => {
+                self.rules = value_text.to_ascii_lowercase().parse().map_err(|_| {
+                    let names = RuleSet::ALL.map(RuleSet::name).join(", ");
+                    format!("setoption Rules: `{value_text}` is not one of {names}")
+                })?;
+            }
+            "ponder" => {
+                check()?;
+            }
+            _ => return Err(format!("setoption: unknown option `{name}`")),
+        }
+        Ok(())
+    }
+
+    /// The search configuration these options give.
+    pub fn search_config(&self) -> SearchConfig {
+        let (config, _) = level_config(self.level);
+        SearchConfig { hash_megabytes: self.hash_megabytes, state_budget: self.state_budget, ..config }
+    }
+
+    /// A game from `start` on the board these options name.
+    pub fn new_game(&self, start: &Fen, options: GameOptions) -> Result<Game, String> {
+        let game = match &self.rest_url {
+            None => Game::new(start, options),
+            Some(url) => {
+                let board = RestBoard::new(url).map_err(|e| format!("resturl: {}", with_causes(&e)))?;
+                Game::with_board(start, options, board)
+            }
+        };
+        game.map_err(|e| format!("position: {}", with_causes(&e)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_are_set_by_name_and_checked() {
+        let mut options = EngineOptions::default();
+        options.set("ForceTurn", Some("false")).unwrap();
+        options.set("Level", Some("5")).unwrap();
+        options.set("resturl", Some("http://127.0.0.1:8080")).unwrap();
+        assert!(!options.force_turn);
+        assert_eq!(options.level, 5);
+        assert_eq!(options.rest_url.as_deref(), Some("http://127.0.0.1:8080"));
+        assert_eq!(
+            options.set("Level", Some("99")).unwrap_err(),
+            "setoption Level: expected a number from 1 to 8, not `99`"
+        );
+        assert_eq!(
+            options.set("forcewin", Some("yes")).unwrap_err(),
+            "setoption forcewin: expected true or false, not `yes`"
+        );
+        assert!(options.set("Rules", Some("checkers")).is_err());
+        options.set("Rules", Some("classical")).unwrap();
+        assert_eq!(options.rules, RuleSet::Classical);
+        assert!(options.set("Colour", Some("blue")).is_err());
+    }
+}

@@ -1,0 +1,134 @@
+//! The search on hand-built official positions: forced king captures, exact chance nodes, the
+//! state budget, and legality over random positions.
+
+use proptest::prelude::*;
+use qchess_core::Fen;
+use qchess_engine::ai::RandomMover;
+use qchess_engine::{Game, GameOptions, RuleSet};
+use qchess_search::{SearchConfig, SearchLimits, Searcher, WIN, Weights};
+
+fn game(fen: &str, moves: &[&str]) -> Game {
+    let fen: Fen = fen.parse().unwrap();
+    let mut game = Game::new(&fen, GameOptions::default()).unwrap();
+    for mv in moves {
+        game.play(mv).unwrap();
+    }
+    game
+}
+
+fn search(game: &Game, depth: u32) -> qchess_search::SearchInfo {
+    Searcher::new(SearchConfig::default()).search(game, &SearchLimits::depth(depth)).unwrap()
+}
+
+#[test]
+fn a_king_capture_in_one_is_played_at_once() {
+    let position = game("6k1/8/8/8/8/8/8/K5R1 w - - 0 1", &[]);
+    let found = search(&position, 3);
+    assert_eq!(found.best.to_string(), "g1xg8");
+    assert_eq!(found.plies_to_capture(), Some(1));
+    assert_eq!(found.depth, 1, "a certain win ends the iterations");
+}
+
+#[test]
+fn a_back_rank_capture_in_two_is_forced() {
+    // The black king can only step along the eighth rank; the rook comes to it.
+    let position = game("7k/5ppp/8/8/8/8/8/R5K1 w - - 0 1", &[]);
+    let found = search(&position, 3);
+    assert_eq!(found.plies_to_capture(), Some(3), "{found:?}");
+    assert_eq!(found.best.to_string(), "a1a8");
+    // Whatever Black answers, White captures next.
+    let mut after = position;
+    after.play("a1a8").unwrap();
+    let defence = search(&after, 2);
+    assert_eq!(defence.plies_to_capture(), Some(-2), "{defence:?}");
+}
+
+#[test]
+fn a_capture_through_a_measurement_wins_either_way() {
+    // The knight is split between f7 and g6, both attacking the boxed-in king on h8. Taking from
+    // f7 measures whether the knight is there: m1 (1/2) captures now; m0 leaves it all on g6,
+    // which captures next move, as nothing Black has reaches g6 or frees h8 in time.
+    let position = game("6rk/p5pn/8/4N3/8/8/8/K7 w - - 0 1", &["e5^f7g6", "a7a6"]);
+    let found = search(&position, 3);
+    let expected = 0.5 * (WIN - 1.0) + 0.5 * (WIN - 3.0);
+    assert!((found.score - expected).abs() < 1e-6, "{found:?}");
+    assert_eq!(found.plies_to_capture(), Some(2));
+    assert!(["f7xh8", "g6xh8"].contains(&found.best.to_string().as_str()), "{found:?}");
+}
+
+#[test]
+fn chance_nodes_weigh_outcomes_by_their_exact_probabilities() {
+    // The knight is on h3 with probability 1/2 and on e5 and d4 with 1/4 each. Taking the queen
+    // from e5 gains 900 * 1/4 = 225 expected; taking the rook from h3 gains 500 * 1/2 = 250.
+    // Equal weights (1/2 each) would pick the queen.
+    let setup = ["g1^f3h3", "a7a6", "f3^e5d4", "a6a5"];
+    let position = game("7k/p2q4/8/6r1/8/8/8/K5N1 w - - 0 1", &setup);
+    assert!((position.probability("e5".parse().unwrap()) - 0.25).abs() < 1e-12);
+    let config = SearchConfig { weights: Weights::material_only(), quiescence_plies: 0, ..SearchConfig::default() };
+    let found = Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap();
+    assert_eq!(found.best.to_string(), "h3xg5");
+    // White's knight (310) against Black's queen, pawn and half a rook: exactly -940 for White.
+    assert!((found.score - (310.0 - 900.0 - 100.0 - 250.0)).abs() < 1e-9, "{found:?}");
+}
+
+#[test]
+fn the_state_budget_holds_on_a_split_heavy_position() {
+    let moves = ["b1^a3c3", "b8^a6c6", "g1^f3h3", "g8^f6h6", "e2e3", "e7e6", "f1^d3c4", "f8^d6c5"];
+    let position = game(qchess_core::START_FEN, &moves);
+    let root = position.state_size();
+    assert!(root >= 64, "the setup is split-heavy: {root} basis states");
+    let config = SearchConfig { state_budget: root, ..SearchConfig::default() };
+    let limits = SearchLimits { depth: Some(3), nodes: Some(3000), ..SearchLimits::default() };
+    let found = Searcher::new(config).search(&position, &limits).unwrap();
+    assert!(found.peak_states <= root, "peak {} > budget {root}", found.peak_states);
+    assert!(position.legal_moves().contains(&found.best));
+    // A looser budget lets the search grow the state.
+    let config = SearchConfig { state_budget: 4 * root, ..SearchConfig::default() };
+    let found = Searcher::new(config).search(&position, &limits).unwrap();
+    assert!(found.peak_states > root && found.peak_states <= 4 * root, "{}", found.peak_states);
+}
+
+#[test]
+fn a_node_limit_stops_the_search_with_a_legal_move() {
+    let position = game(qchess_core::START_FEN, &["b1^a3c3", "g8^f6h6"]);
+    let limits = SearchLimits { nodes: Some(200), ..SearchLimits::default() };
+    let found = Searcher::new(SearchConfig::default()).search(&position, &limits).unwrap();
+    assert!(found.nodes < 2000, "{}", found.nodes);
+    assert!(position.legal_moves().contains(&found.best));
+}
+
+#[test]
+fn classical_rules_checkmate_in_one() {
+    // Scholar's mate: the queen takes f7, and the game ends by checkmate.
+    let fen: Fen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4".parse().unwrap();
+    let options = GameOptions { rules: RuleSet::Classical, ..GameOptions::default() };
+    let position = Game::new(&fen, options).unwrap();
+    let found = search(&position, 3);
+    assert_eq!(found.plies_to_capture(), Some(1), "{found:?}");
+    let mut after = position;
+    after.play_legal(&found.best).unwrap();
+    assert_eq!(after.end().map(|e| e.reason), Some(qchess_engine::EndReason::Checkmate));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 36, ..ProptestConfig::default() })]
+
+    /// Over random positions of every rule set, reached by random play, the move found is
+    /// legal and plays.
+    #[test]
+    fn the_search_never_returns_an_illegal_move(seed in any::<u64>(), plies in 0usize..24, rules in 0..RuleSet::ALL.len()) {
+        let options = GameOptions { rules: RuleSet::ALL[rules], ..GameOptions::with_seed(seed) };
+        let mut position = Game::new(&Fen::start(), options).unwrap();
+        let mut mover = RandomMover::new(seed);
+        for _ in 0..plies {
+            if position.is_over() || mover.play(&mut position).is_err() {
+                break;
+            }
+        }
+        prop_assume!(!position.is_over());
+        let limits = SearchLimits { depth: Some(2), nodes: Some(400), ..SearchLimits::default() };
+        let found = Searcher::new(SearchConfig::default()).search(&position, &limits).unwrap();
+        prop_assert!(position.legal_moves().contains(&found.best), "{} not legal", found.best);
+        prop_assert!(position.play_legal(&found.best).is_ok());
+    }
+}

@@ -1,0 +1,199 @@
+//! The game API's HTTP handlers: parse and check the request, then hand the work to the game's
+//! thread.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use qchess_core::Square;
+use qchess_qasm::export::Format;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::choices::{parse_player, players, rule_description};
+use super::session::{NewGame, NewGameBody};
+use crate::AppState;
+use crate::error::ApiError;
+use crate::provider::{body_bytes, json_body};
+
+/// A JSON body read as `T`; an empty body reads as `{}`.
+fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>, what: &str) -> Result<T, ApiError> {
+    let bytes = body_bytes(body)?;
+    let value = if bytes.iter().all(u8::is_ascii_whitespace) { json!({}) } else { json_body(Ok(bytes))? };
+    serde_json::from_value(value)
+        .map_err(|e| ApiError::bad_request(format!("bad {what}: {}", qchess_core::text::excerpt_line(&e.to_string()))))
+}
+
+/// `GET /api/options`.
+pub async fn options(State(state): State<Arc<AppState>>) -> Json<Value> {
+    let games = state.games.config();
+    let mut backends = vec![json!({ "id": "local", "label": "local (exact simulator)", "exact": true })];
+    if let Some(remote) = &games.remote {
+        backends.push(json!({ "id": "remote", "label": remote.label, "exact": false }));
+    }
+    let rules: Vec<Value> = qchess_engine::RuleSet::ALL
+        .iter()
+        .map(|&r| json!({ "id": r.name(), "description": rule_description(r) }))
+        .collect();
+    let players: Vec<Value> =
+        players().into_iter().map(|(id, description)| json!({ "id": id, "description": description })).collect();
+    Json(json!({
+        "rules": rules,
+        "players": players,
+        "backends": backends,
+        "max_games": games.max_games,
+        "idle_timeout_secs": games.idle_timeout.as_secs(),
+        "computer_movetime_ms": games.computer_movetime.as_millis() as u64,
+    }))
+}
+
+/// `GET /api/games`: the ids of the open games.
+pub async fn list(State(state): State<Arc<AppState>>) -> Json<Value> {
+    Json(json!({ "games": state.games.ids() }))
+}
+
+/// `POST /api/games`: 201 with the new game's state and its id.
+pub async fn create(
+    State(state): State<Arc<AppState>>,
+    request: Result<Bytes, BytesRejection>,
+) -> Result<Response, ApiError> {
+    let request: NewGameBody = body(request, "new game")?;
+    let spec = NewGame::from_body(request, state.games.config().remote.is_some())?;
+    let id = state.new_id();
+    let answer_id = id.clone();
+    let mut view = state.games.create(id, spec, |session| session.state()).await?;
+    view["id"] = Value::from(answer_id);
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+/// Runs `work` on game `id` and answers its JSON with the id added.
+async fn on_game(
+    state: &AppState,
+    id: String,
+    work: impl FnOnce(&mut super::session::Session) -> Result<Value, ApiError> + Send + 'static,
+) -> Result<Json<Value>, ApiError> {
+    let mut view = state.games.with(&id, work).await?;
+    if let Value::Object(map) = &mut view {
+        map.insert("id".to_owned(), Value::from(id));
+    }
+    Ok(Json(view))
+}
+
+/// `GET /api/games/{id}`.
+pub async fn state(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    on_game(&state, id, |session| Ok(session.state())).await
+}
+
+/// `DELETE /api/games/{id}`.
+pub async fn delete(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    if state.games.delete(&id) {
+        Ok(Json(json!({ "id": id, "deleted": true })))
+    } else {
+        Err(ApiError::not_found(format!("no game `{id}` to delete")))
+    }
+}
+
+/// `GET /api/games/{id}/moves`.
+pub async fn legal_moves(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    on_game(&state, id, |session| Ok(session.legal_moves())).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayBody {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+/// `POST /api/games/{id}/moves` `{"move": "b1^a3c3"}`.
+pub async fn play(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    request: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: PlayBody = body(request, "move")?;
+    on_game(&state, id, move |session| session.play(&request.mv)).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ComputerBody {
+    player: Option<String>,
+}
+
+/// `POST /api/games/{id}/computer` `{"player": "random"}` (optional).
+pub async fn computer(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    request: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: ComputerBody = body(request, "computer request")?;
+    let player = request
+        .player
+        .map(|p| parse_player(&p).map_err(|e| ApiError::bad_request(format!("player: {e}"))))
+        .transpose()?;
+    on_game(&state, id, move |session| session.computer(player)).await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UndoBody {
+    plies: Option<usize>,
+}
+
+/// `POST /api/games/{id}/undo` `{"plies": 1}` (optional).
+pub async fn undo(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    request: Result<Bytes, BytesRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let request: UndoBody = body(request, "undo request")?;
+    let plies = request.plies.unwrap_or(1);
+    on_game(&state, id, move |session| session.undo(plies)).await
+}
+
+/// `GET /api/games/{id}/squares/{square}`.
+pub async fn square(
+    State(state): State<Arc<AppState>>,
+    Path((id, square)): Path<(String, String)>,
+) -> Result<Json<Value>, ApiError> {
+    let square: Square =
+        square.parse().map_err(|_| ApiError::bad_request(format!("`{square}` is not a square; name one like e4")))?;
+    on_game(&state, id, move |session| session.square(square)).await
+}
+
+/// `GET /api/games/{id}/record`: `{"record": "..."}`.
+pub async fn record(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
+    on_game(&state, id, |session| Ok(json!({ "record": session.record_text() }))).await
+}
+
+/// The query of `GET /api/games/{id}/circuit`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CircuitQuery {
+    format: Option<String>,
+}
+
+/// `GET /api/games/{id}/circuit?format=qasm2|qasm3`.
+pub async fn circuit(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    query: Result<Query<CircuitQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::bad_request(format!("bad query: {}", e.body_text())))?;
+    let format = match query.format.as_deref().unwrap_or("qasm2") {
+        "qasm2" => Format::Qasm2,
+        "qasm3" => Format::Qasm3,
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "format: `{other}` is not a circuit format; use qasm2 or qasm3"
+            )));
+        }
+    };
+    on_game(&state, id, move |session| session.circuit(format)).await
+}

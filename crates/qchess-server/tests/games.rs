@@ -286,3 +286,28 @@ fn a_hundred_games_play_to_the_end_at_once() {
     let open = ok(http.get(format!("{base}/api/games")))["games"].as_array().expect("ids").len();
     assert_eq!(open as u64, games, "every finished game is still there");
 }
+
+#[test]
+fn the_search_levels_play_through_the_game_api() {
+    let base = start(|_| {});
+    let http = client();
+    let options = ok(http.get(format!("{base}/api/options")));
+    let ids: Vec<&str> =
+        options["players"].as_array().expect("players").iter().filter_map(|p| p["id"].as_str()).collect();
+    assert_eq!(ids, ["human", "random", "greedy", "ai:1", "ai:2", "ai:3", "ai:4"]);
+    // White's rook takes the king: the search finds it, the random mover would rarely.
+    let fen = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
+    let (status, created) = send(
+        http.post(format!("{base}/api/games"))
+            .json(&json!({"seed": 3, "fen": fen, "white": "ai:2", "black": "greedy"})),
+    );
+    assert_eq!(status, StatusCode::CREATED, "{created}");
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("an id"));
+    let played = ok(http.post(format!("{game}/computer")).json(&json!({})));
+    assert_eq!(played["last_move"]["move"], "e1xe8", "{played}");
+    rejected(
+        http.post(format!("{base}/api/games")).json(&json!({"white": "ai:9", "black": "human"})),
+        StatusCode::BAD_REQUEST,
+        "is not a player",
+    );
+}

@@ -57,23 +57,43 @@ impl FromStr for RuleSet {
 }
 
 /// Who plays a side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Player {
     /// Moves come from the API (a person at the board).
     Human,
     /// The engine's seeded random mover.
     Random,
+    /// One ply of best expected material (`qchess_search::player`).
+    Greedy,
+    /// The search at a level (`ai:1` .. `ai:4` here).
+    Level(u8),
 }
+
+/// The names of the search levels the board offers.
+const LEVEL_NAMES: [&str; 4] = ["ai:1", "ai:2", "ai:3", "ai:4"];
+
+/// How long the search thinks for one computer move.
+const COMPUTER_MOVETIME: std::time::Duration = std::time::Duration::from_millis(500);
 
 impl Player {
     /// Every player, in the order the board offers them.
-    pub const ALL: [Player; 2] = [Player::Human, Player::Random];
+    pub const ALL: [Player; 7] = [
+        Player::Human,
+        Player::Random,
+        Player::Greedy,
+        Player::Level(1),
+        Player::Level(2),
+        Player::Level(3),
+        Player::Level(4),
+    ];
 
     /// The name the API uses.
     pub const fn name(self) -> &'static str {
         match self {
             Player::Human => "human",
             Player::Random => "random",
+            Player::Greedy => "greedy",
+            Player::Level(level) => LEVEL_NAMES[(level as usize).saturating_sub(1) % LEVEL_NAMES.len()],
         }
     }
 
@@ -82,6 +102,11 @@ impl Player {
         match self {
             Player::Human => "a person at the board",
             Player::Random => "the computer: a random legal move",
+            Player::Greedy => "the computer: the most expected material after one move",
+            Player::Level(1) => "the computer: the exact-state search, 1 ply",
+            Player::Level(2) => "the computer: the exact-state search, 2 plies",
+            Player::Level(3) => "the computer: the exact-state search, 3 plies",
+            Player::Level(_) => "the computer: the exact-state search, 4 plies",
         }
     }
 }
@@ -99,7 +124,10 @@ impl FromStr for Player {
         match text.trim() {
             "human" => Ok(Player::Human),
             "random" | "computer" => Ok(Player::Random),
-            other => Err(format!("`{other}` is not a player; choose human or random")),
+            other => Player::ALL
+                .into_iter()
+                .find(|p| p.name() == other)
+                .ok_or_else(|| format!("`{other}` is not a player; choose human, random, greedy or ai:1 .. ai:4")),
         }
     }
 }
@@ -200,6 +228,9 @@ pub struct Session {
     pub(super) players: [Player; 2],
     pub(super) backend_label: String,
     mover: RandomMover,
+    /// The greedy and search players made so far, kept between moves.
+    computers: Vec<(Player, qchess_search::player::Player)>,
+    seed: u64,
 }
 
 impl fmt::Debug for Session {
@@ -235,6 +266,8 @@ impl Session {
             backend_label,
             // The computer's choices follow the game's seed, apart from the board's draws.
             mover: RandomMover::new(options.seed ^ 0x9e37_79b9_7f4a_7c15),
+            computers: Vec::new(),
+            seed: options.seed,
         })
     }
 
@@ -265,6 +298,23 @@ impl Session {
                 )));
             }
             Player::Random => self.mover.play(&mut self.game).map_err(game_error)?,
+            Player::Greedy | Player::Level(_) => {
+                if !self.computers.iter().any(|(p, _)| *p == player) {
+                    let spec = match player {
+                        Player::Level(level) => qchess_search::player::PlayerSpec::Level(u32::from(level)),
+                        _ => qchess_search::player::PlayerSpec::Greedy,
+                    };
+                    let made = qchess_search::player::Player::new(&spec, self.seed)
+                        .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+                    self.computers.push((player, made));
+                }
+                let computer = self.computers.iter_mut().find(|(p, _)| *p == player).map(|(_, c)| c);
+                let computer = computer.ok_or_else(|| ApiError::bad_request("no such computer player"))?;
+                computer.play(&mut self.game, COMPUTER_MOVETIME).map_err(|e| match e {
+                    qchess_search::player::PlayerError::Game(error) => game_error(error),
+                    other => ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
+                })?
+            }
         };
         Ok(self.state())
     }

@@ -29,4 +29,7 @@ QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ionq/run.sh
 section "python package (maturin wheel, pytest)"
 scripts/test-python-package.sh
 
+section "web board in headless Chromium (selenium)"
+QCHESS="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/web/run.sh
+
 section "all checks passed"

@@ -32,7 +32,16 @@ fn quick_json_follows_the_contract() {
     let names: Vec<&str> = workloads.iter().map(|w| w["name"].as_str().expect("name")).collect();
     assert_eq!(
         names,
-        ["fixed", "random-default", "random-split-heavy", "random-no-merge", "growth", "dense", "search"]
+        [
+            "fixed",
+            "random-default",
+            "random-split-heavy",
+            "random-no-merge",
+            "growth",
+            "dense",
+            "dense-circuits",
+            "search"
+        ]
     );
 
     for workload in workloads {

@@ -4,6 +4,7 @@
 
 mod golden;
 mod reading;
+mod target;
 
 use serde_json::{Value, json};
 

@@ -139,7 +139,7 @@ fn save_and_record_round_trip() {
 
     // A record whose outcome cannot happen is refused, naming the move.
     std::fs::write(&path, "[Event \"x\"]\n\n1. e2e4 d7d5 2. e4xd5.m0 *\n").expect("write");
-    assert_input_error(&qchess(&["game", "--record", path_text]), "move 2. e4xd5.m0: outcome m0 has probability 0");
+    assert_input_error(&qchess(&["game", "--record", path_text]), "move 2: e4xd5.m0: outcome m0 has probability 0");
     std::fs::write(&path, "1. e2e4 {unclosed\n").expect("write");
     assert_input_error(&qchess(&["game", "--record", path_text]), "line 1, column 9: the comment has no closing");
 }
@@ -180,4 +180,17 @@ fn a_game_runs_on_a_served_backend() {
     let sampled =
         game_json(&["--moves", "b1^a3c3 e7e6 a3c3^b5", "--backend", &format!("{},target=qpu.aria-1", served.url)]);
     assert!(close(&sampled["probabilities"]["b5"], 1.0), "the merge is certain on noiseless shots: {sampled}");
+}
+
+#[test]
+fn provider_url_takes_the_bare_base_or_the_versioned_api() {
+    let served = Served::start(&["--seed", "5"]);
+    let moves = "b1^a3c3 e7e6";
+    let direct = game_json(&["--moves", moves, "--backend", &served.url]);
+    assert!(close(&direct["probabilities"]["a3"], 0.5), "{direct}");
+    for url in [served.url.clone(), format!("{}/", served.url), format!("{}/v0.4", served.url)] {
+        let through_ionq =
+            game_json(&["--moves", moves, "--backend", "ionq", "--provider-url", &url, "--api-key", "k"]);
+        assert_eq!(through_ionq["probabilities"], direct["probabilities"], "--provider-url {url}");
+    }
 }

@@ -164,3 +164,27 @@ fn bad_flags_exit_2() {
     assert_eq!(session.code, Some(2), "{}", session.output);
     assert!(session.output.contains("--position: FEN"), "{}", session.output);
 }
+
+#[test]
+fn resignation_clocks_and_rules_in_a_played_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("resigned.pgn");
+    let script = format!("e2e4\ne7e5\nresign\nsave {}\n", path.display());
+    let session = play_piped(&["--black", "human", "--rules", "checkmate", "--clock", "5+3", "--ascii"], &script);
+    assert_eq!(session.code, Some(0), "{}", session.output);
+    assert!(
+        session.output.contains("Result: 1-0 (resignation)") || session.output.contains("0-1 (resignation)"),
+        "{}",
+        session.output
+    );
+    let record = std::fs::read_to_string(&path).expect("saved");
+    for expected in
+        ["[Rules \"checkmate\"]", "[Termination \"white resigned\"]", "[TimeControl \"300+3\"]", "[%clk 0:05:0", "0-1"]
+    {
+        assert!(record.contains(expected), "{expected} in {record}");
+    }
+    let timed = play_piped(&["--black", "human", "--clock", "0+0", "--ascii"], "e2e4\n");
+    assert!(timed.output.contains("0-1 (time)"), "{}", timed.output);
+    let bad = play_piped(&["--clock", "five"], "");
+    assert_eq!(bad.code, Some(2), "{}", bad.output);
+}

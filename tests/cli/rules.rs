@@ -90,3 +90,134 @@ fn a_classical_game_on_a_remote_backend_gives_the_local_result() {
         assert_eq!(local[field], remote[field], "{field}");
     }
 }
+
+/// Seed 001's queen and rook, kings out of the way.
+const QUEEN_AND_ROOK: &str = "fen 6k1/8/8/8/4Q3/4r3/8/K7 w - - 0 1";
+
+#[test]
+fn observer_collapses_are_pinned_and_reported() {
+    let out =
+        qchess_json("game", &["--rules", "observer", "--position", QUEEN_AND_ROOK, "--moves", "e4^e5c2 e3xe5.m1"]);
+    let last = &out["moves"][1];
+    assert_eq!((&last["move"], &last["outcome"]), (&"e3xe5.m1".into(), &1.into()));
+    assert_eq!(last["outcome_probability"], 0.5);
+    assert_eq!(out["pieces"]["e5"], "r");
+    assert!(out["pieces"].get("c2").is_none());
+    assert_eq!(out["result"], "*");
+    let pair = qchess_json(
+        "game",
+        &["--rules", "observer", "--position", QUEEN_AND_ROOK, "--moves", "e4^e5c2 g8f8 e5e8|c2c7.m0"],
+    );
+    assert_eq!(pair["moves"][2]["move"], "e5e8|c2c7.m0");
+    assert_eq!(pair["pieces"]["c7"], "Q");
+    let mate = qchess_json(
+        "game",
+        &["--rules", "observer", "--position", "fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "--moves", "a1^a8b1"],
+    );
+    assert_eq!((&mate["result"], &mate["reason"]), (&"1-0".into(), &"checkmate".into()));
+}
+
+#[test]
+fn observer_refusals_name_the_move_and_the_rule() {
+    let game = |moves: &str| qchess(&["game", "--rules", "observer", "--position", QUEEN_AND_ROOK, "--moves", moves]);
+    assert_refused(
+        &game("e4^e5c2 g8f8 e5^e6e7"),
+        "e5^e6e7: the piece on e5 is in superposition and cannot split again",
+    );
+    assert_refused(&game("e4^e5c2 g8f8 e5e8|c2d4"), "e5e8|c2d4: the half c2d4 is not a legal move");
+    assert_refused(&game("e4^e5c2 g8f8 e5e8|a1a2"), "e5e8|a1a2: a pair names one move from each square");
+    assert_refused(&game("e4^e5c2 g8h8"), "g8h8: it leaves the black king in check");
+}
+
+#[test]
+fn an_observer_game_on_a_remote_backend_gives_the_local_result() {
+    let served = Served::start(&[]);
+    let moves = "e4^e5c2 e3xe5.m0 c2c8";
+    let args = ["--rules", "observer", "--position", QUEEN_AND_ROOK, "--moves", moves];
+    let local = qchess_json("game", &args);
+    let remote = qchess_json("game", &[&args[..], &["--backend", &served.url]].concat());
+    for field in ["result", "pieces", "probabilities"] {
+        assert_eq!(local[field], remote[field], "{field}");
+    }
+    let compiled = qchess_json("compile", &["--rules", "observer", "--position", QUEEN_AND_ROOK, "--moves", moves]);
+    assert_eq!(compiled["sidecar"]["postselect"].as_array().map(Vec::len), Some(1), "the collapse is a measurement");
+}
+
+#[test]
+fn checkmate_failed_moves_and_measurements_through_the_cli() {
+    let failed = qchess_json("game", &["--rules", "checkmate", "--moves", "b1^a3c3 e7e6 c2c3.m1"]);
+    let last = &failed["moves"][2];
+    assert_eq!((&last["move"], &last["outcome"], &last["proceeded"]), (&"c2c3.m1".into(), &1.into(), &false.into()));
+    assert_eq!((&failed["pieces"]["c2"], &failed["pieces"]["c3"]), (&"P".into(), &"N".into()));
+    assert_eq!(failed["side_to_move"], "black");
+    let mate = qchess_json(
+        "game",
+        &["--rules", "checkmate", "--position", "fen 6k1/8/8/8/8/8/r7/6K1 w - - 0 1", "--moves", "g1^f1h1 a2a1"],
+    );
+    assert_eq!((&mate["result"], &mate["reason"]), (&"0-1".into(), &"checkmate".into()));
+    assert_refused(
+        &qchess(&[
+            "game",
+            "--rules",
+            "checkmate",
+            "--position",
+            "fen 4k3/8/8/8/8/8/8/r3K3 w - - 0 1",
+            "--moves",
+            "e1^e2f1",
+        ]),
+        "e1^e2f1: it leaves the white king in check",
+    );
+    assert_refused(
+        &qchess(&["game", "--rules", "checkmate", "--moves", "e2e4 ?e4"]),
+        "?e4: e4 is not in superposition",
+    );
+}
+
+#[test]
+fn a_checkmate_game_on_a_remote_backend_gives_the_local_result() {
+    let served = Served::start(&[]);
+    let args = ["--rules", "checkmate", "--moves", "b1^a3c3 g8^f6h6 c2c3.m0 ?f6.m1 d2d3 e7e6 c1h6"];
+    let local = qchess_json("game", &args);
+    let remote = qchess_json("game", &[&args[..], &["--backend", &served.url]].concat());
+    for field in ["result", "pieces", "probabilities"] {
+        assert_eq!(local[field], remote[field], "{field}");
+    }
+    let compiled = qchess_json("compile", &["--rules", "checkmate", "--position", "startpos", "--moves", args[3]]);
+    assert_eq!(compiled["sidecar"]["postselect"].as_array().map(Vec::len), Some(2), "two measurements");
+}
+
+#[test]
+fn moves_lists_observer_pairs_and_mode_classical_refuses_splits() {
+    let position = format!("{QUEEN_AND_ROOK} moves e4^e5c2 g8f8");
+    let moves = qchess_json("moves", &["--rules", "observer", "--position", &position]);
+    let names: Vec<&str> = moves.as_array().expect("list").iter().filter_map(|m| m["move"].as_str()).collect();
+    assert!(names.contains(&"e5e8|c2c7") && names.contains(&"a1b1"), "{names:?}");
+    assert!(!names.contains(&"e5e8"), "a lone half is no move");
+    assert_refused(
+        &qchess(&["game", "--rules", "checkmate", "--mode", "classical", "--moves", "b1^a3c3"]),
+        "b1^a3c3: quantum mode is off, so pieces cannot split",
+    );
+    assert_refused(
+        &qchess(&["compare", "--rules", "observer", "--moves", "e2e4", "--vs", "local"]),
+        "compare runs official and classical games",
+    );
+}
+
+#[test]
+fn ignore_outcomes_draws_instead_of_forcing() {
+    // The pawn step onto the superposed knight is forced to m0 and m1 by turns; ignored, the seed decides.
+    let moves = |outcome: &str| format!("b1^a3c3 e7e6 c2wc3.{outcome}");
+    let forced: Vec<_> = ["m0", "m1"]
+        .iter()
+        .map(|o| qchess_json("game", &["--moves", &moves(o)])["moves"][2]["outcome"].clone())
+        .collect();
+    assert_eq!(forced, [0, 1]);
+    let drawn: Vec<_> = ["m0", "m1"]
+        .iter()
+        .map(|o| {
+            qchess_json("game", &["--moves", &moves(o), "--ignore-outcomes", "--seed", "4"])["moves"][2]["outcome"]
+                .clone()
+        })
+        .collect();
+    assert_eq!(drawn[0], drawn[1], "the suffix no longer decides");
+}

@@ -310,7 +310,9 @@ fn provider_api_guards_keys_limits_and_routes() {
         request.header("Authorization", "apiKey secret").send().expect("answers")
     };
     let huge = json!({"backend": "simulator", "input": {"qubits": 1, "circuit": vec![json!({"gate": "x", "targets": [0]}); 200]}});
-    assert_eq!(authed(http.post(url("/v0.4/jobs")).json(&huge)).status().as_u16(), 413);
+    let too_large = authed(http.post(url("/v0.4/jobs")).json(&huge));
+    assert_eq!(too_large.status().as_u16(), 413);
+    assert!(too_large.json::<Value>().expect("JSON")["message"].as_str().expect("text").contains("--max-body-bytes"));
     let many_shots = json!({"backend": "simulator", "shots": 5000, "input": {"qubits": 1, "circuit": []}});
     let response = authed(http.post(url("/v0.4/jobs")).json(&many_shots));
     assert_eq!(response.status().as_u16(), 400);

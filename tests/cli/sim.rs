@@ -142,3 +142,124 @@ fn a_wide_circuit_whose_state_stays_small_runs_sparse() {
         assert!((p - 0.5).abs() < 1e-12, "{key}: {p}");
     }
 }
+
+/// `rounds` rounds of `h q[i]; measure q[i] -> c[i]` on `qubits` qubits.
+fn measured_rounds(qubits: usize, rounds: usize) -> String {
+    let mut text = format!("OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[{qubits}];\ncreg c[{qubits}];\n");
+    for _ in 0..rounds {
+        for i in 0..qubits {
+            text.push_str(&format!("h q[{i}];\nmeasure q[{i}] -> c[{i}];\n"));
+        }
+    }
+    text
+}
+
+/// A dense circuit that keeps a simulator busy for many seconds: `layers` of H and Rz on
+/// every one of 20 qubits.
+fn slow_circuit(layers: usize) -> String {
+    let mut text = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[20];\n".to_string();
+    for layer in 0..layers {
+        for i in 0..20 {
+            text.push_str(&format!("h q[{i}];\nrz({}) q[{i}];\n", 0.1 + layer as f64 * 0.01));
+        }
+    }
+    text
+}
+
+#[test]
+fn repeated_mid_circuit_measurements_sample_fast_on_sparse_states() {
+    let (_dir, path) = qasm_file(&measured_rounds(20, 50));
+    let run = qchess(&["sim", path.to_str().expect("utf-8"), "--shots", "100", "--seed", "3", "--json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let json = run.json();
+    let total: u64 = json["counts"].as_object().expect("object").values().map(|v| v.as_u64().expect("count")).sum();
+    assert_eq!(total, 100);
+}
+
+#[test]
+fn exact_runs_past_the_branch_limit_stop_naming_the_limit_and_its_flag() {
+    let (_dir, path) = qasm_file(&measured_rounds(20, 50));
+    let file = path.to_str().expect("utf-8");
+    let run = qchess(&["sim", file, "--exact"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(run.stderr.contains("more than 262144 measurement branches"), "{}", run.stderr);
+    assert!(run.stderr.contains("(raise it with --max-branches)"), "{}", run.stderr);
+    // Merged branches keep 4 rounds on 10 qubits at 2^10 branches: a limit of 1024 answers.
+    let (_dir, small) = qasm_file(&measured_rounds(10, 4));
+    let small = small.to_str().expect("utf-8");
+    let run = qchess(&["sim", small, "--exact", "--max-branches", "1024", "--json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert_eq!(run.json()["probabilities"].as_object().expect("object").len(), 1024);
+    let run = qchess(&["sim", small, "--exact", "--max-branches", "1000"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+}
+
+#[test]
+fn the_time_limit_stops_a_long_simulation_with_a_clear_error() {
+    let (_dir, path) = qasm_file(&slow_circuit(200));
+    let file = path.to_str().expect("utf-8");
+    for mode in [&["--exact"][..], &["--shots", "10"][..]] {
+        let run = qchess(&[&["sim", file, "--time-limit", "0.2"], mode].concat());
+        assert_eq!(run.code, Some(1), "{}", run.stderr);
+        assert!(
+            run.stderr.contains("the time limit of 0.2 s was reached (raise it with --time-limit)"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stdout.is_empty(), "{}", run.stdout);
+    }
+    for bad in ["0", "-3", "soon"] {
+        let run = qchess(&["sim", file, "--time-limit", bad]);
+        assert_eq!(run.code, Some(2), "{bad}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn a_state_larger_than_available_memory_is_refused_clearly() {
+    // 44 qubits of H are 2^44 basis states: past the sparse limit, and 256 TiB dense.
+    let mut text = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[44];\n".to_string();
+    for i in 0..44 {
+        text.push_str(&format!("h q[{i}];\n"));
+    }
+    let (_dir, path) = qasm_file(&text);
+    let run = qchess(&["sim", path.to_str().expect("utf-8"), "--max-qubits", "50", "--max-states", "1024"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    if std::path::Path::new("/proc/meminfo").exists() {
+        assert!(run.stderr.contains("44 qubits need 256 TiB for a dense state vector, but only"), "{}", run.stderr);
+        assert!(run.stderr.contains("of memory is available"), "{}", run.stderr);
+    }
+}
+
+#[test]
+fn compare_stops_at_its_time_limit_too() {
+    // The same slow circuit compared on the local simulator against itself.
+    let (_dir, path) = qasm_file(&slow_circuit(200));
+    let file = path.to_str().expect("utf-8");
+    let started = std::time::Instant::now();
+    let run = qchess(&["compare", "--qasm", file, "--vs", "local", "--time-limit", "0.5"]);
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("compare: the time limit of 0.5 s was reached (raise it with --time-limit)"),
+        "{}",
+        run.stderr
+    );
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+}
+
+#[test]
+fn single_precision_and_threads_agree_with_double() {
+    let (_dir, path) = qasm_file(&slow_circuit(2));
+    let file = path.to_str().expect("utf-8");
+    let double = qchess(&["sim", file, "--json", "--threads", "1"]);
+    assert_eq!(double.code, Some(0), "{}", double.stderr);
+    let single = qchess(&["sim", file, "--json", "--precision", "single", "--threads", "2"]);
+    assert_eq!(single.code, Some(0), "{}", single.stderr);
+    let (double, single) = (double.json(), single.json());
+    let double = double["probabilities"].as_object().expect("object");
+    for (key, p) in double {
+        let q = single["probabilities"][key].as_f64().unwrap_or(0.0);
+        assert!((p.as_f64().expect("number") - q).abs() < 1e-5, "{key}: {p} vs {q}");
+    }
+    assert_eq!(qchess(&["sim", file, "--precision", "half"]).code, Some(2));
+    assert_eq!(qchess(&["sim", file, "--threads", "0"]).code, Some(2));
+}

@@ -12,7 +12,7 @@ pub enum BenchError {
     #[error("search workload: {0}")]
     Search(String),
     /// A workload name that does not exist.
-    #[error("unknown workload `{name}`; the workloads are {known}")]
+    #[error("unknown workload `{}`; the workloads are {known}", qchess_core::text::excerpt(.name))]
     UnknownWorkload {
         /// The name given.
         name: String,
@@ -20,7 +20,7 @@ pub enum BenchError {
         known: String,
     },
     /// A game refused or failed a move it should have taken.
-    #[error("{workload}, game {game}, ply {ply}: {source}")]
+    #[error("{workload}, game {game}, ply {ply}")]
     Game {
         /// The workload.
         workload: String,
@@ -61,7 +61,7 @@ pub enum BenchError {
         dense: f64,
     },
     /// The dense simulator failed.
-    #[error("{workload}: the dense simulator failed: {source}")]
+    #[error("{workload}: the dense simulator failed")]
     Dense {
         /// The workload.
         workload: String,
@@ -82,4 +82,18 @@ pub enum BenchError {
     /// The growth workload did not behave as the state cap promises.
     #[error("growth: {0}")]
     Growth(String),
+    /// Two configurations of one simulator gave different answers on the same circuit.
+    #[error("dense-circuits: {what}")]
+    Mismatch {
+        /// Which configuration, and by how much.
+        what: String,
+    },
+    /// A file could not be written.
+    #[error("{what}: {detail}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// What the system said.
+        detail: String,
+    },
 }

@@ -12,6 +12,7 @@
 
 use std::time::Instant;
 
+use qchess_core::text::with_causes;
 use qchess_core::{Fen, Notation, Square};
 use qchess_engine::Game;
 use serde_json::json;
@@ -90,8 +91,9 @@ pub(crate) fn run(repetitions: usize) -> Result<WorkloadReport, BenchError> {
                 let before = Instant::now();
                 let played = game.play_notation(notation);
                 timings.push(before.elapsed());
-                let played =
-                    played.map_err(|error| unpinned(sequence, repetition, format!("move {notation}: {error}")))?;
+                let played = played.map_err(|error| {
+                    unpinned(sequence, repetition, format!("move {notation}: {}", with_causes(&error)))
+                })?;
                 let expected = sequence.outcomes.get(index).copied().flatten();
                 let got =
                     played.report.outcome_probability.and(played.report.outcome).zip(played.report.outcome_probability);

@@ -6,6 +6,7 @@
 //! | `random-default`, `random-split-heavy`, `random-no-merge` | seeded random games, end to end per ply: legal moves, the choice, the move on the exact local board, all 64 probabilities; a sample of games is cross-checked against the dense simulator |
 //! | `growth` | splits until the state holds `2^k` basis states; time per state per gate, bytes per state, and a clean refusal at the state cap |
 //! | `dense` | random one- and two-qubit gates on full state vectors against the memory-bandwidth floor |
+//! | `dense-circuits` | seeded random circuits (20, 24, 26 qubits) to the final state: unfused, fused, single precision, threads; `--write-qasm DIR` saves them for other simulators |
 //! | `search` | the search at a fixed move time on positions from random games: nodes per second on one thread, and each move's latency |
 //!
 //! Every workload reports the fields of [`WorkloadReport`]; those that do not apply are `None`.
@@ -21,6 +22,7 @@
 //! # Ok::<(), qchess_bench::BenchError>(())
 //! ```
 
+mod circuits;
 mod crosscheck;
 mod dense;
 mod error;
@@ -36,6 +38,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Instant;
 
+pub use circuits::{CircuitSize, random_circuit};
 pub use crosscheck::TOLERANCE as CROSSCHECK_TOLERANCE;
 pub use dense::DenseSize;
 pub use error::BenchError;
@@ -58,19 +61,22 @@ pub enum Workload {
     Growth,
     /// Dense gates against the bandwidth floor.
     Dense,
+    /// Random circuits to the final state: unfused, fused, single precision, threads.
+    DenseCircuits,
     /// The search's nodes per second and move latency.
     Search,
 }
 
 impl Workload {
     /// Every workload, in the order `qchess bench` runs them.
-    pub const ALL: [Workload; 7] = [
+    pub const ALL: [Workload; 8] = [
         Workload::Fixed,
         Workload::RandomDefault,
         Workload::RandomSplitHeavy,
         Workload::RandomNoMerge,
         Workload::Growth,
         Workload::Dense,
+        Workload::DenseCircuits,
         Workload::Search,
     ];
 
@@ -83,6 +89,7 @@ impl Workload {
             Workload::RandomNoMerge => MoveMix::NO_MERGE.name,
             Workload::Growth => "growth",
             Workload::Dense => "dense",
+            Workload::DenseCircuits => "dense-circuits",
             Workload::Search => "search",
         }
     }
@@ -118,6 +125,12 @@ pub struct BenchOptions {
     pub growth_k: (u32, u32),
     /// The dense workload's state sizes.
     pub dense: Vec<DenseSize>,
+    /// The dense-circuits workload's circuits.
+    pub circuits: Vec<CircuitSize>,
+    /// Threads of the multi-threaded dense-circuits runs.
+    pub threads: usize,
+    /// Where the dense-circuits workload writes its circuits as OpenQASM 2, if anywhere.
+    pub qasm_dir: Option<std::path::PathBuf>,
     /// The search workload's positions and move time.
     pub search: SearchPlan,
 }
@@ -132,6 +145,13 @@ impl BenchOptions {
             random: RandomPlan { games: 1000, plies: 60, crosscheck_every: 50, crosscheck_qubits: 18 },
             growth_k: (10, 20),
             dense: vec![DenseSize { qubits: 20, gates: 300 }, DenseSize { qubits: 24, gates: 60 }],
+            circuits: vec![
+                CircuitSize { qubits: 20, layers: 20 },
+                CircuitSize { qubits: 24, layers: 12 },
+                CircuitSize { qubits: 26, layers: 8 },
+            ],
+            threads: available_threads(),
+            qasm_dir: None,
             search: SearchPlan { positions: 30, movetime_ms: 100 },
         }
     }
@@ -144,9 +164,17 @@ impl BenchOptions {
             random: RandomPlan { games: 20, plies: 40, crosscheck_every: 10, crosscheck_qubits: 12 },
             growth_k: (6, 12),
             dense: vec![DenseSize { qubits: 10, gates: 40 }, DenseSize { qubits: 14, gates: 20 }],
+            circuits: vec![CircuitSize { qubits: 12, layers: 4 }],
+            threads: available_threads(),
+            qasm_dir: None,
             search: SearchPlan { positions: 4, movetime_ms: 20 },
         }
     }
+}
+
+/// The cores this process may use (1 when unknown).
+pub fn available_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Runs the chosen workloads in order, calling `progress` with each workload before it starts.
@@ -163,6 +191,7 @@ pub fn run(options: &BenchOptions, mut progress: impl FnMut(Workload)) -> Result
             Workload::RandomNoMerge => random::run(MoveMix::NO_MERGE, options.random)?,
             Workload::Growth => growth::run(options.growth_k.0, options.growth_k.1)?,
             Workload::Dense => dense::run(&options.dense)?,
+            Workload::DenseCircuits => circuits::run(&options.circuits, options.threads, options.qasm_dir.as_deref())?,
             Workload::Search => search::run(options.search)?,
         };
         report.seconds = started.elapsed().as_secs_f64();
@@ -184,7 +213,7 @@ mod tests {
         let error = "random".parse::<Workload>().expect_err("unknown");
         assert_eq!(
             error.to_string(),
-            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, search"
+            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, dense-circuits, search"
         );
     }
 }

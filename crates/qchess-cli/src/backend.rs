@@ -5,8 +5,8 @@
 //! A backend is written `KIND[,OPTION...]`:
 //!
 //! - `local`: the exact built-in simulator.
-//! - `ionq`: IonQ's API (`--provider-url`, default `https://api.ionq.co/v0.4`; the key from
-//!   `--api-key` or `IONQ_API_KEY`).
+//! - `ionq`: IonQ's API (`--provider-url`, default `https://api.ionq.co/v0.4`, `/v0.4` added when
+//!   the URL has no path; the key from `--api-key` or `IONQ_API_KEY`).
 //! - `http://HOST:PORT` (or `https://...`): a `qchess serve`, or any IonQ v0.4 compatible API;
 //!   `/v0.4` is added when the URL has no path.
 //!
@@ -22,12 +22,13 @@ use std::time::Duration;
 use anyhow::Context as _;
 use qchess_circuit::ir::Circuit;
 use qchess_compare::observation::Observation;
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Bitboard, BoardError, QuantumBoard};
 use qchess_remote::config::PollPolicy;
 use qchess_remote::{IonqClient, RemoteBoard, RemoteBoardConfig, RemoteSettings};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
-use crate::exit::bad_input;
+use crate::exit::bad_input_at;
 
 /// Which kind of backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +66,8 @@ impl FromStr for BackendSpec {
             url if url.starts_with("http://") || url.starts_with("https://") => BackendKind::Url(url.to_owned()),
             other => {
                 return Err(format!(
-                    "`{other}` is not a backend: use local, ionq or the http:// URL of a qchess serve"
+                    "`{}` is not a backend: use local, ionq or the http:// URL of a qchess serve",
+                    excerpt(other)
                 ));
             }
         };
@@ -77,7 +79,8 @@ impl FromStr for BackendSpec {
                 None if option == "mitigation" => spec.mitigation = true,
                 _ => {
                     return Err(format!(
-                        "backend option `{option}`: expected target=simulator|qpu.NAME, noise=MODEL or mitigation"
+                        "backend option `{}`: expected target=simulator|qpu.NAME, noise=MODEL or mitigation",
+                        excerpt(option)
                     ));
                 }
             }
@@ -112,7 +115,7 @@ impl fmt::Display for BackendSpec {
 /// Flags of remote backends, shared by every backend a command uses.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct RemoteArgs {
-    /// Base URL of IonQ's API for `--backend ionq`.
+    /// Base URL of IonQ's API for `--backend ionq`; `/v0.4` is added when the URL has no path.
     #[arg(long, value_name = "URL")]
     pub provider_url: Option<String>,
     /// API key of remote backends (default: the IONQ_API_KEY environment variable).
@@ -133,6 +136,10 @@ pub struct RemoteArgs {
     /// Drop shots whose piece count is impossible (remote backends).
     #[arg(long)]
     pub mitigation: bool,
+    /// The most bytes of one provider answer to read (default 64 MiB); a larger answer is an
+    /// error.
+    #[arg(long, value_name = "BYTES")]
+    pub max_response_bytes: Option<u64>,
 }
 
 /// `--backend` and the remote flags, for commands that run one game.
@@ -188,7 +195,7 @@ impl Backend {
     pub fn resolve(spec: &BackendSpec, remote: &RemoteArgs) -> anyhow::Result<Backend> {
         let url = match &spec.kind {
             BackendKind::Local => return Ok(Backend::Local),
-            BackendKind::Ionq => remote.provider_url.clone(),
+            BackendKind::Ionq => remote.provider_url.as_deref().map(provider_url),
             BackendKind::Url(url) => Some(provider_url(url)),
         };
         let settings = RemoteSettings {
@@ -200,8 +207,11 @@ impl Backend {
             timeout_secs: remote.timeout,
             mitigation: spec.mitigation || remote.mitigation,
             seed: None,
+            max_response_bytes: remote.max_response_bytes,
         };
-        let mut config = settings.board_config().map_err(|e| bad_input(format!("backend `{spec}`: {e}")))?;
+        let mut config = settings
+            .board_config()
+            .map_err(|e| bad_input_at(format!("backend `{}`", excerpt(&spec.to_string())), e))?;
         if matches!(spec.kind, BackendKind::Url(_)) {
             // A server on this machine answers in milliseconds; poll it accordingly.
             config.provider = config
@@ -245,7 +255,8 @@ impl Backend {
     }
 }
 
-/// The provider base URL of a server URL: `/v0.4` is added when the URL has no path.
+/// The provider base URL of a server URL (`--backend URL` or `--provider-url URL`): `/v0.4` is
+/// added when the URL has no path, so the bare base users copy works as well as the API's.
 fn provider_url(url: &str) -> String {
     let trimmed = url.trim_end_matches('/');
     let after_scheme = trimmed.split_once("://").map_or(trimmed, |(_, rest)| rest);
@@ -265,12 +276,12 @@ impl qchess_compare::Backend for Backend {
         match self {
             Backend::Local => qchess_compare::circuits::run_exact(circuit),
             Backend::Remote { config, .. } => {
-                let client = IonqClient::new(config.provider.clone()).map_err(|e| e.to_string())?;
+                let client = IonqClient::new(config.provider.clone()).map_err(|e| with_causes(&e))?;
                 let runtime = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()
                     .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-                let result = runtime.block_on(client.run(circuit, shots)).map_err(|e| e.to_string())?;
+                let result = runtime.block_on(client.run(circuit, shots)).map_err(|e| with_causes(&e))?;
                 let shots = (!config.provider.exact_results()).then_some(result.shots);
                 qchess_compare::circuits::from_qubit_results(circuit, result.probabilities.outcomes(), shots)
             }
@@ -353,7 +364,7 @@ mod tests {
         let Backend::Remote { config, .. } = backend else { panic!("remote") };
         assert_eq!(config.shots, 500);
         let bad: BackendSpec = "http://127.0.0.1:1,target=aria".parse().expect("parses");
-        let error = Backend::resolve(&bad, &remote).expect_err("bad target").to_string();
+        let error = format!("{:#}", Backend::resolve(&bad, &remote).expect_err("bad target"));
         assert!(error.contains("target `aria`"), "{error}");
         assert_eq!(Backend::resolve(&"local".parse().expect("local"), &remote).expect("local").label(), "local");
     }

@@ -5,6 +5,7 @@ mod backend;
 mod commands;
 mod exit;
 mod output;
+mod time_limit;
 
 use std::process::ExitCode;
 
@@ -53,7 +54,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return exit::usage(&error),
+    };
     let result = match cli.command {
         Command::Moves(args) => commands::moves::run(args, cli.json),
         Command::Perft(args) => commands::perft::run(args, cli.json),

@@ -20,7 +20,7 @@ pub enum CompareError {
         reason: String,
     },
     /// A backend failed to run a move or answer a query.
-    #[error("{item}: backend {backend}: {source}")]
+    #[error("{item}: backend {backend}")]
     Board {
         /// The game or circuit.
         item: String,
@@ -49,7 +49,7 @@ pub enum CompareError {
         reason: String,
     },
     /// A backend's answer is not a distribution.
-    #[error("{item}: backend {backend}: {source}")]
+    #[error("{item}: backend {backend}")]
     Observation {
         /// The game or circuit.
         item: String,

@@ -15,11 +15,12 @@
 //! own: under the null hypothesis the chance of `n` shots all missing an outcome of exact
 //! probability `p` is `(1 - p)^n`.
 
+use qchess_core::text::with_causes;
 use qchess_core::{
     AlgebraicMove, Bitboard, BoardError, Fen, MoveReport, Notation, PositionSpec, QuantumBoard, TypedMove,
 };
 use qchess_engine::record::GameRecord;
-use qchess_engine::{Game, GameOptions};
+use qchess_engine::{Game, GameError, GameOptions, RuleSet};
 
 use crate::backend::Backend;
 use crate::error::CompareError;
@@ -46,7 +47,10 @@ impl GameInput {
     /// A game from a record (its `FEN`, `Seed`, `TurnOrder`, `WinConditions` and
     /// `MeasuredBoard` tags).
     pub fn from_record(name: &str, record: &GameRecord) -> Result<GameInput, CompareError> {
-        let bad = |e: &dyn std::fmt::Display| CompareError::Game { game: name.to_owned(), reason: e.to_string() };
+        let bad = |e: &(dyn std::error::Error + 'static)| CompareError::Game {
+            game: name.to_owned(),
+            reason: with_causes(e),
+        };
         Ok(GameInput {
             name: name.to_owned(),
             start: record.start().map_err(|e| bad(&e))?,
@@ -202,7 +206,14 @@ pub fn run_game(
 ) -> Result<ItemRun, CompareError> {
     let name = game.name.as_str();
     let game_error = |reason: String| CompareError::Game { game: name.to_owned(), reason };
-    let mut reference = Game::new(&game.start, game.options).map_err(|e| game_error(e.to_string()))?;
+    if matches!(game.options.rules, RuleSet::Observer | RuleSet::Checkmate) {
+        // Their plies can measure before the move; each side here runs one typed move per ply.
+        let rules = game.options.rules;
+        return Err(game_error(format!(
+            "the {rules} rules measure before some moves; compare runs official and classical games"
+        )));
+    }
+    let mut reference = Game::new(&game.start, game.options).map_err(|e| game_error(with_causes(&e)))?;
     reference.set_pending_measurement(game.measured);
     let occupancy = game.start.occupancy();
     let mut side_a = Side::new(a, occupancy, seed, name)?;
@@ -211,18 +222,20 @@ pub fn run_game(
     for (index, notation) in game.moves.iter().enumerate() {
         let ply = index + 1;
         let move_error = |e: &dyn std::fmt::Display| game_error(format!("ply {ply} ({notation}): {e}"));
-        let played = reference.play_notation(notation).map_err(|e| move_error(&e))?;
+        let game_failure = |e: &GameError| move_error(&with_causes(e));
+        let played = reference.play_notation(notation).map_err(|e| game_failure(&e))?;
         let pinned = matches!(notation, Notation::Move(AlgebraicMove { outcome: Some(_), .. }));
         let (typed, report_a) = if played.report.outcome_probability.is_some() && !pinned {
             // An outcome not pinned is backend A's to draw; the reference and B follow it.
-            reference.undo().map_err(|e| move_error(&e))?;
+            reference.undo().map_err(|e| game_failure(&e))?;
             let report =
                 side_a.board.apply(&played.typed.with_outcome(None)).map_err(|e| side_a.board_error(name, e))?;
             let forced = Notation::Move(played.notation.with_outcome(report.outcome));
             reference.play_notation(&forced).map_err(|e| {
                 move_error(&format!(
-                    "backend {} drew an outcome the exact reference says is impossible: {e}",
-                    side_a.label
+                    "backend {} drew an outcome the exact reference says is impossible: {}",
+                    side_a.label,
+                    with_causes(&e)
                 ))
             })?;
             (played.typed.with_outcome(report.outcome), Some(report))

@@ -32,6 +32,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::text::excerpt;
 use crate::{Bitboard, CastlingRights, CastlingSide, Color, Piece, Role, Square};
 
 /// The FEN of the standard starting position.
@@ -189,7 +190,10 @@ fn parse_placement(text: &str) -> Result<[Option<Piece>; 64], FenError> {
         for c in rank_text.chars() {
             if let Some(skip) = c.to_digit(10) {
                 if !(1..=8).contains(&skip) {
-                    return Err(error(format!("rank {rank_name}: `{c}` is not a count of empty squares (1-8)")));
+                    return Err(error(format!(
+                        "rank {rank_name}: `{}` is not a count of empty squares (1-8)",
+                        excerpt(&c.to_string())
+                    )));
                 }
                 if previous_was_digit {
                     return Err(error(format!(
@@ -206,7 +210,8 @@ fn parse_placement(text: &str) -> Result<[Option<Piece>; 64], FenError> {
                 file += 1;
             } else {
                 return Err(error(format!(
-                    "rank {rank_name}: `{c}` is not a piece letter (PNBRQK, pnbrqk) or a count of empty squares"
+                    "rank {rank_name}: `{}` is not a piece letter (PNBRQK, pnbrqk) or a count of empty squares",
+                    excerpt(&c.to_string())
                 )));
             }
         }
@@ -234,7 +239,7 @@ fn parse_castling(text: &str) -> Result<CastlingRights, FenError> {
             _ => {
                 return Err(field_error(
                     FenField::Castling,
-                    format!("`{c}` is not one of K, Q, k, q (or - alone for no rights)"),
+                    format!("`{}` is not one of K, Q, k, q (or - alone for no rights)", excerpt(&c.to_string())),
                 ));
             }
         };
@@ -252,7 +257,7 @@ fn parse_en_passant(text: &str, turn: Color) -> Result<Option<Square>, FenError>
     }
     let sq: Square = text
         .parse()
-        .map_err(|_| field_error(FenField::EnPassant, format!("`{text}` is not a square (like e3) or -")))?;
+        .map_err(|_| field_error(FenField::EnPassant, format!("`{}` is not a square (like e3) or -", excerpt(text))))?;
     // The skipped square lies behind the pawn that just moved: rank 3 after a White two-step
     // (Black to move), rank 6 after a Black one.
     let expected_rank = match turn {
@@ -270,9 +275,9 @@ fn parse_en_passant(text: &str, turn: Color) -> Result<Option<Square>, FenError>
 
 fn parse_counter(text: &str, field: FenField, minimum: u32) -> Result<u32, FenError> {
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(field_error(field, format!("`{text}` is not a whole number")));
+        return Err(field_error(field, format!("`{}` is not a whole number", excerpt(text))));
     }
-    let value: u32 = text.parse().map_err(|_| field_error(field, format!("`{text}` is too large")))?;
+    let value: u32 = text.parse().map_err(|_| field_error(field, format!("`{}` is too large", excerpt(text))))?;
     if value < minimum {
         return Err(field_error(field, format!("must be at least {minimum}, got {value}")));
     }
@@ -291,7 +296,9 @@ impl FromStr for Fen {
         let turn = match fields[1] {
             "w" => Color::White,
             "b" => Color::Black,
-            other => return Err(field_error(FenField::SideToMove, format!("expected w or b, got `{other}`"))),
+            other => {
+                return Err(field_error(FenField::SideToMove, format!("expected w or b, got `{}`", excerpt(other))));
+            }
         };
         let castling = parse_castling(fields[2])?;
         let en_passant = parse_en_passant(fields[3], turn)?;

@@ -26,6 +26,7 @@ pub mod position_spec;
 pub mod quantum_board;
 mod role;
 mod square;
+pub mod text;
 pub mod typed_move;
 
 pub use bitboard::{Bitboard, BitboardIter};

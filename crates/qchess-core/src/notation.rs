@@ -9,6 +9,8 @@
 //! | `e7e8q` | a promotion (`q`, `r`, `b` or `n`; upper case is read too) |
 //! | `b1wc3.m0`, `e7e8q.m1` | the measurement outcome, after any promotion letter |
 //! | `0000` | the null move |
+//! | `?e4`, `?e4.m1` | measure a square (the checkmate rules); the outcome says whether it was occupied |
+//! | `e5e8\|c2c7`, `e5e8\|c2xc7.m1` | a pair: one standard move for each half of a piece in superposition (the observer rules); the outcome goes at the end |
 //!
 //! Castling is written as the king's move (`e1g1`). Parsing checks only the text; whether a
 //! move is allowed in a position is [`Position::validate`](crate::Position::validate)'s
@@ -37,6 +39,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::text::excerpt;
 use crate::{MoveSquares, MoveVariant, Role, Square};
 
 /// The explicit variant mark of a standard move: `x` for a capture, `w` for an excluded move.
@@ -114,6 +117,24 @@ pub enum Notation {
     Null,
     /// Any other move.
     Move(AlgebraicMove),
+    /// `first|second`: a move for each half of a piece in superposition, for rule sets that
+    /// have them (the observer rules). Both are standard moves; only `second` carries the
+    /// pair's outcome suffix, which belongs to the pair.
+    Pair(AlgebraicMove, AlgebraicMove),
+    /// `?e4`, `?e4.m1`: measure a square, for rule sets that have the action (the checkmate
+    /// rules); the outcome says whether it was found occupied.
+    Measure(Square, Option<bool>),
+}
+
+impl Notation {
+    /// The recorded or forced measurement outcome of the move (of the pair, for a pair).
+    pub const fn outcome(&self) -> Option<bool> {
+        match self {
+            Notation::Null => None,
+            Notation::Move(mv) | Notation::Pair(_, mv) => mv.outcome,
+            Notation::Measure(_, outcome) => *outcome,
+        }
+    }
 }
 
 /// What is wrong with the text of a move.
@@ -123,10 +144,10 @@ pub enum NotationProblem {
     #[error("the move is empty")]
     Empty,
     /// An upper-case letter in front that is not a piece.
-    #[error("`{0}` is not a piece letter (P, N, B, R, Q or K)")]
+    #[error("`{}` is not a piece letter (P, N, B, R, Q or K)", excerpt(&.0.to_string()))]
     BadPiece(char),
     /// A square was expected.
-    #[error("expected a square (a1-h8) at `{found}`")]
+    #[error("expected a square (a1-h8) at `{}`", excerpt(.found))]
     ExpectedSquare {
         /// The text from where the square should start (empty at the end of the move).
         found: String,
@@ -135,13 +156,13 @@ pub enum NotationProblem {
     #[error("a split needs a source and two targets (b1^a3c3), a merge two sources and a target (a3c3^b5)")]
     IncompleteSplitOrMerge,
     /// A promotion letter that is not `q`, `r`, `b` or `n`.
-    #[error("`{0}` is not a promotion piece (q, r, b or n)")]
+    #[error("`{}` is not a promotion piece (q, r, b or n)", excerpt(&.0.to_string()))]
     BadPromotion(char),
     /// An outcome suffix other than `.m0` / `.m1`.
-    #[error("bad outcome suffix `{0}` (expected .m0 or .m1)")]
+    #[error("bad outcome suffix `{}` (expected .m0 or .m1)", excerpt(.0))]
     BadOutcome(String),
     /// Text left over after a complete move.
-    #[error("unexpected `{0}` after the move")]
+    #[error("unexpected `{}` after the move", excerpt(.0))]
     Trailing(String),
     /// A square named twice.
     #[error("{0} is named twice")]
@@ -149,11 +170,14 @@ pub enum NotationProblem {
     /// The null move where a move of a piece is needed.
     #[error("0000 is the null move, not a move of a piece")]
     NullMove,
+    /// A half of a pair that is not a standard move, or an outcome in the middle of a pair.
+    #[error("a pair is two standard moves with the outcome at its end, like e5e8|c2c7.m1")]
+    BadPair,
 }
 
 /// A move text that is not official notation: the text and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("bad move `{text}`: {problem}")]
+#[error("bad move `{}`: {problem}", excerpt(.text))]
 pub struct ParseMoveError {
     /// The text as given.
     pub text: String,
@@ -197,6 +221,27 @@ impl Cursor<'_> {
 }
 
 fn parse(text: &str) -> Result<Notation, NotationProblem> {
+    if let Some(rest) = text.strip_prefix('?') {
+        let (name, outcome) = match rest.split_once('.') {
+            Some((name, "m0")) => (name, Some(false)),
+            Some((name, "m1")) => (name, Some(true)),
+            Some((_, suffix)) => return Err(NotationProblem::BadOutcome(format!(".{suffix}"))),
+            None => (rest, None),
+        };
+        let square = name.parse().map_err(|_| NotationProblem::ExpectedSquare { found: name.to_owned() })?;
+        return Ok(Notation::Measure(square, outcome));
+    }
+    if let Some((first, second)) = text.split_once('|') {
+        let half = |part: &str| match parse(part)? {
+            Notation::Move(mv) if matches!(mv.squares, MoveSquares::Standard { .. }) => Ok(mv),
+            _ => Err(NotationProblem::BadPair),
+        };
+        let (first, second) = (half(first)?, half(second)?);
+        if first.outcome.is_some() {
+            return Err(NotationProblem::BadPair);
+        }
+        return Ok(Notation::Pair(first, second));
+    }
     if text.is_empty() {
         return Err(NotationProblem::Empty);
     }
@@ -292,6 +337,9 @@ impl FromStr for AlgebraicMove {
         match text.parse::<Notation>()? {
             Notation::Move(mv) => Ok(mv),
             Notation::Null => Err(ParseMoveError { text: text.to_owned(), problem: NotationProblem::NullMove }),
+            Notation::Pair(..) | Notation::Measure(..) => {
+                Err(ParseMoveError { text: text.to_owned(), problem: NotationProblem::BadPair })
+            }
         }
     }
 }
@@ -327,6 +375,14 @@ impl fmt::Display for Notation {
         match self {
             Notation::Null => f.write_str("0000"),
             Notation::Move(mv) => write!(f, "{mv}"),
+            Notation::Pair(first, second) => write!(f, "{first}|{second}"),
+            Notation::Measure(square, outcome) => {
+                write!(f, "?{square}")?;
+                match outcome {
+                    Some(outcome) => write!(f, ".m{}", u8::from(*outcome)),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -367,6 +423,22 @@ mod tests {
             assert_eq!(parse_ok(text).to_string(), text);
         }
         assert_eq!("0000".parse::<Notation>().map(|n| n.to_string()), Ok("0000".to_owned()));
+    }
+
+    #[test]
+    fn pairs_parse_with_their_outcome_at_the_end() {
+        let pair: Notation = "e5e8|c2xc7.m1".parse().expect("pair");
+        let Notation::Pair(first, second) = pair else { panic!("{pair:?}") };
+        assert_eq!(first.squares, MoveSquares::Standard { from: Square::E5, to: Square::E8 });
+        assert_eq!((second.marker, pair.outcome()), (Some(VariantMarker::Capture), Some(true)));
+        assert_eq!(pair.to_string(), "e5e8|c2xc7.m1");
+        for bad in ["e5e8.m1|c2c7", "e5e8|c2^c7d6", "e5e8|", "|c2c7", "e5e8|c2c7|d1d2"] {
+            assert!(bad.parse::<Notation>().is_err(), "{bad}");
+        }
+        assert!("e5e8|c2c7".parse::<AlgebraicMove>().is_err());
+        assert_eq!("?e4.m1".parse::<Notation>(), Ok(Notation::Measure(Square::E4, Some(true))));
+        assert_eq!("?e4".parse::<Notation>().map(|n| n.to_string()), Ok("?e4".to_owned()));
+        assert!("?e9".parse::<Notation>().is_err() && "?e4.m2".parse::<Notation>().is_err());
     }
 
     #[test]

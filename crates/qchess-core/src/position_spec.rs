@@ -31,6 +31,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::notation::{Notation, ParseMoveError};
+use crate::text::excerpt;
 use crate::{Fen, FenError};
 
 /// Where a game starts.
@@ -75,10 +76,10 @@ pub enum ParsePositionError {
     #[error("expected `startpos` or `fen <FEN>`, optionally after the word `position`")]
     Empty,
     /// The first word is neither `startpos` nor `fen`.
-    #[error("expected `startpos` or `fen <FEN>`, found `{0}`")]
+    #[error("expected `startpos` or `fen <FEN>`, found `{}`", excerpt(.0))]
     UnknownStart(String),
     /// The FEN after `fen` is malformed.
-    #[error("FEN `{text}`: {error}")]
+    #[error("FEN `{}`: {error}", excerpt(.text))]
     Fen {
         /// The FEN text as given.
         text: String,
@@ -86,7 +87,7 @@ pub enum ParsePositionError {
         error: FenError,
     },
     /// Something other than `moves ...` follows the start position.
-    #[error("expected `moves` after the start position, found `{0}`")]
+    #[error("expected `moves` after the start position, found `{}`", excerpt(.0))]
     ExpectedMoves(String),
     /// A move is malformed.
     #[error("move {index}: {error}")]

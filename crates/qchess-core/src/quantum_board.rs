@@ -100,11 +100,12 @@ impl SquarePairDensity {
     }
 }
 
-/// Why a quantum board could not do what was asked.
+/// Why a quantum board could not do what was asked. The move variants keep the move's text for
+/// callers, but their messages leave it out: whoever names the move says it once.
 #[derive(Debug, Error)]
 pub enum BoardError {
     /// A forced (or replayed) outcome has probability 0 in the current state.
-    #[error("move {mv}: outcome m{} has probability 0 here", u8::from(*.outcome))]
+    #[error("outcome m{} has probability 0 here", u8::from(*.outcome))]
     ImpossibleOutcome {
         /// The move, as text.
         mv: String,
@@ -112,13 +113,13 @@ pub enum BoardError {
         outcome: bool,
     },
     /// An outcome was forced on a move that makes no measurement.
-    #[error("move {mv}: an outcome was given but this move makes no measurement")]
+    #[error("an outcome was given but this move makes no measurement")]
     NoMeasurement {
         /// The move, as text.
         mv: String,
     },
     /// The move cannot be run as given (for example, a slide whose squares are not on a line).
-    #[error("move {mv}: {reason}")]
+    #[error("{reason}")]
     InvalidMove {
         /// The move, as text.
         mv: String,
@@ -144,7 +145,7 @@ pub enum BoardError {
         what: String,
     },
     /// A remote or otherwise external backend failed; the source says how.
-    #[error("backend failed: {0}")]
+    #[error("the backend failed")]
     Backend(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 

@@ -23,7 +23,7 @@ pub struct Square(u8);
 
 /// A square name that is not `a1` ... `h8`.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("`{text}` is not a square (expected a file a-h and a rank 1-8, like e4)")]
+#[error("`{}` is not a square (expected a file a-h and a rank 1-8, like e4)", crate::text::excerpt(.text))]
 pub struct ParseSquareError {
     /// The text that was given.
     pub text: String,

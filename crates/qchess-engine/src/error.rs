@@ -1,5 +1,6 @@
 //! Why the game refused a move or could not go on.
 
+use qchess_core::text::excerpt;
 use qchess_core::{BoardError, Color, IllegalMove, ParseMoveError, PositionError, Square};
 use thiserror::Error;
 
@@ -24,7 +25,7 @@ pub enum GameError {
     },
     /// The quantum board refused or failed the move (an impossible forced outcome, a state too
     /// large, a backend failure).
-    #[error("{mv}: {}", board_reason(.source))]
+    #[error("{}", excerpt(.mv))]
     Board {
         /// The move, in official notation.
         mv: String,
@@ -33,13 +34,13 @@ pub enum GameError {
         source: BoardError,
     },
     /// The quantum board failed outside a move (reading probabilities, undoing).
-    #[error("the quantum board failed: {0}")]
+    #[error("the quantum board failed")]
     Backend(#[source] BoardError),
     /// The start position is not valid.
-    #[error("start position: {0}")]
+    #[error("start position")]
     Position(#[from] PositionError),
     /// The board's probabilities do not fit the pieces the tracker knows (a backend bug).
-    #[error("{mv}: the quantum board left {square} occupied with probability {probability}, but no piece can be there")]
+    #[error("{}: the quantum board left {square} occupied with probability {probability}, but no piece can be there", excerpt(.mv))]
     Inconsistent {
         /// The move, in official notation.
         mv: String,
@@ -74,6 +75,9 @@ pub enum GameError {
         /// Why not.
         reason: String,
     },
+    /// A measurement needs a certainly empty square to aim at, and the board has none.
+    #[error("a collapse needs a certainly empty square, and the board has none")]
+    NoEmptySquare,
     /// A rule set accepted a move but recorded none (a bug in the rule set if it ever shows).
     #[error("the rules accepted the move but played nothing")]
     NothingPlayed,
@@ -98,7 +102,7 @@ impl GameError {
             | GameError::NothingToUndo
             | GameError::Rule { .. }
             | GameError::StartNotAllowed { .. } => true,
-            GameError::NoLegalMove { .. } | GameError::NothingPlayed => false,
+            GameError::NoLegalMove { .. } | GameError::NothingPlayed | GameError::NoEmptySquare => false,
             GameError::Board { source, .. } => matches!(
                 source,
                 BoardError::ImpossibleOutcome { .. }
@@ -107,17 +111,5 @@ impl GameError {
             ),
             GameError::Backend(_) | GameError::Inconsistent { .. } => false,
         }
-    }
-}
-
-/// What a board error says about a move, without the board's own spelling of the move.
-fn board_reason(error: &BoardError) -> String {
-    match error {
-        BoardError::ImpossibleOutcome { outcome, .. } => {
-            format!("outcome m{} has probability 0 here", u8::from(*outcome))
-        }
-        BoardError::NoMeasurement { .. } => "an outcome was given but this move makes no measurement".to_owned(),
-        BoardError::InvalidMove { reason, .. } => reason.clone(),
-        other => other.to_string(),
     }
 }

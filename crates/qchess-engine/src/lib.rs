@@ -5,7 +5,7 @@
 //!   default), the outcome fed back into pieces, castling rights, en passant, counters and the
 //!   end of the game; exact undo. [`GameOptions`] are the official engine's options plus the
 //!   [`RuleSet`].
-//! - [`rules`]: one [`Rules`] implementation per rule set (official, classical): legal moves,
+//! - [`rules`]: one [`Rules`] implementation per rule set (official, classical, observer, checkmate): legal moves,
 //!   what a move does on the board, and how the game ends.
 //! - [`record`]: game records (PGN-style tags and movetext with every measurement outcome),
 //!   parsed with line and column in errors, printed so they parse back, saved atomically, and

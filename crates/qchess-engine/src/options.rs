@@ -22,6 +22,8 @@ pub struct GameOptions {
     pub force_outcomes: bool,
     /// The rules the game is played by.
     pub rules: RuleSet,
+    /// The checkmate rules' quantum mode: whether splits are allowed (on by default).
+    pub quantum_mode: bool,
 }
 
 impl Default for GameOptions {
@@ -32,6 +34,7 @@ impl Default for GameOptions {
             enforce_win_conditions: true,
             force_outcomes: true,
             rules: RuleSet::Official,
+            quantum_mode: true,
         }
     }
 }

@@ -96,7 +96,7 @@ impl fmt::Display for GameResult {
 
 /// The text is not a PGN result token.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a result (1-0, 0-1, 1/2-1/2 or *)")]
+#[error("`{}` is not a result (1-0, 0-1, 1/2-1/2 or *)", qchess_core::text::excerpt(.0))]
 pub struct ParseResultError(pub String);
 
 impl FromStr for GameResult {
@@ -131,6 +131,10 @@ pub enum EndReason {
     Stalemate,
     /// Neither side has the material left to checkmate.
     InsufficientMaterial,
+    /// The loser resigned.
+    Resignation,
+    /// The loser's clock ran out.
+    Time,
 }
 
 impl EndReason {
@@ -144,6 +148,8 @@ impl EndReason {
             EndReason::Checkmate => "checkmate",
             EndReason::Stalemate => "stalemate",
             EndReason::InsufficientMaterial => "insufficient material",
+            EndReason::Resignation => "resignation",
+            EndReason::Time => "time",
         }
     }
 }

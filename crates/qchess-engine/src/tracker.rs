@@ -185,6 +185,19 @@ impl Tracker {
         Ok(Tracker { position, ply: self.ply.saturating_add(1), count_at_reset, end: None, measured: None })
     }
 
+    /// This state after a measurement during a ply left `probabilities`: squares now certainly
+    /// empty lose their labels and rights whose pieces no longer certainly stand are lost; the
+    /// turn and the counters stay.
+    pub fn after_collapse(&self, probabilities: SquareProbabilities) -> Result<Tracker, PositionError> {
+        let mut fen: Fen = self.position.to_fen();
+        for square in probabilities.certainly_empty() {
+            fen.board[usize::from(square)] = None;
+        }
+        fen.castling = keep_standing_rights(&fen, &probabilities);
+        let position = Position::new(fen, probabilities)?;
+        Ok(Tracker { position, ..self.clone() })
+    }
+
     /// This state after every square was measured with result `measured`: squares found empty
     /// lose their labels and every probability becomes 0 or 1.
     pub fn after_measurement(&self, measured: Bitboard) -> Result<Tracker, PositionError> {

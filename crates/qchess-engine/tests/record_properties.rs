@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use qchess_core::notation::{AlgebraicMove, Notation, VariantMarker};
+use qchess_core::text::with_causes;
 use qchess_core::{MoveSquares, Role, Square};
 use qchess_engine::GameResult;
 use qchess_engine::record::{GameRecord, RecordedMove, Tag};
@@ -125,6 +126,44 @@ proptest! {
         if let Ok(record) = text.parse::<GameRecord>() {
             let _ = record.replay();
             let _ = record.to_string().parse::<GameRecord>();
+        }
+    }
+}
+
+/// Text as a corrupt or hostile file gives it: random bytes (invalid UTF-8 replaced), control
+/// characters among record tokens, and a very long line.
+fn hostile_record() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..400).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        "[\\x00-\\x1f\\x7f\\u{9b}\\[\\]\"{}; .a-h1-8^xwm*-]{0,120}",
+        (0usize..4, "[a-h1-8\\x1b\"\\]]{1,3}", 1000usize..40_000).prop_map(|(place, unit, times)| {
+            let long = unit.repeat(times);
+            match place {
+                0 => format!("[Event \"{long}\"]\n\n1. e2e4 *"),
+                1 => format!("[Result \"{long}\"]\n\n*"),
+                2 => format!("1. {long} *"),
+                _ => format!("1. e2e4 * {long}"),
+            }
+        }),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    #[test]
+    fn a_record_parses_and_prints_back_or_gives_a_readable_error(text in hostile_record()) {
+        match text.parse::<GameRecord>() {
+            Ok(record) => {
+                let printed = record.to_string();
+                let again: GameRecord = printed.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{printed}")))?;
+                prop_assert_eq!(again, record);
+            }
+            Err(error) => {
+                let message = with_causes(&error);
+                prop_assert!(!message.chars().any(char::is_control), "raw control characters in {:?}", message);
+                prop_assert!(message.chars().count() <= 400, "{} characters: {}", message.chars().count(), message);
+            }
         }
     }
 }

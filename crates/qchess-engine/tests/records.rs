@@ -5,6 +5,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::{game_from, play_all};
+use qchess_core::text::with_causes;
 use qchess_core::{Bitboard, Fen};
 use qchess_engine::ai::RandomMover;
 use qchess_engine::record::{GameRecord, RecordInfo, ReplayError};
@@ -76,13 +77,13 @@ fn replaying_an_impossible_outcome_names_the_move() {
     let record: GameRecord = "1. e2e4 d7d5 2. e4xd5.m0 *".parse().expect("record");
     let error = record.replay().expect_err("impossible");
     assert!(matches!(error, ReplayError::Move { .. }));
-    assert_eq!(error.to_string(), "move 2. e4xd5.m0: outcome m0 has probability 0 here");
+    assert_eq!(with_causes(&error), "move 2: e4xd5.m0: outcome m0 has probability 0 here");
     let record: GameRecord = "1. g1^f3h3 e7e5 2. f2f3.m1 e5e4 3. h3g5 e4xf3.m0 *".parse().expect("record");
     let error = record.replay().expect_err("pawn capture of a classical pawn is certain");
-    assert!(error.to_string().starts_with("move 3... e4xf3.m0:"), "{error}");
+    assert!(with_causes(&error).starts_with("move 3...: e4xf3.m0:"), "{error}");
     let illegal: GameRecord = "1. e2e4 e7e5 2. e4e5 *".parse().expect("record");
     let error = illegal.replay().expect_err("illegal");
-    assert!(error.to_string().starts_with("move 2. e4e5: "), "{error}");
+    assert!(with_causes(&error).starts_with("move 2: e4e5: "), "{error}");
 }
 
 #[test]
@@ -123,7 +124,7 @@ fn a_fifty_move_claim_records_and_replays_its_measured_board() {
     // A board that cannot come out is refused.
     reparsed.set_tag("MeasuredBoard", "d1 f1 d8");
     let error = reparsed.replay().expect_err("impossible board");
-    assert!(error.to_string().ends_with("the measured board d1 f1 d8 has probability 0 here"), "{error}");
+    assert!(with_causes(&error).ends_with("the measured board d1 f1 d8 has probability 0 here"), "{error}");
     reparsed.set_tag("MeasuredBoard", "z9");
     assert!(reparsed.replay().expect_err("bad square").to_string().contains("`z9` is not a square"));
     let mut unused: GameRecord = "1. e2e4 *".parse().expect("record");
@@ -160,5 +161,5 @@ fn every_example_record_replays_to_its_result() {
 fn a_bad_start_position_is_named_once() {
     let record: GameRecord = "[FEN \"4k3/8/8/8/8/8/8/4K2P w - - 0 1\"]\n*".parse().expect("record");
     let error = record.replay().expect_err("pawn on the first rank");
-    assert_eq!(error.to_string(), "start position: a white pawn on h1: pawns never stand on the first or last rank");
+    assert_eq!(with_causes(&error), "start position: a white pawn on h1: pawns never stand on the first or last rank");
 }

@@ -3,6 +3,7 @@
 mod common;
 
 use common::{EXACT, assert_probability, game_from, king, piece, play_all, sq};
+use qchess_core::text::with_causes;
 use qchess_core::{Bitboard, Color, Fen, MoveType, MoveVariant};
 use qchess_engine::{EndReason, Game, GameError, GameOptions, GameResult, MoveCode};
 
@@ -254,7 +255,7 @@ fn refused_moves_leave_the_game_untouched() {
     ];
     for (text, expected) in cases {
         let error = game.play(text).expect_err(text);
-        assert!(error.to_string().contains(expected), "{text}: {error}");
+        assert!(with_causes(&error).contains(expected), "{text}: {error}");
         assert!(error.is_input_error(), "{text}: {error}");
         assert_eq!(game.position(), &before.0, "{text}");
         assert_eq!(game.distribution().expect("exact"), before.1, "{text}");

@@ -62,7 +62,7 @@ impl Backend {
             shots: options.shots,
             timeout_secs: options.timeout,
             mitigation: options.mitigation,
-            seed: None,
+            ..RemoteSettings::default()
         };
         let config = settings.board_config().map_err(|e| parse_error(&format!("backend `{name}`"), e))?;
         Ok(Backend::Remote { label: name.to_owned(), config: Box::new(config) })

@@ -26,20 +26,9 @@ create_exception!(
     "The quantum board or a remote provider failed (a state too large, a provider that cannot be reached)."
 );
 
-/// The error and its sources on one line, as the command line prints them: each layer's words
-/// once, joined by `: `.
+/// The error and its sources on one line, as the command line prints them.
 pub fn message(error: &(dyn std::error::Error + 'static)) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        let words = cause.to_string();
-        if !text.contains(&words) {
-            text.push_str(": ");
-            text.push_str(&words);
-        }
-        source = cause.source();
-    }
-    text
+    qchess_core::text::with_causes(error)
 }
 
 /// A game error as the exception a Python user expects.

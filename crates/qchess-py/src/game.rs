@@ -1,14 +1,18 @@
 //! `qchess.Game`: a game in official notation on any backend.
 
+use std::time::Duration;
+
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qchess_core::{PositionSpec, Square};
 use qchess_engine::analysis::BELL_STATE_NAMES;
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{Game as EngineGame, GameOptions, PlayedMove, RuleSet};
+use qchess_search::player::{MAX_LEVEL, level_config};
+use qchess_search::{SearchError, SearchLimits, Searcher};
 
 use crate::backend::{Backend, RemoteOptions};
-use crate::errors::{game_error, parse_error};
+use crate::errors::{BackendError, IllegalMoveError, game_error, message, parse_error};
 use crate::export::{self, Exported};
 use crate::python::{json_loads, python_part};
 
@@ -123,6 +127,7 @@ impl Game {
             enforce_win_conditions: force_win,
             force_outcomes: force_measure,
             rules,
+            ..GameOptions::default()
         };
         let remote = RemoteOptions { api_key, target, noise_model, shots, timeout, mitigation };
         let backend = Backend::resolve(backend, remote)?;
@@ -259,6 +264,30 @@ impl Game {
         }
         .dated_today();
         GameRecord::from_game(&self.game, &info).to_string()
+    }
+
+    /// The search's choice of move here, in official notation, without playing it: `level`
+    /// 1 to 8 (the search depth of `qchess play --white ai:LEVEL`), thinking at most
+    /// `movetime` seconds, or exactly `depth` plies when given.
+    #[pyo3(signature = (level=3, movetime=0.1, depth=None))]
+    fn best_move(&self, level: u32, movetime: f64, depth: Option<u32>) -> PyResult<String> {
+        if !(1..=MAX_LEVEL).contains(&level) {
+            return Err(parse_error("level", format!("{level} is not a level; use 1 to {MAX_LEVEL}")));
+        }
+        if !(movetime.is_finite() && movetime > 0.0 && movetime <= 86_400.0) {
+            return Err(parse_error("movetime", format!("{movetime} is not a number of seconds in (0, 86400]")));
+        }
+        let (config, level_depth) = level_config(level);
+        let limits = SearchLimits {
+            depth: Some(depth.unwrap_or(level_depth)),
+            movetime: Some(Duration::from_secs_f64(movetime)),
+            ..SearchLimits::default()
+        };
+        let found = Searcher::new(config).search(&self.game, &limits).map_err(|e| match e {
+            SearchError::NoLegalMove => IllegalMoveError::new_err(message(&e)),
+            other => BackendError::new_err(message(&other)),
+        })?;
+        Ok(found.best.notation.to_string())
     }
 
     /// Entanglement of `square` with every other square (log negativity, 0 = none) and, with

@@ -148,3 +148,16 @@ def test_classical_rules_refuse_quantum_moves_and_mate():
     game.play("f2f3 e7e5 g2g4 d8h4")
     assert game.result == "0-1"
     assert qchess.Game.from_record(game.record()).rules == "classical"
+
+
+def test_best_move_finds_the_king_capture():
+    game = qchess.Game(position="4k3/8/8/8/8/8/8/4R1K1 w - - 0 1")
+    assert game.best_move(level=2, movetime=1.0) == "e1xe8"
+    assert game.history == []  # only looked, did not play
+    with pytest.raises(qchess.ParseError, match="level"):
+        game.best_move(level=0)
+    with pytest.raises(qchess.ParseError, match="movetime"):
+        game.best_move(movetime=-1)
+    game.move("e1e8")
+    with pytest.raises(qchess.IllegalMoveError, match="no legal move"):
+        game.best_move()

@@ -104,10 +104,10 @@ pub enum ExportError {
         measured: bool,
     },
     /// The OpenQASM emitter refused the circuit.
-    #[error("writing OpenQASM: {0}")]
+    #[error("writing OpenQASM")]
     Emit(#[from] EmitError),
     /// The IonQ writer refused the circuit.
-    #[error("writing IonQ JSON: {0}")]
+    #[error("writing IonQ JSON")]
     Ionq(#[from] IonqError),
 }
 

@@ -88,7 +88,7 @@ pub enum Setup {
 pub enum SidecarError {
     /// The text is not JSON of the sidecar's shape: a field missing or unknown, a value of the
     /// wrong type, a bad square name, a post-selected value other than 0 or 1, a bad setup.
-    #[error("sidecar JSON, line {line} column {column}: {message}")]
+    #[error("sidecar JSON, line {line} column {column}: {}", qchess_core::text::excerpt_line(.message))]
     Json {
         /// Line of the problem, from 1.
         line: usize,

@@ -46,6 +46,9 @@ const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
 /// How long canceling a job may take when the wait is being abandoned anyway.
 const CANCEL_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Bytes read of an error answer: enough for any message worth showing.
+const ERROR_BODY_LIMIT: u64 = 64 * 1024;
+
 /// Longest error text kept from a provider's answer.
 const MESSAGE_LIMIT: usize = 300;
 
@@ -68,8 +71,8 @@ pub struct IonqClient {
 }
 
 /// A request's answer: status and body.
-struct Answer {
-    body: Vec<u8>,
+pub(crate) struct Answer {
+    pub(crate) body: Vec<u8>,
 }
 
 impl IonqClient {
@@ -169,6 +172,20 @@ impl IonqClient {
         let answer = self.send(&what, Method::GET, &url, None, deadline).await?;
         let body: Value = parse(&answer, &what)?;
         Probabilities::from_json(&body, qubits).map_err(|e| malformed(&what, &e.to_string()))
+    }
+
+    /// How many qubits the configured backend has (`GET /backends/{backend}`).
+    pub async fn backend_qubits(&self) -> Result<u32, RemoteError> {
+        let target = self.config.target().as_str();
+        let what = format!("the description of backend {target}");
+        let url = format!("{}/backends/{target}", self.config.base_url());
+        let deadline = Instant::now() + self.config.request_timeout() * 2;
+        let answer = self.send(&what, Method::GET, &url, None, deadline).await?;
+        let body: Value = parse(&answer, &what)?;
+        body.get("qubits")
+            .and_then(Value::as_u64)
+            .and_then(|q| u32::try_from(q).ok())
+            .ok_or_else(|| malformed(&what, "it has no qubit count"))
     }
 
     /// Asks the provider to cancel a job.
@@ -284,9 +301,14 @@ impl IonqClient {
                         .get(reqwest::header::RETRY_AFTER)
                         .and_then(|v| v.to_str().ok())
                         .and_then(parse_retry_after);
-                    match response.bytes().await {
-                        Ok(bytes) if status.is_success() => return Ok(Answer { body: bytes.to_vec() }),
-                        Ok(bytes) => {
+                    // Error answers are read only as far as their message needs.
+                    let limit = if status.is_success() { self.config.max_response_bytes() } else { ERROR_BODY_LIMIT };
+                    match read_capped(response, limit).await {
+                        Ok(Capped::Whole(body)) if status.is_success() => return Ok(Answer { body }),
+                        Ok(Capped::TooLarge) if status.is_success() => {
+                            return Err(RemoteError::ResponseTooLarge { what: what.to_owned(), limit });
+                        }
+                        Ok(Capped::Whole(bytes)) | Ok(Capped::Cut(bytes)) => {
                             let error = status_error(what, status, &bytes, attempts);
                             // A submission answered 500 may have been taken: do not send it twice.
                             let retry = is_retryable(status.as_u16(), idempotent)
@@ -296,6 +318,7 @@ impl IonqClient {
                             }
                             (error, retry_after)
                         }
+                        Ok(Capped::TooLarge) => (status_error(what, status, b"", attempts), retry_after),
                         Err(e) if idempotent => (network_error(what, attempts, &e), None),
                         Err(e) => return Err(network_error(what, attempts, &e)),
                     }
@@ -326,15 +349,47 @@ impl IonqClient {
     }
 }
 
-fn parse<T: serde::de::DeserializeOwned>(answer: &Answer, what: &str) -> Result<T, RemoteError> {
+/// An answer's body, read no further than a limit.
+enum Capped {
+    /// The whole body.
+    Whole(Vec<u8>),
+    /// The body's first bytes (of an error answer, whose message is all that matters).
+    Cut(Vec<u8>),
+    /// A successful answer larger than the limit: nothing of it is kept.
+    TooLarge,
+}
+
+/// Reads at most `limit` bytes of a body, without ever holding more: a length announced
+/// beyond the limit is refused before reading, and reading stops when the limit is passed.
+async fn read_capped(mut response: reqwest::Response, limit: u64) -> Result<Capped, reqwest::Error> {
+    let keep_start = !response.status().is_success();
+    if response.content_length().is_some_and(|length| length > limit) && !keep_start {
+        return Ok(Capped::TooLarge);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await? {
+        if (body.len() + chunk.len()) as u64 > limit {
+            if keep_start {
+                let room = (limit as usize).saturating_sub(body.len());
+                body.extend_from_slice(&chunk[..room.min(chunk.len())]);
+                return Ok(Capped::Cut(body));
+            }
+            return Ok(Capped::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(Capped::Whole(body))
+}
+
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(answer: &Answer, what: &str) -> Result<T, RemoteError> {
     serde_json::from_slice(&answer.body).map_err(|e| malformed(what, &format!("{e} in {}", excerpt(&answer.body))))
 }
 
-fn malformed(what: &str, detail: &str) -> RemoteError {
+pub(crate) fn malformed(what: &str, detail: &str) -> RemoteError {
     RemoteError::MalformedResponse { what: what.to_owned(), detail: detail.to_owned() }
 }
 
-fn network_error(what: &str, attempts: u32, error: &reqwest::Error) -> RemoteError {
+pub(crate) fn network_error(what: &str, attempts: u32, error: &reqwest::Error) -> RemoteError {
     use std::error::Error as _;
     let mut detail = error.to_string();
     let mut source = error.source();
@@ -347,14 +402,18 @@ fn network_error(what: &str, attempts: u32, error: &reqwest::Error) -> RemoteErr
 }
 
 /// Sorts a non-2xx answer into the error taxonomy.
-fn status_error(what: &str, status: StatusCode, body: &[u8], attempts: u32) -> RemoteError {
+pub(crate) fn status_error(what: &str, status: StatusCode, body: &[u8], attempts: u32) -> RemoteError {
     let message = match serde_json::from_slice::<ErrorBody>(body) {
         Ok(error) if !error.message.is_empty() => error.message,
         Ok(error) if !error.error.is_empty() => error.error,
         _ if body.is_empty() => status.canonical_reason().unwrap_or("no message").to_owned(),
         _ => excerpt(body),
     };
-    let code = status.as_u16();
+    classify(what, status.as_u16(), message, attempts)
+}
+
+/// The error for an answer with HTTP status `code` and the provider's `message`.
+pub(crate) fn classify(what: &str, code: u16, message: String, attempts: u32) -> RemoteError {
     match code {
         401 | 403 => RemoteError::Auth { status: code, message },
         429 => RemoteError::RateLimited { attempts, message },
@@ -365,7 +424,7 @@ fn status_error(what: &str, status: StatusCode, body: &[u8], attempts: u32) -> R
 }
 
 /// The start of a body, as text, for error messages.
-fn excerpt(body: &[u8]) -> String {
+pub(crate) fn excerpt(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let mut shown: String = text.chars().take(MESSAGE_LIMIT).collect();
     if text.chars().count() > MESSAGE_LIMIT {

@@ -22,6 +22,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use qchess_core::text::excerpt;
 use thiserror::Error;
 
 /// The IonQ API this client speaks, unless another base URL is given.
@@ -34,7 +35,7 @@ pub const API_KEY_ENV: &str = "IONQ_API_KEY";
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum ConfigError {
     /// The base URL does not parse or is not plain `http(s)://host[:port][/path]`.
-    #[error("provider URL `{url}`: {reason}")]
+    #[error("provider URL `{}`: {reason}", excerpt(.url))]
     BadUrl {
         /// The URL as given.
         url: String,
@@ -48,10 +49,10 @@ pub enum ConfigError {
     #[error("{API_KEY_ENV} is set but is not valid UTF-8")]
     ApiKeyNotUnicode,
     /// A backend name is not `simulator` or `qpu.<name>`.
-    #[error("target `{0}`: expected `simulator` or `qpu.<name>` (for example qpu.aria-1)")]
+    #[error("target `{}`: expected `simulator` or `qpu.<name>` (for example qpu.aria-1)", excerpt(.0))]
     BadTarget(String),
     /// A noise model name is empty or holds characters other than `a-z`, `0-9`, `-` and `.`.
-    #[error("noise model `{0}`: expected a name like ideal, aria-1 or forte-1")]
+    #[error("noise model `{}`: expected a name like ideal, aria-1 or forte-1", excerpt(.0))]
     BadNoiseModel(String),
     /// A number is out of its range.
     #[error("{what} must be {range}, got {value}")]
@@ -97,6 +98,11 @@ impl ApiKey {
     /// The `Authorization` header value: `apiKey KEY`.
     pub(crate) fn header_value(&self) -> String {
         format!("apiKey {}", self.0)
+    }
+
+    /// The key itself, for requests that carry it in a body (IBM Cloud's token exchange).
+    pub(crate) fn secret(&self) -> &str {
+        &self.0
     }
 
     /// Whether `candidate` is this key (for servers checking a request).
@@ -235,12 +241,18 @@ pub struct ProviderConfig {
     poll: PollPolicy,
     progress: bool,
     cancel_on_interrupt: bool,
+    max_response_bytes: u64,
 }
+
+/// The most bytes of one answer a client reads unless told otherwise (64 MiB: the results of
+/// a 21-qubit dense state).
+pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 << 20;
 
 impl ProviderConfig {
     /// A configuration for the API at `base_url` (for example [`DEFAULT_PROVIDER_URL`]), with
     /// no key, the ideal simulator, a 30 s request timeout, a 1 h overall timeout, default
-    /// retries and polling, a progress bar, and cancellation on Ctrl-C.
+    /// retries and polling, a progress bar, cancellation on Ctrl-C, and answers of at most
+    /// [`DEFAULT_MAX_RESPONSE_BYTES`].
     pub fn new(base_url: &str) -> Result<ProviderConfig, ConfigError> {
         let bad = |reason: &str| ConfigError::BadUrl { url: base_url.to_owned(), reason: reason.to_owned() };
         let url = reqwest::Url::parse(base_url).map_err(|e| bad(&e.to_string()))?;
@@ -267,6 +279,7 @@ impl ProviderConfig {
             poll: PollPolicy::default(),
             progress: true,
             cancel_on_interrupt: true,
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
         })
     }
 
@@ -332,6 +345,18 @@ impl ProviderConfig {
     pub fn with_cancel_on_interrupt(mut self, cancel: bool) -> ProviderConfig {
         self.cancel_on_interrupt = cancel;
         self
+    }
+
+    /// Sets the most bytes of one answer the client reads; a larger answer is an error.
+    #[must_use]
+    pub fn with_max_response_bytes(mut self, bytes: u64) -> ProviderConfig {
+        self.max_response_bytes = bytes.max(1);
+        self
+    }
+
+    /// The most bytes of one answer the client reads.
+    pub fn max_response_bytes(&self) -> u64 {
+        self.max_response_bytes
     }
 
     /// The base URL, without a trailing slash.

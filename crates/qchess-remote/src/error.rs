@@ -13,7 +13,7 @@ pub enum RemoteError {
     #[error(transparent)]
     Config(#[from] ConfigError),
     /// The circuit cannot be written as an IonQ JSON job.
-    #[error("the circuit cannot be sent to the provider: {0}")]
+    #[error("the circuit cannot be sent to the provider")]
     Circuit(#[from] qchess_qasm::ionq::IonqError),
     /// The provider refused the API key (401 or 403), or none was given.
     #[error("the provider refused the request ({status}): {message}; check the API key (IONQ_API_KEY or --api-key)")]
@@ -106,6 +106,14 @@ pub enum RemoteError {
         what: String,
         /// What is wrong with the answer.
         detail: String,
+    },
+    /// A successful answer is larger than the client reads (`--max-response-bytes`).
+    #[error("the answer to {what} is larger than {limit} bytes, the most this client reads (--max-response-bytes)")]
+    ResponseTooLarge {
+        /// What was asked.
+        what: String,
+        /// The limit in bytes.
+        limit: u64,
     },
     /// The job was canceled (by the provider, or by the user with Ctrl-C).
     #[error("job {job_id} was canceled{}", if *.by_user { " at the user's request" } else { "" })]

@@ -8,6 +8,8 @@
 //!   accumulated circuit runs on the provider with deferred measurement and post-selection.
 //! * [`settings`]: command-line flags to a validated [`RemoteBoardConfig`].
 //! * [`probabilities`], [`wire`], [`retry`]: results, JSON shapes and retry timing.
+//! * [`ibm`]: [`IbmClient`](ibm::IbmClient), IBM Quantum's REST API: IAM token exchange and refresh,
+//!   device configurations fetched and cached.
 //! * [`error`]: [`RemoteError`], what went wrong, sorted by what the user can do about it.
 //!
 //! Depends on `qchess-core`, `qchess-circuit` and `qchess-qasm` (for the IonQ JSON lowering).
@@ -25,6 +27,7 @@ pub mod board;
 pub mod client;
 pub mod config;
 pub mod error;
+pub mod ibm;
 mod interrupt;
 pub mod probabilities;
 mod progress;

@@ -48,6 +48,8 @@ pub struct RemoteSettings {
     pub mitigation: bool,
     /// `--seed`: seed of drawn outcomes.
     pub seed: Option<u64>,
+    /// `--max-response-bytes`: the most bytes of one answer read from the provider.
+    pub max_response_bytes: Option<u64>,
 }
 
 impl RemoteSettings {
@@ -83,6 +85,16 @@ impl RemoteSettings {
             }
             provider = provider.with_overall_timeout(Duration::from_secs_f64(seconds));
         }
+        if let Some(bytes) = self.max_response_bytes {
+            if !(1024..=1 << 40).contains(&bytes) {
+                return Err(ConfigError::OutOfRange {
+                    what: "--max-response-bytes",
+                    range: "between 1024 and 2^40",
+                    value: bytes.to_string(),
+                });
+            }
+            provider = provider.with_max_response_bytes(bytes);
+        }
         let mut config = RemoteBoardConfig::new(provider);
         if let Some(shots) = self.shots {
             if !(1..=DEFAULT_MAX_SHOTS).contains(&shots) {
@@ -113,6 +125,7 @@ mod tests {
         let cases = [
             (RemoteSettings { shots: Some(0), ..base.clone() }, "--shots"),
             (RemoteSettings { timeout_secs: Some(-1.0), ..base.clone() }, "--timeout"),
+            (RemoteSettings { max_response_bytes: Some(10), ..base.clone() }, "--max-response-bytes"),
             (RemoteSettings { noise_model: Some("Aria 1".into()), ..base.clone() }, "noise model"),
             (RemoteSettings { api_key: Some("a key".into()), ..base.clone() }, "API key"),
             (RemoteSettings { provider_url: Some("api.ionq.co".into()), ..base.clone() }, "provider URL"),

@@ -273,7 +273,9 @@ fn a_failed_move_or_query_leaves_the_remote_board_unchanged() {
     for (script, acts) in failures {
         script.lock().expect("script").extend(acts);
         let error = board.apply(&mv("f3e5:JUMP:CAPTURE")).expect_err("the provider fails");
-        assert!(error.to_string().starts_with("backend failed"), "{error}");
+        // The board's words, then the provider's cause, each once.
+        let said = qchess_core::text::with_causes(&error);
+        assert!(said.starts_with("the backend failed: ") && said.matches("the backend failed").count() == 1, "{said}");
         assert_eq!(board_state(&board), before, "after {error}");
         script.lock().expect("script").clear();
     }

@@ -11,7 +11,7 @@ use crate::optimize::optimize;
 use crate::program::Program;
 use crate::sabre::route;
 use crate::target::Target;
-use crate::translate::{cx_to_native, expand_swaps, synthesize};
+use crate::translate::{cx_to_native, expand_swaps, lower_iswaps, synthesize};
 use crate::verify::{Equivalence, SplitMix, check_equivalence, check_structure};
 
 /// How hard to try.
@@ -167,6 +167,7 @@ fn finish(
 /// synthesis.
 fn lower_routed(program: &mut Program, target: &Target) -> Result<Vec<IsaOp>, RouteError> {
     expand_swaps(program, target);
+    lower_iswaps(program, target)?;
     optimize(program);
     cx_to_native(program, target)?;
     optimize(program);
@@ -233,29 +234,29 @@ impl Incremental {
         &self.ops
     }
 
-    /// The whole compiled circuit so far, its qubits all starting in |0>, checked by simulation
+    /// The whole compiled circuit so far, its qubits all starting in |0>, with the logical qubits
+    /// `measure` measured at the end into classical bits `first_clbit..`, checked by simulation
     /// against every segment given (when small enough).
-    pub fn compiled(&self, seed: u64) -> Result<Compiled, RouteError> {
-        let final_layout: Vec<u32> = (0..self.logical.num_qubits as usize)
-            .map(|l| self.layout.physical.get(l).copied().flatten().unwrap_or(u32::MAX))
-            .collect();
+    pub fn compiled(&self, seed: u64, measure: &[u32], first_clbit: u32) -> Result<Compiled, RouteError> {
         let initial_layout = vec![None; self.logical.num_qubits as usize];
         // Qubits never touched have no place: they are idle, so any free qubit will do.
         let mut layout = self.layout.clone();
         layout.grow(self.logical.num_qubits);
         let mut rng = SplitMix(seed);
         complete(&mut layout, &self.target, &self.quality, &mut rng)?;
-        let final_layout: Vec<u32> = final_layout
-            .iter()
-            .enumerate()
-            .map(|(l, &p)| if p == u32::MAX { layout.physical[l].unwrap_or(u32::MAX) } else { p })
-            .collect();
-        let equivalence = check_equivalence(&self.logical, &self.ops, &initial_layout, &final_layout, seed)
+        let final_layout: Vec<u32> = layout.physical.iter().map(|p| p.unwrap_or(u32::MAX)).collect();
+        let mut ops = self.ops.clone();
+        for (j, &l) in measure.iter().enumerate() {
+            let qubit =
+                *final_layout.get(l as usize).ok_or(RouteError::Internal("a measured qubit was never routed"))?;
+            ops.push(IsaOp::Measure { qubit, clbit: first_clbit + j as u32 });
+        }
+        let equivalence = check_equivalence(&self.logical, &ops, &initial_layout, &final_layout, seed)
             .map_err(RouteError::Verification)?;
         Ok(Compiled {
-            ops: self.ops.clone(),
+            ops,
             num_qubits: self.target.num_qubits,
-            num_clbits: self.logical.num_clbits,
+            num_clbits: self.logical.num_clbits.max(first_clbit + measure.len() as u32),
             initial_layout,
             final_layout,
             swaps: self.swaps,

@@ -60,6 +60,10 @@ pub fn to_qasm(compiled: &Compiled, target: &Target, info: &EmitInfo, version: Q
             .iter()
             .any(|op| matches!(op, IsaOp::One { gate, .. } | IsaOp::Two { gate, .. } if gate.name() == name))
     };
+    if version == QasmVersion::V2 && (used("sx") || used("ecr")) {
+        // Qiskit's qelib1.inc lacks sx (which the ecr definition uses too): H S H is exactly sqrt(X).
+        text.push_str("gate sx a { h a; s a; h a; }\n");
+    }
     for gate in [NativeGate::Ecr, NativeGate::SqrtIswap, NativeGate::Ms, NativeGate::Gpi(0.0), NativeGate::Gpi2(0.0)] {
         if let Some(body) = gate.definition().filter(|_| used(gate.name())) {
             let params = if gate.parameter().is_some() { "(phi)" } else { "" };

@@ -6,7 +6,7 @@ use qchess_qasm::lower::LowerError;
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RouteError {
     /// A gate could not be lowered to CX and one-qubit gates.
-    #[error("lowering: {0}")]
+    #[error("lowering")]
     Lower(#[from] LowerError),
     /// A gate runs under a classical condition, which routing does not carry.
     #[error("operation {op}: classically conditioned gates cannot be routed")]

@@ -17,6 +17,8 @@ use crate::verify::SplitMix;
 const EXTENDED: usize = 20;
 /// Weight of the look-ahead term.
 const LOOK_AHEAD_WEIGHT: f64 = 0.5;
+/// Most instructions the look-ahead walks through (one-qubit gates included).
+const VISITS: usize = 400;
 /// Decay added to a qubit each time it is swapped.
 const DECAY: f64 = 0.001;
 
@@ -60,6 +62,7 @@ pub fn route(
     let mut front: Vec<usize> = (0..n).filter(|&i| waiting[i] == 0).collect();
     let mut out = Vec::with_capacity(n + n / 2);
     let mut decay = vec![1.0f64; target.num_qubits as usize];
+    let (mut stamp, mut epoch) = (vec![0u32; n], 0u32);
     let (mut swaps, mut since_progress) = (0usize, 0usize);
     let release = 8 * usize::from(
         (0..target.num_qubits).map(|q| target.distance(0, q)).filter(|&d| d < u16::MAX).max().unwrap_or(1),
@@ -122,7 +125,8 @@ pub fn route(
             since_progress = 0;
             continue;
         }
-        let extended = extended_set(&front, &successors, program, &layout);
+        epoch += 1;
+        let extended = extended_set(&front, &successors, program, &layout, &mut stamp, epoch);
         let mut candidates: Vec<(u32, u32)> = front_pairs
             .iter()
             .flat_map(|&(a, b)| [a, b])
@@ -207,19 +211,29 @@ fn executable(
     })
 }
 
-/// Physical pairs of the next two-qubit gates after the front, breadth first.
-fn extended_set(front: &[usize], successors: &[Vec<usize>], program: &Program, layout: &Layout) -> Vec<(u32, u32)> {
+/// Physical pairs of the next two-qubit gates after the front, breadth first, visiting at most
+/// [`VISITS`] instructions; `stamp` marks visited ones with this call's `epoch`.
+fn extended_set(
+    front: &[usize],
+    successors: &[Vec<usize>],
+    program: &Program,
+    layout: &Layout,
+    stamp: &mut [u32],
+    epoch: u32,
+) -> Vec<(u32, u32)> {
     let mut pairs = Vec::with_capacity(EXTENDED);
     let mut queue: std::collections::VecDeque<usize> =
         front.iter().flat_map(|&i| successors[i].iter().copied()).collect();
-    let mut seen = std::collections::HashSet::new();
+    let mut visits = 0;
     while let Some(i) = queue.pop_front() {
-        if pairs.len() >= EXTENDED || !seen.insert(i) {
-            if pairs.len() >= EXTENDED {
-                break;
-            }
+        if pairs.len() >= EXTENDED || visits >= VISITS {
+            break;
+        }
+        if stamp[i] == epoch {
             continue;
         }
+        stamp[i] = epoch;
+        visits += 1;
         if let (a, Some(b)) = program.instrs[i].qubits()
             && let (Some(pa), Some(pb)) = (layout.physical[a as usize], layout.physical[b as usize])
         {

@@ -14,7 +14,7 @@ use qchess_qasm::lower::{GateSet, lower_gate};
 use crate::error::RouteError;
 use crate::linalg::{EPS, is_zero_angle, wrap, zyz_angles};
 use crate::native::{IsaOp, NativeGate};
-use crate::program::{Instr, Program};
+use crate::program::{Instr, Program, iswap_power};
 use crate::target::{Basis, Target};
 
 fn one(qubit: u32, kind: GateKind) -> Instr {
@@ -22,7 +22,9 @@ fn one(qubit: u32, kind: GateKind) -> Instr {
 }
 
 /// Replaces every SWAP by three CX, oriented so that a CX of a neighbouring instruction on the
-/// same pair can cancel against it and, on a directed target, two of the three run natively.
+/// same pair can cancel against it and, on a directed target, two of the three run natively; a
+/// SWAP whose pair last met in an iSWAP power (only one-qubit gates on the pair since, which
+/// move across the SWAP) is merged into it instead (see [`lower_iswaps`]).
 pub fn expand_swaps(program: &mut Program, target: &Target) {
     let mut out: Vec<Instr> = Vec::with_capacity(program.instrs.len() + 2 * program.two_qubit_count());
     for instr in &program.instrs {
@@ -30,10 +32,28 @@ pub fn expand_swaps(program: &mut Program, target: &Target) {
             out.push(*instr);
             continue;
         };
-        let previous = out.iter().rev().find(|i| {
+        let touches = |i: &Instr| {
             let (x, y) = i.qubits();
             [a, b].contains(&x) || y.is_some_and(|y| [a, b].contains(&y))
-        });
+        };
+        let last_two = out.iter().rposition(|i| i.is_two_qubit() && touches(i));
+        if let Some(k) = last_two
+            && let Instr::ISwap { a: x, b: y, swapped: false, .. } = out[k]
+            && ([x, y] == [a, b] || [y, x] == [a, b])
+            && !out[k + 1..].iter().any(|i| touches(i) && !matches!(i, Instr::One { .. }))
+        {
+            let Instr::ISwap { power, a: x, b: y, .. } = out[k] else { unreachable!("matched above") };
+            out[k] = Instr::ISwap { power, a: x, b: y, swapped: true };
+            for later in &mut out[k + 1..] {
+                if let Instr::One { qubit, matrix } = *later
+                    && (qubit == a || qubit == b)
+                {
+                    *later = Instr::One { qubit: if qubit == a { b } else { a }, matrix };
+                }
+            }
+            continue;
+        }
+        let previous = out.iter().rev().find(|i| touches(i));
         let (first, second) = match previous {
             Some(Instr::Cx { control, target: t }) if (*control, *t) == (b, a) => (b, a),
             Some(Instr::Cx { control, target: t }) if (*control, *t) == (a, b) => (a, b),
@@ -49,13 +69,67 @@ pub fn expand_swaps(program: &mut Program, target: &Target) {
     program.instrs = out;
 }
 
+/// Lowers iSWAP powers: on a sqrt-iSWAP target natively for powers +-1/2 and +-1; otherwise in two
+/// CX ([`iswap_power`]); merged with a SWAP, `SWAP . iSWAP^(+-1) = (S (x) S)^(+-1) CZ` takes one
+/// CX, other powers the two of the power and three of the SWAP.
+pub fn lower_iswaps(program: &mut Program, target: &Target) -> Result<(), RouteError> {
+    let mut out = Vec::with_capacity(program.instrs.len() * 2);
+    for instr in &program.instrs {
+        let Instr::ISwap { power, a, b, swapped } = *instr else {
+            out.push(*instr);
+            continue;
+        };
+        let whole = power == 1.0 || power == -1.0;
+        let half = power == 0.5 || power == -0.5;
+        if swapped && whole {
+            let s = if power > 0.0 { GateKind::S } else { GateKind::Sdg };
+            out.extend([
+                one(b, GateKind::H),
+                Instr::Cx { control: a, target: b },
+                one(b, GateKind::H),
+                one(a, s),
+                one(b, s),
+            ]);
+            continue;
+        }
+        if target.basis == Basis::SqrtIswap && (whole || half) {
+            for gate in lower_gate(&Gate::iswap(Qubit(a), Qubit(b), power), GateSet::SqrtIswap)? {
+                match (gate.kind, gate.targets.as_slice()) {
+                    (GateKind::ISwap(_), &[x, y]) => {
+                        out.push(Instr::Native { gate: NativeGate::SqrtIswap, a: x.0, b: y.0 })
+                    }
+                    (kind, &[q]) => out.push(one(q.0, kind)),
+                    _ => {
+                        return Err(RouteError::Internal(
+                            "the sqrt-iSWAP lowering of an iSWAP power left another gate",
+                        ));
+                    }
+                }
+            }
+        } else {
+            out.extend(iswap_power(power, a, b));
+        }
+        if swapped {
+            out.extend([
+                Instr::Cx { control: a, target: b },
+                Instr::Cx { control: b, target: a },
+                Instr::Cx { control: a, target: b },
+            ]);
+        }
+    }
+    program.instrs = out;
+    Ok(())
+}
+
 /// Replaces every CX by the target's two-qubit gate with one-qubit corrections.
 pub fn cx_to_native(program: &mut Program, target: &Target) -> Result<(), RouteError> {
     let mut out = Vec::with_capacity(program.instrs.len() * 2);
     for instr in &program.instrs {
         match *instr {
             Instr::Cx { control, target: t } => cx(control, t, target, &mut out)?,
-            Instr::Swap { .. } => return Err(RouteError::Internal("a SWAP reached basis translation")),
+            Instr::Swap { .. } | Instr::ISwap { .. } => {
+                return Err(RouteError::Internal("a SWAP or iSWAP reached basis translation"));
+            }
             other => out.push(other),
         }
     }
@@ -127,7 +201,7 @@ pub fn synthesize(program: &Program, basis: Basis) -> Result<Vec<IsaOp>, RouteEr
             Instr::Native { gate, a, b } => out.push(IsaOp::Two { gate, a, b }),
             Instr::Measure { qubit, clbit } => out.push(IsaOp::Measure { qubit, clbit }),
             Instr::Reset { qubit } => out.push(IsaOp::Reset { qubit }),
-            Instr::Cx { .. } | Instr::Swap { .. } => {
+            Instr::Cx { .. } | Instr::Swap { .. } | Instr::ISwap { .. } => {
                 return Err(RouteError::Internal("a CX or SWAP reached one-qubit synthesis"));
             }
         }
@@ -240,11 +314,18 @@ mod tests {
                 Instr::Swap { a: 0, b: 1 },
                 one(0, GateKind::T),
                 Instr::Cx { control: 0, target: 1 },
+                Instr::ISwap { power: 1.0, a: 1, b: 0, swapped: false },
+                one(1, GateKind::H),
+                Instr::Swap { a: 0, b: 1 },
+                Instr::ISwap { power: -0.5, a: 0, b: 1, swapped: false },
+                Instr::Swap { a: 1, b: 0 },
+                Instr::ISwap { power: 0.3, a: 0, b: 1, swapped: false },
             ],
         };
         for target in &targets {
             let mut program = logical.clone();
             expand_swaps(&mut program, target);
+            lower_iswaps(&mut program, target).expect("lowers");
             crate::optimize::optimize(&mut program);
             cx_to_native(&mut program, target).expect("coupled");
             crate::optimize::optimize(&mut program);

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 
 use num_complex::Complex64;
-use qchess_circuit::ir::{Matrix2, Matrix4};
+use qchess_circuit::ir::{GateKind, Matrix2, Matrix4};
 
 use crate::linalg::equal_up_to_phase;
 use crate::native::IsaOp;
@@ -122,6 +122,12 @@ pub fn run_program(program: &Program, state: &mut State, dense: &dyn Fn(u32) -> 
                 state.apply2(dense(control), dense(target), &cx);
             }
             Instr::Swap { a, b } => state.swap(dense(a), dense(b)),
+            Instr::ISwap { power, a, b, swapped } => {
+                state.apply2(dense(a), dense(b), &GateKind::ISwap(power).matrix4().ok_or("iSWAP without a matrix")?);
+                if swapped {
+                    state.swap(dense(a), dense(b));
+                }
+            }
             Instr::Native { gate, a, b } => {
                 state.apply2(dense(a), dense(b), &gate.matrix4().ok_or("a native gate without a 4x4 matrix")?)
             }

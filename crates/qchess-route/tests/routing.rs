@@ -142,7 +142,7 @@ fn incremental_routing_keeps_what_came_before() {
             assert_eq!(&router.ops()[..range.start], &before[..], "{spec}: earlier operations unchanged");
             before = router.ops().to_vec();
         }
-        let compiled = router.compiled(3).expect("verified");
+        let compiled = router.compiled(3, &[0, 1], register.circuit().clbits).expect("verified");
         assert_eq!(compiled.equivalence, Equivalence::Equivalent, "{spec}");
         check_structure(&compiled.ops, &target(spec)).expect("ISA");
     }

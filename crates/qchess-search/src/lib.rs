@@ -52,6 +52,6 @@ pub enum SearchError {
     #[error("there is no legal move to search")]
     NoLegalMove,
     /// The game could not be replayed onto the search's own board.
-    #[error("the game could not be copied for the search: {0}")]
+    #[error("the game could not be copied for the search")]
     Replay(#[source] Box<qchess_engine::record::ReplayError>),
 }

@@ -28,10 +28,10 @@ pub struct RestBoard {
 #[derive(Debug, thiserror::Error)]
 pub enum RestError {
     /// The URL is not `http://HOST[:PORT][/PATH]`.
-    #[error("`{0}` is not an http://HOST[:PORT] URL")]
+    #[error("`{}` is not an http://HOST[:PORT] URL", qchess_core::text::excerpt(.0))]
     Url(String),
     /// The connection failed.
-    #[error("{url}: {source}")]
+    #[error("{url}")]
     Io {
         /// The request's URL.
         url: String,

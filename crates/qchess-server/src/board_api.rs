@@ -17,6 +17,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
 use axum::http::StatusCode;
+use qchess_core::text::{excerpt_line, with_causes};
 use qchess_core::{BoardError, MoveSquares, MoveType, MoveVariant, QuantumBoard, Shape, Square, TypedMove};
 use qchess_sim::local_board::LocalBoard;
 use serde::Deserialize;
@@ -86,7 +87,7 @@ fn board_error(error: BoardError) -> ApiError {
                 "{error}; this server's quantum board holds at most {limit} basis states (--max-board-states), and the move was not made"
             ),
         ),
-        BoardError::Backend(_) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, error.to_string()),
+        BoardError::Backend(_) => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, with_causes(&error)),
         other => ApiError::bad_request(other.to_string()),
     }
 }
@@ -125,8 +126,8 @@ pub async fn init(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let body: Init =
-        serde_json::from_value(json_body(body)?).map_err(|e| ApiError::bad_request(format!("bad init: {e}")))?;
+    let body: Init = serde_json::from_value(json_body(body)?)
+        .map_err(|e| ApiError::bad_request(format!("bad init: {}", excerpt_line(&e.to_string()))))?;
     with_board(&state, move |board| {
         board.init(qchess_core::Bitboard(body.init_basis_state)).map_err(board_error)?;
         answer(board, None)
@@ -139,8 +140,8 @@ pub async fn do_move(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let body: DoMove =
-        serde_json::from_value(json_body(body)?).map_err(|e| ApiError::bad_request(format!("bad move: {e}")))?;
+    let body: DoMove = serde_json::from_value(json_body(body)?)
+        .map_err(|e| ApiError::bad_request(format!("bad move: {}", excerpt_line(&e.to_string()))))?;
     let mv = typed_move(&body)?;
     with_board(&state, move |board| {
         let report = board.apply(&mv).map_err(board_error)?;

@@ -105,7 +105,7 @@ pub enum ServeError {
     #[error(transparent)]
     Config(#[from] crate::config::ConfigError),
     /// The address could not be bound.
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}")]
     Bind {
         /// The address.
         addr: std::net::SocketAddr,
@@ -113,6 +113,6 @@ pub enum ServeError {
         source: std::io::Error,
     },
     /// Serving failed.
-    #[error("the server failed: {0}")]
+    #[error("the server failed")]
     Io(#[from] std::io::Error),
 }

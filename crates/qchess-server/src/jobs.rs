@@ -287,6 +287,11 @@ impl JobStore {
         while self.result_entries > self.result_budget && self.evict_one(Some(id), now) {}
     }
 
+    /// Number of stored jobs in `phase`.
+    pub fn count(&self, phase: Phase) -> usize {
+        self.jobs.values().filter(|job| job.phase == phase).count()
+    }
+
     /// Notes that the job's owner read its outcome, so it may make room for new jobs.
     pub fn mark_read(&mut self, id: &str) {
         if let Some(job) = self.jobs.get_mut(id) {

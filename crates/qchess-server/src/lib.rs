@@ -11,9 +11,10 @@
 //! * The official engine's quantum board REST API under `/quantumboard` ([`board_api`]).
 //! * `GET /health`.
 //!
-//! Requests are bounded ([`Limits`]: body size, qubits, shots, gates, stored jobs), an optional
-//! API key guards everything but `/health` and `/v0.4/backends`, and [`Server::run`] stops
-//! gracefully, letting requests in flight finish.
+//! Requests are bounded ([`Limits`]: body size, qubits, shots, gates, stored jobs, connections),
+//! and so is time ([`Timeouts`]: request headers and bodies, idle connections, each job, unread
+//! results); an optional API key guards everything but `/health` and `/v0.4/backends`, and
+//! [`Server::run`] stops gracefully ([`serving`]).
 //!
 //! ```no_run
 //! use qchess_server::{Server, ServerConfig, shutdown_signal};
@@ -21,8 +22,9 @@
 //! # async fn start() -> Result<(), qchess_server::ServeError> {
 //! let server = Server::bind(ServerConfig::new("127.0.0.1:0".parse().unwrap())).await?;
 //! println!("listening on http://{}", server.local_addr());
-//! server.run(shutdown_signal()).await
-//! # }
+//! let report = server.run(shutdown_signal()).await?;
+//! println!("{} queued jobs failed at shutdown", report.unstarted_failed);
+//! # Ok(()) }
 //! ```
 //!
 //! Depends on `qchess-core`, `qchess-circuit`, `qchess-sim` (the simulators), `qchess-qasm`
@@ -30,12 +32,15 @@
 
 pub mod board_api;
 pub mod config;
+mod connection;
 pub mod defect;
 pub mod error;
 pub mod games;
+pub mod ibm;
 pub mod jobs;
 pub mod provider;
 pub mod results_body;
+pub mod serving;
 pub mod simulate;
 mod time;
 pub mod web;
@@ -53,13 +58,16 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use axum::{Json, Router};
 use qchess_core::Bitboard;
+use qchess_core::text::excerpt;
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use serde_json::json;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc;
 
 pub use config::{ConfigError, Limits, NoiseOptions, ServerConfig, ServerKey, Timeouts};
+pub use connection::BodyTimeout;
 pub use error::{ApiError, ServeError};
+pub use serving::ShutdownReport;
 
 use jobs::JobStore;
 
@@ -79,8 +87,10 @@ pub struct AppState {
     pub queue: mpsc::UnboundedSender<String>,
     /// When the server started.
     pub started: SystemTime,
-    /// Set once the server is shutting down: running jobs stop, submissions are refused.
+    /// Set once the server is shutting down: submissions are refused.
     pub shutting_down: AtomicBool,
+    /// Set when the shutdown grace period ran out: running jobs stop.
+    pub stop_jobs: AtomicBool,
     /// The games of the game API.
     pub games: games::GameStore,
 }
@@ -127,6 +137,7 @@ impl Server {
             queue: sender,
             started: SystemTime::now(),
             shutting_down: AtomicBool::new(false),
+            stop_jobs: AtomicBool::new(false),
             games: games::GameStore::new(config.games.clone()),
             config,
         });
@@ -143,14 +154,15 @@ impl Server {
         Arc::clone(&self.state)
     }
 
-    /// Serves until `shutdown` resolves, then stops accepting connections and finishes the
-    /// requests in flight.
-    pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<(), ServeError> {
+    /// Serves until `shutdown` resolves, then stops accepting connections, fails the jobs
+    /// that have not started, and lets running jobs and requests in flight finish within the
+    /// shutdown grace period (see [`serving`]); says what became of them.
+    pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<ShutdownReport, ServeError> {
         let worker = tokio::spawn(provider::run_worker(Arc::clone(&self.state), self.queue));
         let app = router(Arc::clone(&self.state));
-        let served = axum::serve(self.listener, app).with_graceful_shutdown(shutdown).await;
+        let report = serving::serve(self.listener, app, Arc::clone(&self.state), shutdown).await;
         worker.abort();
-        served.map_err(ServeError::Io)
+        Ok(report)
     }
 }
 
@@ -209,7 +221,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/health", get(health))
         .route("/v0.4/backends", get(provider::list_backends))
         .route("/v0.4/backends/{backend}", get(provider::get_backend))
-        .merge(web::routes());
+        .merge(web::routes())
+        .merge(ibm::routes(&state));
     let limit = state.config.limits.max_body_bytes;
     guarded
         .merge(open)
@@ -225,13 +238,13 @@ async fn health() -> Json<serde_json::Value> {
 }
 
 async fn not_found(request: Request) -> ApiError {
-    ApiError::not_found(format!("no route for {} {}", request.method(), request.uri().path()))
+    ApiError::not_found(format!("no route for {} {}", request.method(), excerpt(request.uri().path())))
 }
 
 async fn method_not_allowed(request: Request) -> ApiError {
     ApiError::new(
         axum::http::StatusCode::METHOD_NOT_ALLOWED,
-        format!("{} is not allowed on {}", request.method(), request.uri().path()),
+        format!("{} is not allowed on {}", request.method(), excerpt(request.uri().path())),
     )
 }
 

@@ -2,6 +2,7 @@
 //! through `submitted -> ready -> started -> completed | failed`.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::SystemTime;
 
 use axum::Json;
@@ -10,6 +11,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use qchess_core::text::{excerpt, excerpt_line};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -64,7 +66,10 @@ pub async fn get_backend(
 ) -> Result<Json<Value>, ApiError> {
     match backend_qubits(&state, &name) {
         Some(qubits) => Ok(Json(backend_json(&state, &name, qubits))),
-        None => Err(ApiError::not_found(format!("backend `{name}` does not exist; try simulator or qpu.aria-1"))),
+        None => Err(ApiError::not_found(format!(
+            "backend `{}` does not exist; try simulator or qpu.aria-1",
+            excerpt(&name)
+        ))),
     }
 }
 
@@ -73,10 +78,32 @@ pub async fn whoami() -> Json<Value> {
     Json(json!({ "key_id": "00000000-0000-4000-8000-000000000000", "key_name": "qchess serve", "project_id": null }))
 }
 
-/// Reads a JSON body, turning every failure into an IonQ-shaped 400 or 413.
+/// A request body, or the IonQ-shaped 400, 408 or 413 that says why it could not be read.
+pub fn body_bytes(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| {
+        // A body that did not arrive in time is a timeout, whatever layer reports it.
+        let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&rejection);
+        while let Some(error) = cause {
+            if let Some(timeout) = error.downcast_ref::<crate::BodyTimeout>() {
+                return ApiError::new(StatusCode::REQUEST_TIMEOUT, timeout.to_string());
+            }
+            cause = error.source();
+        }
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is larger than this server accepts (--max-body-bytes)",
+            );
+        }
+        ApiError::new(rejection.status(), rejection.body_text())
+    })
+}
+
+/// Reads a JSON body, turning every failure into an IonQ-shaped 400, 408 or 413.
 pub fn json_body(body: Result<Bytes, BytesRejection>) -> Result<Value, ApiError> {
-    let bytes = body.map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
-    serde_json::from_slice(&bytes).map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {e}")))
+    let bytes = body_bytes(body)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("the body is not valid JSON: {}", excerpt_line(&e.to_string()))))
 }
 
 /// `POST /v0.4/jobs`.
@@ -85,20 +112,29 @@ pub async fn create_job(
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let body = json_body(body)?;
-    let request: qchess_remote::wire::JobRequest =
-        serde_json::from_value(body).map_err(|e| ApiError::bad_request(format!("bad job: {e}")))?;
+    let request: qchess_remote::wire::JobRequest = serde_json::from_value(body)
+        .map_err(|e| ApiError::bad_request(format!("bad job: {}", excerpt_line(&e.to_string()))))?;
     let spec = validate(&state, request)?;
     let id = state.new_id();
     {
         let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+        // Checked under the store's lock: shutdown fails unstarted jobs under it too.
+        if state.shutting_down.load(Ordering::SeqCst) {
+            return Err(shutting_down());
+        }
         jobs.insert(id.clone(), spec).map_err(store_full)?;
     }
     if state.queue.send(id.clone()).is_err() {
         let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
         jobs.remove(&id);
-        return Err(ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down"));
+        return Err(shutting_down());
     }
     Ok(Json(json!({ "id": id, "status": "submitted", "session_id": null })))
+}
+
+/// The answer to a submission while the server stops.
+fn shutting_down() -> ApiError {
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down and takes no new jobs")
 }
 
 /// The 429 answer to a submission that finds the store full of jobs nobody may drop yet.
@@ -122,12 +158,16 @@ fn validate(state: &AppState, request: qchess_remote::wire::JobRequest) -> Resul
     let limits = &state.config.limits;
     let job_type = request.job_type.as_deref().unwrap_or("ionq.circuit.v1");
     if job_type != "ionq.circuit.v1" {
-        return Err(ApiError::bad_request(format!("job type `{job_type}` is not supported; only ionq.circuit.v1 is")));
+        return Err(ApiError::bad_request(format!(
+            "job type `{}` is not supported; only ionq.circuit.v1 is",
+            excerpt(job_type)
+        )));
     }
     let backend = request.backend.unwrap_or_else(|| "simulator".to_owned());
     if backend_qubits(state, &backend).is_none() {
         return Err(ApiError::bad_request(format!(
-            "backend `{backend}` does not exist; use one of {}",
+            "backend `{}` does not exist; use one of {}",
+            excerpt(&backend),
             BACKENDS.map(|b| b.0).join(", ")
         )));
     }
@@ -138,7 +178,8 @@ fn validate(state: &AppState, request: qchess_remote::wire::JobRequest) -> Resul
     let noise_model = request.noise.as_ref().map_or("ideal", |n| n.model.as_str()).to_owned();
     if !NOISE_MODELS.contains(&noise_model.as_str()) {
         return Err(ApiError::bad_request(format!(
-            "noise model `{noise_model}` does not exist; use one of {}",
+            "noise model `{}` does not exist; use one of {}",
+            excerpt(&noise_model),
             NOISE_MODELS.join(", ")
         )));
     }
@@ -172,7 +213,10 @@ fn validate(state: &AppState, request: qchess_remote::wire::JobRequest) -> Resul
 }
 
 fn job_not_found(id: &str) -> ApiError {
-    ApiError::not_found(format!("job {id} does not exist (it may have been deleted or dropped to make room)"))
+    ApiError::not_found(format!(
+        "job {} does not exist (it may have been deleted or dropped to make room)",
+        excerpt(id)
+    ))
 }
 
 /// `GET /v0.4/jobs/{id}`. Seeing a failed or canceled job is reading its outcome.
@@ -256,7 +300,7 @@ pub async fn list_jobs(
             [Phase::Submitted, Phase::Ready, Phase::Started, Phase::Completed, Phase::Failed, Phase::Canceled]
                 .into_iter()
                 .find(|p| p.name() == name)
-                .ok_or_else(|| ApiError::bad_request(format!("status `{name}` is not a job status")))?,
+                .ok_or_else(|| ApiError::bad_request(format!("status `{}` is not a job status", excerpt(name))))?,
         ),
     };
     let limit = query.limit.unwrap_or(25).clamp(1, 1000);
@@ -329,7 +373,7 @@ fn execute(state: &AppState, spec: &JobSpec, serial: u64) -> Result<Vec<(u64, f6
     if let Some(defect) = defect {
         defect.apply_to_circuit(&mut circuit);
     }
-    let stop = Stop::new(state.config.timeouts.job_time_limit, &state.shutting_down);
+    let stop = Stop::new(state.config.timeouts.job_time_limit, &state.stop_jobs);
     let exact = exact_distribution(&circuit, &state.config.limits, &stop)?;
     let hardware = spec.backend.starts_with("qpu") || spec.noise_model != "ideal";
     if !hardware {

@@ -5,6 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use qchess_circuit::ir::{Circuit, Gate, Op, Qubit};
+use qchess_core::text::{excerpt, excerpt_line};
 use qchess_qasm::ionq::IonqCircuit;
 use qchess_sim::auto::{self, AutoError, AutoLimits};
 use qchess_sim::dense::{DenseError, DenseState, Limits as DenseLimits};
@@ -54,7 +55,10 @@ pub fn declared_qubits(input: &Value) -> Option<u64> {
 pub fn read_circuit(input: &Value, qubits: u32) -> Result<Circuit, JobFailure> {
     let gateset = input.get("gateset").and_then(Value::as_str).unwrap_or("qis");
     if gateset != "qis" {
-        return Err(failure("UnsupportedGate", format!("gate set `{gateset}` is not supported; only `qis` is")));
+        return Err(failure(
+            "UnsupportedGate",
+            format!("gate set `{}` is not supported; only `qis` is", excerpt(gateset)),
+        ));
     }
     let Some(gates) = input.get("circuit").and_then(Value::as_array) else {
         return Err(failure("InvalidInput", "input.circuit must be a list of gates"));
@@ -64,7 +68,7 @@ pub fn read_circuit(input: &Value, qubits: u32) -> Result<Circuit, JobFailure> {
         if !QIS_GATES.contains(&name) {
             return Err(failure(
                 "UnsupportedGate",
-                format!("gate {index}: `{name}` is not supported (supported: {})", QIS_GATES.join(", ")),
+                format!("gate {index}: `{}` is not supported (supported: {})", excerpt(name), QIS_GATES.join(", ")),
             ));
         }
     }
@@ -73,8 +77,8 @@ pub fn read_circuit(input: &Value, qubits: u32) -> Result<Circuit, JobFailure> {
         object.insert("qubits".into(), Value::from(qubits));
         object.insert("gateset".into(), Value::from("qis"));
     }
-    let circuit: IonqCircuit =
-        serde_json::from_value(normalised).map_err(|e| failure("InvalidInput", format!("input: {e}")))?;
+    let circuit: IonqCircuit = serde_json::from_value(normalised)
+        .map_err(|e| failure("InvalidInput", format!("input: {}", excerpt_line(&e.to_string()))))?;
     circuit.to_circuit().map_err(|e| failure("InvalidInput", e.to_string()))
 }
 
@@ -127,6 +131,7 @@ pub fn exact_distribution(circuit: &Circuit, limits: &Limits, stop: &Stop) -> Re
     let auto_limits = AutoLimits {
         max_sparse_states: limits.max_sparse_states,
         dense: DenseLimits::with_max_qubits(limits.max_dense_qubits),
+        ..AutoLimits::default()
     };
     let outcomes = if qubits > 64 {
         return Err(failure("NotEnoughQubits", AutoError::TooWide { qubits }.to_string()));

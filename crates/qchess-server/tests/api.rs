@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{client, start, wait_until_final};
+use common::{client, json_value, start, wait_until_final};
 use proptest::prelude::*;
 use qchess_server::ServerKey;
 use serde_json::{Value, json};
@@ -142,37 +142,6 @@ fn garbage_bodies_are_400s_not_crashes() {
         assert_eq!(error["statusCode"], 400);
         assert!(!error["message"].as_str().expect("message").is_empty());
     }
-}
-
-fn json_value() -> impl Strategy<Value = Value> {
-    let leaf = prop_oneof![
-        Just(Value::Null),
-        any::<bool>().prop_map(Value::from),
-        any::<i64>().prop_map(Value::from),
-        (-1e6f64..1e6).prop_map(Value::from),
-        "[a-z0-9_.]{0,8}".prop_map(Value::from),
-    ];
-    leaf.prop_recursive(3, 24, 6, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
-            proptest::collection::btree_map(
-                prop_oneof![
-                    Just("gate".to_owned()),
-                    Just("targets".to_owned()),
-                    Just("controls".to_owned()),
-                    Just("target".to_owned()),
-                    Just("rotation".to_owned()),
-                    Just("qubits".to_owned()),
-                    Just("circuit".to_owned()),
-                    Just("gateset".to_owned()),
-                    "[a-z]{1,6}",
-                ],
-                inner,
-                0..5
-            )
-            .prop_map(|map| Value::Object(map.into_iter().collect())),
-        ]
-    })
 }
 
 proptest! {

@@ -70,6 +70,12 @@ fn every_endpoint_answers_with_exact_probabilities() {
     let options = ok(http.get(format!("{base}/api/options")));
     assert_eq!(options["rules"][0]["id"], "official");
     assert_eq!(options["backends"].as_array().expect("backends").len(), 1, "no remote is configured");
+    let players: Vec<&str> =
+        options["players"].as_array().expect("players").iter().map(|p| p["id"].as_str().expect("id")).collect();
+    assert_eq!(players[..4], ["human", "random", "greedy", "ai:1"]);
+    let rules: Vec<&str> =
+        options["rules"].as_array().expect("rules").iter().map(|r| r["id"].as_str().expect("id")).collect();
+    assert!(rules.contains(&"classical"), "{rules:?}");
 
     let (status, created) =
         send(http.post(format!("{base}/api/games")).json(&json!({"seed": 7, "white": "human", "black": "random"})));
@@ -194,6 +200,7 @@ fn bad_input_is_a_clear_4xx_and_leaves_the_game_intact() {
     rejected(http.post(format!("{game}/undo")).json(&json!({"plies": 5})), bad, "1 have been played");
     rejected(http.post(format!("{game}/computer")).json(&json!({})), bad, "played by a human");
     rejected(http.post(format!("{game}/computer")).json(&json!({"player": "deep"})), bad, "not a player");
+    rejected(http.post(format!("{game}/computer")).json(&json!({"player": "uqci:sh"})), bad, "external engines");
     rejected(http.get(format!("{game}/squares/i9")), bad, "not a square");
     rejected(http.get(format!("{game}/circuit?format=qasm4")), bad, "qasm4");
     rejected(http.get(format!("{base}/api/games/nope")), StatusCode::NOT_FOUND, "no game `nope`");
@@ -206,7 +213,7 @@ fn bad_input_is_a_clear_4xx_and_leaves_the_game_intact() {
     rejected(http.post(&new_game).json(&json!({"rules": "atomic"})), bad, "choose one of official");
     rejected(http.post(&new_game).json(&json!({"backend": "remote"})), bad, "no remote provider");
     rejected(http.post(&new_game).json(&json!({"fen": "8/8/8 w"})), bad, "fen");
-    rejected(http.post(&new_game).json(&json!({"record": "1. e2e5 *"})), bad, "record: move 1. e2e5");
+    rejected(http.post(&new_game).json(&json!({"record": "1. e2e5 *"})), bad, "record: move 1: e2e5: a pawn moves");
     rejected(http.post(&new_game).json(&json!({"colour": "red"})), bad, "unknown field `colour`");
     let after = ok(http.get(&game));
     assert_eq!(after["squares"], before["squares"]);
@@ -219,6 +226,7 @@ fn the_key_limits_and_idle_timeout_apply() {
     let base = start(|config| {
         config.api_key = Some(ServerKey::new("sesame").expect("key"));
         config.games.max_games = 2;
+        config.limits.max_body_bytes = 1024;
         config.games.idle_timeout = Duration::from_secs(1);
     });
     let http = client();
@@ -231,9 +239,28 @@ fn the_key_limits_and_idle_timeout_apply() {
         StatusCode::TOO_MANY_REQUESTS,
         "2 games are open",
     );
-    // The page itself needs no key.
-    let page = http.get(format!("{base}/")).send().expect("page");
-    assert_eq!(page.status(), StatusCode::OK);
+    let long_record = format!("[Event \"{}\"]\n\n*", "x".repeat(2000));
+    rejected(
+        keyed(http.post(format!("{base}/api/games")).json(&json!({"record": long_record}))),
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "length limit",
+    );
+    // The page and what it loads need no key.
+    for (path, kind) in [
+        ("/", "text/html"),
+        ("/assets/board.js", "text/javascript"),
+        ("/assets/play.js", "text/javascript"),
+        ("/assets/board.css", "text/css"),
+        ("/favicon.svg", "image/svg+xml"),
+        ("/favicon.ico", "image/svg+xml"),
+        ("/openapi.json", "application/json"),
+    ] {
+        let response = http.get(format!("{base}{path}")).send().expect("an asset");
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        let content_type = response.headers()["content-type"].to_str().expect("ASCII").to_owned();
+        assert!(content_type.starts_with(kind), "{path}: {content_type}");
+        assert!(!response.text().expect("text").is_empty(), "{path}");
+    }
     std::thread::sleep(Duration::from_millis(1500));
     let id = first["id"].as_str().expect("id");
     rejected(keyed(http.get(format!("{base}/api/games/{id}"))), StatusCode::NOT_FOUND, "expired after 1 s");
@@ -287,27 +314,99 @@ fn a_hundred_games_play_to_the_end_at_once() {
     assert_eq!(open as u64, games, "every finished game is still there");
 }
 
+/// A server whose games may also run on the provider API of the server at `provider`.
+fn start_with_remote(provider: String) -> String {
+    start(move |config| {
+        let provider = qchess_remote::ProviderConfig::new(&format!("{provider}/v0.4"))
+            .expect("provider URL")
+            .with_overall_timeout(Duration::from_secs(3));
+        config.games.remote = Some(qchess_server::games::RemoteGameBackend {
+            label: "served (simulator, ideal)".to_owned(),
+            config: qchess_remote::RemoteBoardConfig::new(provider),
+        });
+    })
+}
+
 #[test]
-fn the_search_levels_play_through_the_game_api() {
-    let base = start(|_| {});
+fn a_game_runs_on_the_configured_remote_provider() {
+    let provider = start(|_| {});
+    let base = start_with_remote(provider);
     let http = client();
     let options = ok(http.get(format!("{base}/api/options")));
-    let ids: Vec<&str> =
-        options["players"].as_array().expect("players").iter().filter_map(|p| p["id"].as_str()).collect();
-    assert_eq!(ids, ["human", "random", "greedy", "ai:1", "ai:2", "ai:3", "ai:4"]);
-    // White's rook takes the king: the search finds it, the random mover would rarely.
+    assert_eq!(options["backends"][1]["id"], "remote", "{options}");
+    let created = ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote", "seed": 2})));
+    assert_eq!(created["backend"], "served (simulator, ideal)");
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    let split = ok(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})));
+    // The ideal simulator answers exact probabilities.
+    assert!((probability(&split, "a3") - 0.5).abs() < 1e-9, "{split}");
+    assert!(split["links_error"].as_str().expect("no density matrices remotely").contains("density"), "{split}");
+    let analysis = ok(http.get(format!("{game}/squares/a3")));
+    assert!((analysis["preview"]["occupied"]["probabilities"]["c3"].as_f64().expect("c3")).abs() < 1e-9);
+    rejected(http.get(format!("{game}/circuit")), StatusCode::BAD_REQUEST, "local backend");
+}
+
+#[test]
+fn a_failing_provider_is_a_502_and_the_game_stays() {
+    // Nothing listens on the provider's port.
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let provider = format!("http://{}", closed.local_addr().expect("address"));
+    drop(closed);
+    let base = start_with_remote(provider);
+    let http = client();
+    let created = ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote"})));
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    let (status, body) = send(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})));
+    assert_eq!(status, StatusCode::BAD_GATEWAY, "{body}");
+    let state = ok(http.get(&game));
+    assert!(state["moves"].as_array().expect("moves").is_empty());
+    assert!(close(probability(&state, "b1"), 1.0));
+}
+
+#[test]
+fn the_search_plays_a_classical_game_and_takes_the_king() {
+    let base = start(|_| {});
+    let http = client();
+    // Classical rules: no quantum moves are offered.
+    let classical = ok(http.post(format!("{base}/api/games")).json(&json!({"rules": "classical", "seed": 1})));
+    assert_eq!(classical["rules"], "classical");
+    let game = format!("{base}/api/games/{}", classical["id"].as_str().expect("id"));
+    let legal = ok(http.get(format!("{game}/moves")));
+    assert!(legal["moves"].as_array().expect("moves").iter().all(|m| m["kind"] == "standard"), "{legal}");
+    rejected(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})), StatusCode::BAD_REQUEST, "b1^a3c3");
+    let record = ok(http.get(format!("{game}/record")))["record"].as_str().expect("text").to_owned();
+    assert!(record.contains("[Rules \"classical\"]"), "{record}");
+
+    // ai:2 finds the rook's capture of the king at once; greedy answers for a human side.
     let fen = "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1";
-    let (status, created) = send(
-        http.post(format!("{base}/api/games"))
-            .json(&json!({"seed": 3, "fen": fen, "white": "ai:2", "black": "greedy"})),
-    );
-    assert_eq!(status, StatusCode::CREATED, "{created}");
-    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("an id"));
-    let played = ok(http.post(format!("{game}/computer")).json(&json!({})));
-    assert_eq!(played["last_move"]["move"], "e1xe8", "{played}");
-    rejected(
-        http.post(format!("{base}/api/games")).json(&json!({"white": "ai:9", "black": "human"})),
-        StatusCode::BAD_REQUEST,
-        "is not a player",
-    );
+    let created =
+        ok(http.post(format!("{base}/api/games")).json(&json!({"fen": fen, "white": "ai:2", "black": "human"})));
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    let after = ok(http.post(format!("{game}/computer")).json(&json!({})));
+    assert_eq!(after["last_move"]["move"], "e1xe8", "{after}");
+    assert_eq!(after["result"], "1-0");
+    assert_eq!(after["reason"], "king captured");
+    let created = ok(http.post(format!("{base}/api/games")).json(&json!({"fen": fen, "seed": 5})));
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    let after = ok(http.post(format!("{game}/computer")).json(&json!({"player": "greedy"})));
+    assert_eq!(after["last_move"]["move"], "e1xe8", "greedy takes the most material: {after}");
+}
+
+#[test]
+fn concurrent_creations_never_pass_the_game_limit() {
+    let base = start(|config| config.games.max_games = 10);
+    let answers: Vec<StatusCode> = (0..40)
+        .map(|_| {
+            let base = base.clone();
+            std::thread::spawn(move || send(client().post(format!("{base}/api/games")).json(&json!({}))).0)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|thread| thread.join().expect("answers"))
+        .collect();
+    let created = answers.iter().filter(|s| **s == StatusCode::CREATED).count();
+    let refused = answers.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+    assert_eq!((created, refused), (10, 30), "{answers:?}");
+    let open = ok(client().get(format!("{base}/api/games")))["games"].as_array().expect("ids").len();
+    assert_eq!(open, 10);
 }

@@ -5,9 +5,12 @@
 //! classical condition, no post-selection): the final state then holds the whole answer, and
 //! its size follows the number of populated basis states, not `2^n`. It is given a cap of a
 //! quarter of the dense vector's length (and at most [`AutoLimits::max_sparse_states`]): past
-//! that, a dense vector is smaller and faster, and the circuit runs densely instead. Circuits
-//! with mid-circuit measurements, resets or conditions always run densely, which branches on
-//! them exactly.
+//! that, a dense vector is smaller and faster, and the circuit runs densely instead.
+//!
+//! Circuits with mid-circuit measurements, resets or conditions run on sparse branches too:
+//! exact probabilities as a mixture of branches merged when equal (`mixture`), shots as groups
+//! that share a history (`shots`). A branch past the same cap hands the circuit to the dense
+//! simulator. Every loop checks the deadline of [`Limits`] between operations.
 //!
 //! ```
 //! use qchess_circuit::ir::{Circuit, Gate, GateKind, QubitRole};
@@ -35,8 +38,18 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-use crate::dense::{CountKeys, Counts, DenseError, DenseSimulator, Limits, MAX_SHOTS};
+use crate::deadline::TimeLimitExceeded;
+use crate::dense::{Acceleration, CountKeys, Counts, DenseError, DenseSimulator, Limits, MAX_SHOTS};
 use crate::sparse::{SimError, SparseState};
+
+mod branches;
+mod mixture;
+mod shots;
+
+use branches::Stop;
+
+/// The most classical bits a circuit run on sparse branches may have.
+const MAX_BRANCH_CLBITS: u32 = 128;
 
 /// Which simulator ran a circuit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,11 +68,19 @@ pub struct AutoLimits {
     pub max_sparse_states: usize,
     /// Limits of the dense simulator.
     pub dense: Limits,
+    /// Fusion width, precision and threads of the dense simulator.
+    pub acceleration: Acceleration,
 }
 
 impl Default for AutoLimits {
     fn default() -> AutoLimits {
-        AutoLimits { max_sparse_states: 1 << 22, dense: Limits::default() }
+        AutoLimits { max_sparse_states: 1 << 22, dense: Limits::default(), acceleration: Acceleration::default() }
+    }
+}
+
+impl AutoLimits {
+    fn dense_simulator(&self) -> DenseSimulator {
+        DenseSimulator::with_limits(self.dense).with_acceleration(self.acceleration)
     }
 }
 
@@ -90,6 +111,9 @@ pub enum AutoError {
     /// The dense simulator failed.
     #[error(transparent)]
     Dense(#[from] DenseError),
+    /// The deadline passed before the simulation finished.
+    #[error(transparent)]
+    TimeLimit(#[from] TimeLimitExceeded),
 }
 
 /// The exact distribution over every qubit, nonzero outcomes only, in increasing order of
@@ -120,7 +144,15 @@ pub fn probabilities(circuit: &Circuit, limits: &AutoLimits) -> Result<Outcomes,
             engine: Engine::Sparse,
         });
     }
-    let dense = DenseSimulator::with_limits(limits.dense).probabilities(circuit)?;
+    if let Some(mixture) = branch_run(circuit, limits, |plan, cap| mixture::exact(circuit, plan, limits, cap))? {
+        return Ok(Outcomes {
+            num_qubits: qubits,
+            probabilities: mixture.probabilities,
+            postselection_probability: mixture.accepted,
+            engine: Engine::Sparse,
+        });
+    }
+    let dense = limits.dense_simulator().probabilities(circuit)?;
     let probabilities =
         dense.probabilities.iter().enumerate().filter(|&(_, &p)| p > 0.0).map(|(k, &p)| (k as u64, p)).collect();
     Ok(Outcomes {
@@ -142,10 +174,16 @@ pub fn sample(circuit: &Circuit, shots: u64, seed: u64, limits: &AutoLimits) -> 
         return Err(AutoError::TooWide { qubits });
     }
     let Some(measured) = final_measurements(circuit) else {
-        return Ok((DenseSimulator::with_limits(limits.dense).sample(circuit, shots, seed)?, Engine::Dense));
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let sparse =
+            branch_run(circuit, limits, |plan, cap| shots::sample(circuit, plan, shots, &mut rng, limits, cap))?;
+        if let Some(counts) = sparse {
+            return Ok((counts, Engine::Sparse));
+        }
+        return Ok((limits.dense_simulator().sample(circuit, shots, seed)?, Engine::Dense));
     };
     let Some(distribution) = sparse_distribution(circuit, limits)? else {
-        return Ok((DenseSimulator::with_limits(limits.dense).sample(circuit, shots, seed)?, Engine::Dense));
+        return Ok((limits.dense_simulator().sample(circuit, shots, seed)?, Engine::Dense));
     };
     let keys = if measured.is_empty() {
         CountKeys::Qubits(qubits)
@@ -181,6 +219,13 @@ pub fn sample(circuit: &Circuit, shots: u64, seed: u64, limits: &AutoLimits) -> 
     Ok((Counts { keys, shots, counts }, Engine::Sparse))
 }
 
+/// The most basis states one sparse state (or branch) of `qubits` qubits may hold: a quarter of
+/// the dense vector, and at most [`AutoLimits::max_sparse_states`].
+fn sparse_cap(qubits: usize, limits: &AutoLimits) -> usize {
+    let quarter_of_dense = if qubits >= 2 { 1usize << (qubits - 2).min(62) } else { 1 };
+    limits.max_sparse_states.min(quarter_of_dense).max(1)
+}
+
 /// The distribution from the sparse simulator, or `None` when the circuit is not one it runs
 /// (see the module docs) or its state outgrew the cap and a dense run is possible.
 fn sparse_distribution(circuit: &Circuit, limits: &AutoLimits) -> Result<Option<Vec<(u64, f64)>>, AutoError> {
@@ -188,21 +233,52 @@ fn sparse_distribution(circuit: &Circuit, limits: &AutoLimits) -> Result<Option<
         return Ok(None);
     }
     let qubits = circuit.num_qubits();
-    let quarter_of_dense = if qubits >= 2 { 1usize << (qubits - 2).min(62) } else { 1 };
-    let cap = limits.max_sparse_states.min(quarter_of_dense).max(1);
-    let unitary = Circuit {
-        ops: circuit.ops.iter().filter(|op| !matches!(op, Op::Measure { .. })).cloned().collect(),
-        ..circuit.clone()
+    let cap = sparse_cap(qubits, limits);
+    let run = || -> Result<SparseState, AutoError> {
+        let mut state = SparseState::with_cap(cap);
+        for index in 0..qubits {
+            state.add_qubit_at(Qubit(index as u32), index as u8)?;
+        }
+        // Only unconditional gates and final measurements: the measurements are read from the
+        // final distribution.
+        for op in &circuit.ops {
+            if let Op::Gate { gate, .. } = op {
+                limits.dense.deadline.check()?;
+                state.apply_gate(gate)?;
+            }
+        }
+        Ok(state)
     };
-    // Nothing is measured on the way, so the generator is never used.
-    let mut unused = ChaCha8Rng::seed_from_u64(0);
-    match SparseState::run_circuit(&unitary, cap, &mut unused) {
+    match run() {
         Ok(state) => Ok(Some(state.qubit_distribution().into_iter().map(|(k, p)| (k as u64, p)).collect())),
-        Err(SimError::StateTooLarge { .. }) if qubits <= limits.dense.max_qubits => Ok(None),
-        Err(SimError::StateTooLarge { needed, .. }) => {
+        Err(AutoError::Sparse(SimError::StateTooLarge { .. })) if qubits <= limits.dense.max_qubits => Ok(None),
+        Err(AutoError::Sparse(SimError::StateTooLarge { needed, .. })) => {
             Err(AutoError::TooLarge { states: needed, qubits, max_dense: limits.dense.max_qubits })
         }
-        Err(other) => Err(other.into()),
+        Err(other) => Err(other),
+    }
+}
+
+/// Runs a circuit with mid-circuit measurements, resets or conditions on sparse branches
+/// (`run` gets the plan and the cap of one branch). `None` when the circuit does not fit them
+/// (too many classical bits) or a branch outgrew the cap and a dense run is possible.
+fn branch_run<T>(
+    circuit: &Circuit,
+    limits: &AutoLimits,
+    run: impl FnOnce(&crate::dense::plan::Plan, usize) -> Result<T, Stop>,
+) -> Result<Option<T>, AutoError> {
+    let qubits = circuit.num_qubits();
+    if circuit.clbits > MAX_BRANCH_CLBITS {
+        return Ok(None);
+    }
+    let plan = crate::dense::plan::plan(circuit)?;
+    match run(&plan, sparse_cap(qubits, limits)) {
+        Ok(answer) => Ok(Some(answer)),
+        Err(Stop::NotSparse) if qubits <= limits.dense.max_qubits => Ok(None),
+        Err(Stop::NotSparse) => {
+            Err(AutoError::TooLarge { states: sparse_cap(qubits, limits), qubits, max_dense: limits.dense.max_qubits })
+        }
+        Err(Stop::Failed(error)) => Err(error),
     }
 }
 
@@ -317,3 +393,6 @@ mod tests {
         assert!((421..=579).contains(&ones), "{ones}");
     }
 }
+
+#[cfg(test)]
+mod branch_tests;

@@ -29,17 +29,25 @@
 //! assert!(matches!(small.probabilities(&ghz), Err(DenseError::TooManyQubits { qubits: 3, limit: 2 })));
 //! ```
 
+mod accelerated;
+mod block_kernel;
 mod error;
+pub mod fusion;
 mod kernels;
-mod plan;
+mod memory;
+pub(crate) mod plan;
 mod run;
 mod state;
 mod unitary;
 
+pub use accelerated::{Acceleration, DEFAULT_FUSED_QUBITS, Precision};
+pub use block_kernel::Real;
 pub use error::DenseError;
 pub use run::{CountKeys, Counts, DenseSimulator, Distribution, MAX_SHOTS};
-pub use state::{DEFAULT_MAX_QUBITS, DenseState, Limits};
+pub use state::{DEFAULT_MAX_BRANCHES, DEFAULT_MAX_QUBITS, DenseState, Limits};
 pub use unitary::{MAX_UNITARY_QUBITS, Unitary, unitary};
 
+#[cfg(test)]
+mod fusion_tests;
 #[cfg(test)]
 mod tests;

@@ -17,6 +17,9 @@ pub struct Register {
     /// as in a [`Checkpoint`], so taking one is a copy).
     qubits: [u32; 64],
     generations: [u32; 64],
+    /// Qubits no later op touches that are |0> in every branch surviving post-selection, in
+    /// the order they were released (see [`Register::released_clean`]).
+    released: Vec<Qubit>,
     pub(super) pending: Option<Pending>,
 }
 
@@ -30,6 +33,7 @@ pub struct Checkpoint {
     clbits: u32,
     registers: usize,
     postselect: usize,
+    released: usize,
     classical: Bitboard,
     square_qubits: [u32; 64],
 }
@@ -56,6 +60,7 @@ impl Register {
             classical: occupancy,
             qubits: [NO_QUBIT; 64],
             generations: [0; 64],
+            released: Vec::new(),
             pending: None,
         }
     }
@@ -96,6 +101,13 @@ impl Register {
             .is_some_and(|sq| self.qubits[usize::from(sq)] == qubit.0)
     }
 
+    /// Qubits released clean: no later op touches them, and in every branch that survives the
+    /// circuit's post-selections they are |0> (an uncomputed path flag or scratch ancilla, the
+    /// qubit of a square a move left certainly empty). A device may reuse them without a reset.
+    pub fn released_clean(&self) -> &[Qubit] {
+        &self.released
+    }
+
     /// Where the register stands now, for [`Register::rollback`].
     pub fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
@@ -104,6 +116,7 @@ impl Register {
             clbits: self.circuit.clbits,
             registers: self.circuit.registers.len(),
             postselect: self.circuit.postselect.len(),
+            released: self.released.len(),
             classical: self.classical,
             square_qubits: self.qubits,
         }
@@ -117,6 +130,7 @@ impl Register {
         self.circuit.clbits = checkpoint.clbits.min(self.circuit.clbits);
         self.circuit.registers.truncate(checkpoint.registers);
         self.circuit.postselect.truncate(checkpoint.postselect);
+        self.released.truncate(checkpoint.released);
         self.classical = checkpoint.classical;
         self.qubits = checkpoint.square_qubits;
         self.generations = [0; 64];
@@ -174,6 +188,20 @@ impl Register {
         self.classical = self.classical.set(square, value);
     }
 
+    /// Makes `square` classical and empty, releasing its qubit (if any) as clean: the caller
+    /// knows it is |0> in every branch that survives post-selection.
+    pub(super) fn vacate(&mut self, square: Square) {
+        if let Some(qubit) = self.square_qubit(square) {
+            self.released.push(qubit);
+        }
+        self.unhook(square, false);
+    }
+
+    /// Releases an ancilla the caller returned to |0>; nothing touches it again.
+    pub(super) fn release(&mut self, qubit: Qubit) {
+        self.released.push(qubit);
+    }
+
     /// Sets the classical value of a square that has no qubit.
     pub(super) fn set_classical(&mut self, square: Square, value: bool) {
         debug_assert!(self.square_qubit(square).is_none(), "{square} is quantum");
@@ -217,6 +245,7 @@ impl Register {
     pub(super) fn uncompute_clear_flag(&mut self, path: &[Square], flag: Qubit) {
         let controls = self.clear_controls(path);
         self.circuit.push_gate(Gate::x(flag).with_controls(controls));
+        self.release(flag);
     }
 
     /// A fresh ancilla in |0>.

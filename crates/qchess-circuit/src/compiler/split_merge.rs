@@ -31,7 +31,7 @@ impl Register {
         self.iswap(source, target1, 0.5, &[]);
         self.iswap(source, target2, 1.0, &[]);
         if unhook_source {
-            self.unhook(from, false);
+            self.vacate(from);
         }
     }
 
@@ -233,6 +233,7 @@ impl Register {
         self.emit(Gate::cx(c1, scratch));
         self.swap(c1, c2);
         self.emit(Gate::cx(c1, scratch).controlled(c2));
+        self.release(scratch);
     }
 
     /// The controlled merge: the general split's pattern with iSWAP daggers into the target.
@@ -255,6 +256,7 @@ impl Register {
         self.emit(Gate::cx(c2, scratch));
         self.swap(c2, c1);
         self.emit(Gate::cx(c1, scratch).controlled(c2));
+        self.release(scratch);
     }
 }
 

@@ -38,7 +38,7 @@ impl Register {
         let target_was_empty = self.is_classical_empty(to);
         self.jump_core(from, to, 1.0);
         if target_was_empty {
-            self.unhook(from, false);
+            self.vacate(from);
         }
     }
 
@@ -112,9 +112,10 @@ impl Register {
     pub(super) fn capture_slide(&mut self, from: Square, to: Square, path: &[Square]) {
         self.unhook(to, false);
         self.jump_core(from, to, 1.0);
-        self.unhook(from, false);
+        self.vacate(from);
+        // The measured condition said the path is empty: |0> wherever the outcome holds.
         for &square in path {
-            self.unhook(square, false);
+            self.vacate(square);
         }
     }
 }

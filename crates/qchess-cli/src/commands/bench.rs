@@ -10,17 +10,29 @@ use crate::output::print;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Run only this workload (repeat the flag for several): fixed, random-default,
-    /// random-split-heavy, random-no-merge, growth, dense, search.
+    /// random-split-heavy, random-no-merge, growth, dense,
+    /// dense-circuits, search.
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Shrink every workload so the run takes seconds (figures are then only indicative).
     #[arg(long)]
     quick: bool,
+    /// Threads of the multi-threaded dense-circuits runs (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Write the dense-circuits workload's random circuits here as OpenQASM 2
+    /// (`random_<qubits>.qasm`), for running them on other simulators.
+    #[arg(long, value_name = "DIR")]
+    write_qasm: Option<std::path::PathBuf>,
 }
 
 /// Runs `qchess bench`.
 pub fn run(args: Args, json: bool) -> Result<()> {
     let mut options = if args.quick { BenchOptions::quick() } else { BenchOptions::standard() };
+    if let Some(threads) = args.threads {
+        options.threads = usize::from(threads);
+    }
+    options.qasm_dir = args.write_qasm;
     if !args.workloads.is_empty() {
         options.workloads = args
             .workloads

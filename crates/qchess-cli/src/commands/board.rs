@@ -8,11 +8,12 @@
 use std::fmt::Write as _;
 
 use anyhow::Context as _;
+use qchess_core::text::excerpt;
 use qchess_core::{Bitboard, BoardError, QuantumBoard, Square, TypedMove};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use serde_json::{Map, Value, json};
 
-use crate::exit::bad_input;
+use crate::exit::{bad_input, bad_input_at};
 
 /// Flags of `qchess board`.
 #[derive(Debug, clap::Args)]
@@ -31,7 +32,8 @@ pub struct Args {
 
 /// Runs `qchess board`.
 pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
-    let occupancy = parse_init(&args.init).map_err(|e| bad_input(format!("bad --init `{}`: {e}", args.init)))?;
+    let occupancy =
+        parse_init(&args.init).map_err(|e| bad_input(format!("bad --init `{}`: {e}", excerpt(&args.init))))?;
     let mut board = LocalBoard::with_options(occupancy, LocalBoardOptions { seed: args.seed, ..Default::default() });
     for (index, text) in args.moves.split_whitespace().enumerate() {
         let mv: TypedMove = text.parse().map_err(|e| bad_input(format!("move {}: {e}", index + 1)))?;
@@ -52,9 +54,9 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
 pub fn move_error(number: usize, text: &str, error: BoardError) -> anyhow::Error {
     match error {
         BoardError::InvalidMove { .. } | BoardError::NoMeasurement { .. } | BoardError::ImpossibleOutcome { .. } => {
-            bad_input(format!("move {number}: {error}"))
+            bad_input_at(format!("move {number} `{}`", excerpt(text)), error)
         }
-        other => anyhow::Error::new(other).context(format!("move {number} `{text}`")),
+        other => anyhow::Error::new(other).context(format!("move {number} `{}`", excerpt(text))),
     }
 }
 

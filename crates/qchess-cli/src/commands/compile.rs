@@ -17,6 +17,7 @@ mod routed;
 use std::path::PathBuf;
 
 use anyhow::{Context as _, Result, anyhow};
+use qchess_core::text::excerpt;
 use qchess_core::{Notation, PositionSpec, QuantumBoard as _, TypedMove};
 use qchess_engine::{Game, GameOptions, RuleSet};
 use qchess_qasm::export::{Export, Format};
@@ -26,7 +27,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use super::board::{move_error, parse_init};
 use super::game::{game_error, new_game};
 use crate::backend::BackendArgs;
-use crate::exit::bad_input;
+use crate::exit::{bad_input, bad_input_at};
 
 /// Flags of `qchess compile`.
 #[derive(Debug, clap::Args)]
@@ -100,7 +101,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
 
 /// Typed moves on the local occupancy board, as `qchess board` runs them.
 fn board_snapshots(init: &str, args: &Args) -> Result<Vec<Snapshot>> {
-    let occupancy = parse_init(init).map_err(|e| bad_input(format!("bad --init `{init}`: {e}")))?;
+    let occupancy = parse_init(init).map_err(|e| bad_input(format!("bad --init `{}`: {e}", excerpt(init))))?;
     let moves = args
         .moves
         .split_whitespace()
@@ -133,7 +134,7 @@ fn board_snapshots(init: &str, args: &Args) -> Result<Vec<Snapshot>> {
 
 /// Official moves in a game on the local board, as `qchess game` plays them.
 fn game_snapshots(position: &str, args: &Args) -> Result<Vec<Snapshot>> {
-    let spec: PositionSpec = position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+    let spec: PositionSpec = position.parse().map_err(|e| bad_input_at("--position", e))?;
     let start = PositionSpec { start: spec.start.clone(), moves: Vec::new() };
     let mut game = new_game(
         &start,

@@ -9,7 +9,7 @@ pub mod output;
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 use qchess_core::{Bitboard, Fen, PositionSpec};
 use qchess_engine::diagram::Diagram;
 use qchess_engine::record::{FileError, GameRecord, RecordInfo, ReplayError};
@@ -17,7 +17,7 @@ use qchess_engine::{Game, GameError, GameOptions, RuleSet};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
 use crate::backend::BackendArgs;
-use crate::exit::bad_input;
+use crate::exit::{bad_input, bad_input_at};
 use crate::output::print;
 
 /// Flags of `qchess game`.
@@ -48,6 +48,12 @@ pub struct Args {
     /// The rules (official, classical, observer, checkmate); a record's `Rules` tag otherwise.
     #[arg(long, value_name = "RULES", conflicts_with = "record")]
     rules: Option<RuleSet>,
+    /// Ignore `.m0` / `.m1` suffixes and draw every outcome (the official engine's forcemeasure off).
+    #[arg(long, conflicts_with = "record")]
+    ignore_outcomes: bool,
+    /// The checkmate rules' mode: `quantum` (splits allowed, the default) or `classical`.
+    #[arg(long, value_name = "MODE", value_parser = ["quantum", "classical"], conflicts_with = "record")]
+    mode: Option<String>,
     /// Where the moves run: `--backend local|ionq|URL` and the remote flags.
     #[command(flatten)]
     backend: BackendArgs,
@@ -67,9 +73,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     }
     if let Some(path) = &args.save {
         let info = RecordInfo { backend: args.backend.backend.to_string(), ..info };
-        GameRecord::from_game(&game, &info)
-            .save(path)
-            .with_context(|| format!("saving the game record to {}", path.display()))?;
+        GameRecord::from_game(&game, &info).save(path).map_err(save_error)?;
     }
     let text = if json {
         format!("{}\n", output::game_json(&game))
@@ -85,14 +89,15 @@ fn options(args: &Args, base: GameOptions) -> GameOptions {
         seed: args.seed.unwrap_or(base.seed),
         enforce_turn_order: base.enforce_turn_order && !args.no_turn_order,
         enforce_win_conditions: base.enforce_win_conditions && !args.no_win_check,
-        force_outcomes: true,
+        force_outcomes: !args.ignore_outcomes,
         rules: args.rules.unwrap_or(base.rules),
+        quantum_mode: args.mode.as_deref().map_or(base.quantum_mode, |mode| mode == "quantum"),
     }
 }
 
 /// A new game from `--position`, with the position's moves played.
 fn start_game(args: &Args) -> Result<Game> {
-    let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+    let spec: PositionSpec = args.position.parse().map_err(|e| bad_input_at("--position", e))?;
     new_game(&spec, options(args, GameOptions::default()), &args.backend)
 }
 
@@ -115,7 +120,7 @@ pub fn new_game(spec: &PositionSpec, options: GameOptions, backend: &BackendArgs
 /// Replays a record, keeping its names for a later save.
 fn load_record(path: &Path, args: &Args) -> Result<(Game, RecordInfo)> {
     let record = read_record(path)?;
-    let options = options(args, record.options().map_err(|e| bad_input(format!("{}: {e}", path.display())))?);
+    let options = options(args, record.options().map_err(|e| bad_input_at(path.display().to_string(), e))?);
     let game = replay(&record, options, &args.backend)?.map_err(|e| replay_error(path, e))?;
     let tag = |name: &str, default: &str| record.tag(name).unwrap_or(default).to_owned();
     let standard = ["Event", "Date", "White", "Black", "Result", "Variant", "Backend", "Seed", "FEN"];
@@ -124,7 +129,7 @@ fn load_record(path: &Path, args: &Args) -> Result<(Game, RecordInfo)> {
         .iter()
         .filter(|t| {
             !standard.contains(&t.name.as_str())
-                && !["TurnOrder", "WinConditions", "MeasuredBoard", "Rules"].contains(&t.name.as_str())
+                && !["TurnOrder", "WinConditions", "MeasuredBoard", "Rules", "Mode"].contains(&t.name.as_str())
         })
         .cloned()
         .collect();
@@ -137,6 +142,21 @@ fn load_record(path: &Path, args: &Args) -> Result<(Game, RecordInfo)> {
         extra,
     };
     Ok((game, info))
+}
+
+/// A record that could not be saved: a path that names no file (a directory, a socket) is bad
+/// input; a failing disk is a runtime failure.
+pub fn save_error(error: FileError) -> anyhow::Error {
+    // The file error names the path.
+    let place = "saving the game record";
+    match &error {
+        FileError::Io { source, .. }
+            if matches!(source.kind(), std::io::ErrorKind::IsADirectory | std::io::ErrorKind::InvalidInput) =>
+        {
+            bad_input_at(place, error)
+        }
+        _ => anyhow::Error::new(error).context(place),
+    }
 }
 
 /// Reads a record file; a missing or malformed file is bad input.
@@ -160,15 +180,11 @@ pub fn replay(record: &GameRecord, options: GameOptions, backend: &BackendArgs) 
 /// A replay error: bad input unless the board itself failed.
 pub fn replay_error(path: &Path, error: ReplayError) -> anyhow::Error {
     let runtime = matches!(&error, ReplayError::Move { source, .. } if !source.is_input_error());
-    let message = format!("{}: {error}", path.display());
-    if runtime { anyhow::anyhow!(message) } else { bad_input(message) }
+    let place = path.display().to_string();
+    if runtime { anyhow::Error::new(error).context(place) } else { bad_input_at(place, error) }
 }
 
 /// A game error with where it happened: bad input, or a runtime failure of the board.
 pub fn game_error(error: GameError, place: String) -> anyhow::Error {
-    if error.is_input_error() {
-        bad_input(format!("{place}: {error}"))
-    } else {
-        anyhow::Error::new(error).context(place)
-    }
+    if error.is_input_error() { bad_input_at(place, error) } else { anyhow::Error::new(error).context(place) }
 }

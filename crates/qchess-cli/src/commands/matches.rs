@@ -6,11 +6,12 @@ use std::time::Duration;
 
 use anyhow::{Context as _, Result};
 use qchess_core::PositionSpec;
+use qchess_core::text::with_causes;
 use qchess_search::matchplay::{MatchConfig, MatchGame, play_match};
 use qchess_search::player::PlayerSpec;
 use serde_json::json;
 
-use crate::exit::bad_input;
+use crate::exit::{bad_input, bad_input_at};
 use crate::output::print;
 
 /// Flags of `qchess match`.
@@ -53,7 +54,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     if args.games == 0 {
         return Err(bad_input("--games: play at least one game"));
     }
-    let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+    let spec: PositionSpec = args.position.parse().map_err(|e| bad_input_at("--position", e))?;
     if !spec.moves.is_empty() {
         return Err(bad_input("--position: a match start takes no moves"));
     }
@@ -84,7 +85,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         {
             let path = dir.join(format!("game-{:03}.pgn", game.index + 1));
             if let Err(error) = game.record.save(&path) {
-                save_error = Some(format!("--save: {}: {error}", path.display()));
+                save_error = Some(format!("--save: {}", with_causes(&error)));
             }
         }
         if let Some(bar) = &bar {
@@ -92,7 +93,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
             bar.inc(1);
         }
     })
-    .map_err(|e| anyhow::anyhow!("{e}"))?;
+    .map_err(|e| anyhow::anyhow!(with_causes(&e)))?;
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod board;
+pub mod clock;
 pub mod compare;
 pub mod compile;
 pub mod demo;

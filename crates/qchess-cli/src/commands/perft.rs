@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use qchess_core::classical::{ClassicalPosition, perft, perft_divide};
+use qchess_core::text::excerpt;
 use qchess_core::{Fen, START_FEN};
 use serde_json::json;
 
@@ -36,15 +37,16 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     if args.rules != "classical" {
         return Err(bad_input(format!(
             "--rules `{}`: perft counts classical chess only; use --rules classical",
-            args.rules
+            excerpt(&args.rules)
         )));
     }
     if args.depth > MAX_DEPTH {
         return Err(bad_input(format!("--depth {}: at most {MAX_DEPTH}", args.depth)));
     }
     let fen_text = args.fen.as_deref().unwrap_or(START_FEN);
-    let fen: Fen = fen_text.parse().map_err(|e| bad_input(format!("--fen `{fen_text}`: {e}")))?;
-    let position = ClassicalPosition::from_fen(&fen).map_err(|e| bad_input(format!("--fen `{fen_text}`: {e}")))?;
+    let fen: Fen = fen_text.parse().map_err(|e| bad_input(format!("--fen `{}`: {e}", excerpt(fen_text))))?;
+    let position =
+        ClassicalPosition::from_fen(&fen).map_err(|e| bad_input(format!("--fen `{}`: {e}", excerpt(fen_text))))?;
 
     let started = Instant::now();
     let divided = if args.divide { perft_divide(&position, args.depth) } else { Vec::new() };

@@ -11,17 +11,19 @@ use std::io::{BufRead, IsTerminal as _, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Color, PositionSpec, Square};
 use qchess_engine::analysis::BELL_STATE_NAMES;
 use qchess_engine::diagram::{Diagram, percent};
 use qchess_engine::record::{GameRecord, RecordInfo};
-use qchess_engine::{Game, GameError, GameOptions, PlayedMove, RuleSet};
+use qchess_engine::{EndReason, Game, GameError, GameOptions, PlayedMove, RuleSet};
 use qchess_search::player::{Player as Computer, PlayerSpec};
 use serde_json::{Value, json};
 
+use super::clock::{Clock, TimeControl, clock_comment};
 use super::game::{game_error, new_game, output, read_record, replay, replay_error};
 use crate::backend::BackendArgs;
-use crate::exit::bad_input;
+use crate::exit::bad_input_at;
 
 /// Flags of `qchess play`.
 #[derive(Debug, clap::Args)]
@@ -56,6 +58,13 @@ pub struct Args {
     /// The rules of a new game: official, classical, observer or checkmate (a record keeps its own).
     #[arg(long, default_value = "official", value_name = "RULES")]
     rules: RuleSet,
+    /// The checkmate rules' mode at the start: `quantum` (splits allowed) or `classical`.
+    #[arg(long, default_value = "quantum", value_parser = ["quantum", "classical"])]
+    mode: String,
+    /// Chess clocks: minutes per side plus seconds added per move (`5+3`); a side whose time
+    /// runs out loses. Clock times are saved in the record.
+    #[arg(long, value_name = "MIN+SEC")]
+    clock: Option<TimeControl>,
 }
 
 const HELP: &str = "\
@@ -67,19 +76,21 @@ Type a move in official notation, or a command:
   save FILE        save the game record
   load FILE        continue a saved game
   analyse SQUARE   entanglement of a square with the others
+  resign           give up the game (the side to move, or the person against the computer)
   quit             leave the game";
 
 /// Runs `qchess play`.
 pub fn run(args: Args, json: bool) -> Result<()> {
-    let options = GameOptions { rules: args.rules, ..GameOptions::with_seed(args.seed) };
+    let options =
+        GameOptions { rules: args.rules, quantum_mode: args.mode == "quantum", ..GameOptions::with_seed(args.seed) };
     let game = match &args.record {
         Some(path) => {
             let record = read_record(path)?;
-            let options = record.options().map_err(|e| bad_input(format!("{}: {e}", path.display())))?;
+            let options = record.options().map_err(|e| bad_input_at(path.display().to_string(), e))?;
             replay(&record, options, &args.backend)?.map_err(|e| replay_error(path, e))?
         }
         None => {
-            let spec: PositionSpec = args.position.parse().map_err(|e| bad_input(format!("--position: {e}")))?;
+            let spec: PositionSpec = args.position.parse().map_err(|e| bad_input_at("--position", e))?;
             new_game(&spec, options, &args.backend)?
         }
     };
@@ -89,7 +100,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         if *spec == PlayerSpec::Human {
             return Ok(None);
         }
-        Computer::new(spec, seed).map(Some).map_err(|e| anyhow::anyhow!("{spec}: {e}"))
+        Computer::new(spec, seed).map(Some).map_err(|e| anyhow::anyhow!("{spec}: {}", with_causes(&e)))
     };
     let computers = [computer(&args.white, args.seed)?, computer(&args.black, args.seed)?];
     let mut session = Session {
@@ -105,6 +116,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         backend: args.backend,
         plies: 0,
         announced_end: false,
+        clock: args.clock.map(Clock::new),
     };
     session.run(&mut stdin.lock())
 }
@@ -123,6 +135,7 @@ struct Session<W: Write> {
     backend: BackendArgs,
     plies: u32,
     announced_end: bool,
+    clock: Option<Clock>,
 }
 
 fn side(color: Color) -> &'static str {
@@ -164,8 +177,11 @@ impl<W: Write> Session<W> {
                 let computer = self.computers[side].as_mut().expect("is_computer checked");
                 let played = computer
                     .play(&mut self.game, self.movetime)
-                    .map_err(|e| anyhow::anyhow!("the computer's move: {e}"))?;
+                    .map_err(|e| anyhow::anyhow!("the computer's move: {}", with_causes(&e)))?;
                 self.plies += 1;
+                if let Some(clock) = &mut self.clock {
+                    clock.charge(played.mover.color);
+                }
                 self.announce_move(&played, true)?;
                 if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
@@ -210,8 +226,9 @@ impl<W: Write> Session<W> {
             ("save", Some(path)) => self.save(Path::new(path))?,
             ("load", Some(path)) => self.load(Path::new(path))?,
             ("analyse" | "analyze", Some(square)) => self.analyse(square)?,
+            ("resign", _) => self.resign()?,
             ("save" | "load" | "analyse" | "analyze", None) => {
-                self.error(&format!("`{word}` needs an argument; type `help`"))?;
+                self.error(&format!("`{}` needs an argument; type `help`", excerpt(word)))?;
             }
             _ => self.human_move(line)?,
         }
@@ -222,9 +239,17 @@ impl<W: Write> Session<W> {
         if !self.game.is_over() && self.is_computer(self.game.turn()) {
             return self.error("it is the computer's turn");
         }
+        let turn = self.game.turn();
+        if !self.game.is_over() && self.clock.as_ref().is_some_and(|clock| clock.expired(turn)) {
+            self.game.concede(turn, EndReason::Time).map_err(|e| game_error(e, "the clock".to_owned()))?;
+            return self.announce_end();
+        }
         match self.game.play(text) {
             Ok(played) => {
                 self.plies += 1;
+                if let Some(clock) = &mut self.clock {
+                    clock.charge(played.mover.color);
+                }
                 self.announce_move(&played, false)?;
                 if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
@@ -232,9 +257,9 @@ impl<W: Write> Session<W> {
                 Ok(())
             }
             Err(error) if error.is_input_error() || matches!(error, GameError::Board { .. }) => {
-                self.error(&error.to_string())
+                self.error(&with_causes(&error))
             }
-            Err(error) => Err(game_error(error, format!("move {text}"))),
+            Err(error) => Err(game_error(error, format!("move {}", excerpt(text)))),
         }
     }
 
@@ -301,6 +326,13 @@ impl<W: Write> Session<W> {
             taken.push(self.take_back()?);
         }
         self.announced_end = false;
+        if let Some(clock) = &mut self.clock {
+            // Taken-back plies lose their clock entries; the time used is not given back.
+            for _ in &taken {
+                clock.after_each_ply.pop();
+            }
+            clock.restart_turn();
+        }
         let names: Vec<String> = taken.iter().map(|m| m.notation.to_string()).collect();
         if self.json {
             self.emit(json!({"event": "undo", "moves": names}))?;
@@ -308,6 +340,16 @@ impl<W: Write> Session<W> {
             self.say(&format!("Took back {}.", names.join(", ")))?;
         }
         self.show_board()
+    }
+
+    /// The side to move resigns; against the computer, the person does.
+    fn resign(&mut self) -> Result<()> {
+        let turn = self.game.turn();
+        let side = if self.is_computer(turn) { !turn } else { turn };
+        match self.game.concede(side, EndReason::Resignation) {
+            Ok(_) => self.announce_end(),
+            Err(error) => self.error(&with_causes(&error)),
+        }
     }
 
     fn take_back(&mut self) -> Result<PlayedMove> {
@@ -326,18 +368,27 @@ impl<W: Write> Session<W> {
             ..RecordInfo::default()
         }
         .dated_today();
-        match GameRecord::from_game(&self.game, &info).save(path) {
+        let mut record = GameRecord::from_game(&self.game, &info);
+        if let Some(clock) = &self.clock {
+            record.set_tag("TimeControl", &clock.control().tag());
+            // This session's plies are the record's last ones.
+            let first = record.moves.len().saturating_sub(clock.after_each_ply.len());
+            for (mv, remaining) in record.moves[first..].iter_mut().zip(&clock.after_each_ply) {
+                mv.comment = Some(clock_comment(*remaining));
+            }
+        }
+        match record.save(path) {
             Ok(()) if self.json => self.emit(json!({"event": "saved", "path": path.display().to_string()})),
             Ok(()) => self.say(&format!("Saved to {}.", path.display())),
-            Err(error) => self.error(&error.to_string()),
+            Err(error) => self.error(&with_causes(&error)),
         }
     }
 
     fn load(&mut self, path: &Path) -> Result<()> {
-        let loaded = GameRecord::load(path).map_err(|e| e.to_string()).and_then(|record| {
-            let options = record.options().map_err(|e| e.to_string())?;
+        let loaded = GameRecord::load(path).map_err(|e| with_causes(&e)).and_then(|record| {
+            let options = record.options().map_err(|e| with_causes(&e))?;
             match replay(&record, options, &self.backend) {
-                Ok(replayed) => replayed.map_err(|e| format!("{}: {e}", path.display())),
+                Ok(replayed) => replayed.map_err(|e| format!("{}: {}", path.display(), with_causes(&e))),
                 Err(error) => Err(format!("{error:#}")),
             }
         });
@@ -361,7 +412,7 @@ impl<W: Write> Session<W> {
         };
         let entanglement = match self.game.entanglement(square) {
             Ok(values) => values,
-            Err(error) => return self.error(&format!("analyse: {error}")),
+            Err(error) => return self.error(&format!("analyse: {}", with_causes(&error))),
         };
         let mut partners: Vec<(Square, f64)> =
             Square::ALL.into_iter().map(|sq| (sq, entanglement[usize::from(sq)])).filter(|(_, v)| *v > 1e-9).collect();

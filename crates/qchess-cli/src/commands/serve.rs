@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use qchess_server::{Limits, NoiseOptions, Server, ServerConfig, ServerKey, Timeouts, shutdown_signal};
+use qchess_server::{Limits, NoiseOptions, Server, ServerConfig, ServerKey, ShutdownReport, Timeouts, shutdown_signal};
 
 use crate::exit::bad_input;
 
@@ -59,6 +59,23 @@ pub struct Args {
     /// until then they are never dropped, and a full store answers new jobs 429.
     #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().result_ttl.as_secs_f64())]
     result_ttl: f64,
+    /// Connections served at once; more are answered 503 with Retry-After and closed.
+    #[arg(long, default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
+    /// Seconds a connection may take to send a whole request header (counted from its opening
+    /// or from the request's first byte); then it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().header.as_secs_f64())]
+    header_timeout: f64,
+    /// Seconds a request body may take to arrive after its header; then the answer is 408.
+    #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().body.as_secs_f64())]
+    body_timeout: f64,
+    /// Seconds a connection may move no byte while no request is handled (idle keep-alive, or
+    /// an answer nobody reads); then it is closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().idle.as_secs_f64())]
+    idle_timeout: f64,
+    /// Seconds running jobs and requests in flight get to finish after Ctrl-C or SIGTERM.
+    #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().shutdown_grace.as_secs_f64())]
+    shutdown_grace: f64,
     /// Basis states the quantum board API's state may hold; a move needing more is answered 422.
     #[arg(long, default_value_t = Limits::default().max_board_states)]
     max_board_states: usize,
@@ -86,9 +103,12 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     };
     let api_key = key.map(|k| ServerKey::new(&k)).transpose().map_err(bad_input)?;
     let timeouts = Timeouts {
+        header: seconds("--header-timeout", args.header_timeout)?,
+        body: seconds("--body-timeout", args.body_timeout)?,
+        idle: seconds("--idle-timeout", args.idle_timeout)?,
+        shutdown_grace: seconds("--shutdown-grace", args.shutdown_grace)?,
         job_time_limit: seconds("--time-limit", args.time_limit)?,
         result_ttl: seconds("--result-ttl", args.result_ttl)?,
-        ..Timeouts::default()
     };
     let config = ServerConfig {
         addr: args.addr,
@@ -99,6 +119,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
             max_jobs: args.max_jobs,
             max_body_bytes: args.max_body_bytes,
             max_board_states: args.max_board_states,
+            max_connections: args.max_connections,
             ..Limits::default()
         },
         timeouts,
@@ -115,7 +136,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let server = Server::bind(config).await?;
         // Listen for Ctrl-C and SIGTERM before anyone can learn the address.
         let shutdown = shutdown_signal();
@@ -136,10 +157,23 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
             "qchess serve: provider API at http://{addr}/v0.4, board API at http://{addr}/quantumboard; Ctrl-C stops"
         );
         eprintln!("qchess serve: web board at http://{addr}/ (game API described at /openapi.json)");
+        args.games.open_board(&format!("http://{addr}/"));
         if let Some(defect) = args.defect {
             eprintln!("qchess serve: every job has the deliberate defect {defect} (for testing comparisons)");
         }
-        server.run(shutdown).await?;
+        let report = server.run(shutdown).await?;
+        eprintln!("qchess serve: {}", shutdown_summary(&report));
         anyhow::Ok(())
-    })
+    });
+    // Jobs still simulating were told to stop; do not wait on them past a moment.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    served
+}
+
+/// One line on what became of the work in hand at shutdown.
+fn shutdown_summary(report: &ShutdownReport) -> String {
+    format!(
+        "stopped; {} queued jobs failed (ServerShutdown), {} running jobs finished, {} running jobs stopped after the grace period (ServerShutdown), {} connections closed",
+        report.unstarted_failed, report.running_finished, report.running_stopped, report.connections_closed
+    )
 }

@@ -1,5 +1,5 @@
-//! `qchess serve`'s flags for the web board's games: how many, how long they stay unused, and
-//! the remote provider they may run on.
+//! `qchess serve`'s flags for the web board: how many games, how long they stay unused, the
+//! remote provider they may run on, and `--open` to open the board in a browser.
 
 use std::time::Duration;
 
@@ -17,14 +17,54 @@ pub struct GameArgs {
     /// Seconds a game may stay unused before it is dropped.
     #[arg(long, default_value_t = GamesConfig::default().idle_timeout.as_secs())]
     game_idle_secs: u64,
+    /// Milliseconds a computer player (ai:K) of the web board may think about one move.
+    #[arg(long, default_value_t = GamesConfig::default().computer_movetime.as_millis() as u64)]
+    game_movetime_ms: u64,
     /// A remote provider the board may run games on besides the local simulator: ionq or the
     /// URL of a qchess serve, with `,target=...`, `,noise=...` or `,mitigation` options. The key
     /// comes from IONQ_API_KEY.
     #[arg(long, value_name = "BACKEND")]
     game_backend: Option<BackendSpec>,
+    /// Open the web board in a browser once the server listens ($BROWSER, else the system's
+    /// opener: xdg-open, open or start).
+    #[arg(long)]
+    open: bool,
+}
+
+/// The command that opens `url` in a browser: `$BROWSER URL` when `browser` is set, else the
+/// system's opener.
+fn browser_command(url: &str, browser: Option<&str>) -> (String, Vec<String>) {
+    if let Some(browser) = browser.map(str::trim).filter(|b| !b.is_empty()) {
+        return (browser.to_owned(), vec![url.to_owned()]);
+    }
+    if cfg!(target_os = "macos") {
+        ("open".to_owned(), vec![url.to_owned()])
+    } else if cfg!(windows) {
+        ("cmd".to_owned(), vec!["/C".to_owned(), "start".to_owned(), String::new(), url.to_owned()])
+    } else {
+        ("xdg-open".to_owned(), vec![url.to_owned()])
+    }
 }
 
 impl GameArgs {
+    /// With `--open`, starts a browser on the board at `url`; a browser that cannot be started
+    /// is reported and the server goes on.
+    pub fn open_board(&self, url: &str) {
+        if !self.open {
+            return;
+        }
+        let (program, arguments) = browser_command(url, std::env::var("BROWSER").ok().as_deref());
+        let started = std::process::Command::new(&program)
+            .args(&arguments)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn();
+        if let Err(error) = started {
+            eprintln!("qchess serve: cannot open a browser with `{program}` ({error}); open {url} yourself");
+        }
+    }
+
     /// The validated settings.
     pub fn config(&self) -> anyhow::Result<GamesConfig> {
         let remote = match &self.game_backend {
@@ -36,9 +76,52 @@ impl GameArgs {
                 Backend::Remote { label, config } => Some(RemoteGameBackend { label, config: *config }),
             },
         };
-        let config =
-            GamesConfig { max_games: self.max_games, idle_timeout: Duration::from_secs(self.game_idle_secs), remote };
+        let config = GamesConfig {
+            max_games: self.max_games,
+            idle_timeout: Duration::from_secs(self.game_idle_secs),
+            remote,
+            computer_movetime: Duration::from_millis(self.game_movetime_ms),
+        };
         config.validate().map_err(bad_input)?;
         Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(max_games: usize, game_idle_secs: u64, game_backend: Option<&str>) -> GameArgs {
+        GameArgs {
+            max_games,
+            game_idle_secs,
+            game_movetime_ms: 500,
+            game_backend: game_backend.map(|b| b.parse().expect("a backend")),
+            open: false,
+        }
+    }
+
+    #[test]
+    fn the_board_opens_with_browser_or_the_system_opener() {
+        let url = "http://127.0.0.1:8080/";
+        assert_eq!(browser_command(url, Some("firefox")), ("firefox".to_owned(), vec![url.to_owned()]));
+        let (program, arguments) = browser_command(url, Some("  "));
+        assert_ne!(program.trim(), "", "an empty $BROWSER is ignored");
+        assert_eq!(arguments.last().map(String::as_str), Some(url));
+    }
+
+    #[test]
+    fn game_flags_are_checked() {
+        let config = args(5, 60, Some("http://127.0.0.1:9")).config().expect("valid");
+        assert_eq!(config.max_games, 5);
+        assert!(config.remote.expect("a remote").label.starts_with("http://127.0.0.1:9"));
+        for (bad, says) in [
+            (args(0, 60, None), "--max-games"),
+            (args(5, 0, None), "--game-idle-secs"),
+            (args(5, 60, Some("local")), "local games are always offered"),
+        ] {
+            let error = bad.config().expect_err(says).to_string();
+            assert!(error.contains(says), "{error}");
+        }
     }
 }

@@ -8,11 +8,15 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
 
-use anyhow::Context;
 use qchess_circuit::ir::Circuit;
-use qchess_sim::auto::{self, AutoLimits, Outcomes};
-use qchess_sim::dense::{CountKeys, Counts, DEFAULT_MAX_QUBITS, Limits, MAX_SHOTS};
+use qchess_sim::auto::{self, AutoError, AutoLimits, Outcomes};
+use qchess_sim::deadline::Deadline;
+use qchess_sim::dense::{
+    Acceleration, CountKeys, Counts, DEFAULT_MAX_BRANCHES, DEFAULT_MAX_QUBITS, DenseError, Limits, MAX_SHOTS, Precision,
+};
+use qchess_sim::sparse::SimError;
 use serde::ser::{SerializeMap, Serializer};
 
 use crate::exit;
@@ -39,6 +43,30 @@ pub struct Args {
     /// dense one.
     #[arg(long, default_value_t = AutoLimits::default().max_sparse_states)]
     pub max_states: usize,
+    /// The most measurement branches exact probabilities may keep (circuits with mid-circuit
+    /// measurements or resets); past it the run stops with an error.
+    #[arg(long, default_value_t = DEFAULT_MAX_BRANCHES)]
+    pub max_branches: usize,
+    /// Stop with an error (exit code 1) once the simulation has run this many seconds; no
+    /// limit without the flag.
+    #[arg(long, value_name = "SECONDS", value_parser = crate::time_limit::parse_seconds)]
+    pub time_limit: Option<Duration>,
+    /// Amplitude precision of dense simulation: `single` halves memory and bandwidth (for
+    /// circuits whose measurements are final; others run in double).
+    #[arg(long, value_enum, default_value_t = PrecisionArg::Double)]
+    pub precision: PrecisionArg,
+    /// Threads for dense passes (default: every core); results do not depend on it.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+/// `--precision`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PrecisionArg {
+    /// Complex numbers of two doubles.
+    Double,
+    /// Complex numbers of two floats.
+    Single,
 }
 
 /// Probabilities below this are rounding noise, not outcomes, and are not printed.
@@ -50,14 +78,23 @@ const HUMAN_ROWS: usize = 64;
 /// Runs `qchess sim`.
 pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     let circuit = qchess_qasm::parse::parse_file(&args.file).map_err(exit::bad_input)?;
-    let limits = AutoLimits { max_sparse_states: args.max_states, dense: Limits::with_max_qubits(args.max_qubits) };
+    let deadline = args.time_limit.map_or_else(Deadline::none, Deadline::after);
+    let dense = Limits::with_max_qubits(args.max_qubits).max_branches(args.max_branches).deadline(deadline);
+    let acceleration = Acceleration {
+        precision: match args.precision {
+            PrecisionArg::Double => Precision::Double,
+            PrecisionArg::Single => Precision::Single,
+        },
+        threads: args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from),
+        ..Acceleration::default()
+    };
+    let limits = AutoLimits { max_sparse_states: args.max_states, dense, acceleration };
     let name = args.file.display().to_string();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     match args.shots {
         None => {
-            let distribution =
-                auto::probabilities(&circuit, &limits).with_context(|| format!("cannot simulate {name}"))?;
+            let distribution = auto::probabilities(&circuit, &limits).map_err(|e| failure(&name, &e))?;
             if json {
                 write_probabilities_json(&mut out, &distribution)?;
             } else {
@@ -66,8 +103,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         }
         Some(shots) => {
             let seed = args.seed.unwrap_or_else(random_seed);
-            let (counts, _) =
-                auto::sample(&circuit, shots, seed, &limits).with_context(|| format!("cannot simulate {name}"))?;
+            let (counts, _) = auto::sample(&circuit, shots, seed, &limits).map_err(|e| failure(&name, &e))?;
             if json {
                 write_counts_json(&mut out, &circuit, &counts, seed)?;
             } else {
@@ -77,6 +113,22 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// The error of a simulation that could not finish, with the flag that raises the limit it hit.
+fn failure(name: &str, error: &AutoError) -> anyhow::Error {
+    let flag = match error {
+        AutoError::TimeLimit(_) | AutoError::Dense(DenseError::TimeLimit(_)) => Some("--time-limit"),
+        AutoError::Dense(DenseError::TooManyOutcomeBranches { .. }) => Some("--max-branches"),
+        AutoError::Dense(DenseError::TooManyQubits { .. } | DenseError::TooManyBranches { .. })
+        | AutoError::TooLarge { .. } => Some("--max-qubits"),
+        AutoError::Sparse(SimError::StateTooLarge { .. }) => Some("--max-states"),
+        _ => None,
+    };
+    match flag {
+        Some(flag) => anyhow::anyhow!("cannot simulate {name}: {error} (raise it with {flag})"),
+        None => anyhow::anyhow!("cannot simulate {name}: {error}"),
+    }
 }
 
 /// A seed from the clock and the process id, for runs that did not ask for one.

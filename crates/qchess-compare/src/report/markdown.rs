@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::{Difference, Report, StepReport};
+use super::{Difference, ItemReport, Report, StepReport, outcome_differences};
 use crate::stats::distance::Estimate;
 use crate::stats::pair::Method;
 
@@ -40,11 +40,24 @@ fn difference(d: &Difference) -> String {
     format!("{} {:.3} vs {:.3}{z}", d.name, d.a, d.b)
 }
 
-/// The squares (bits) that differ most, in words.
-pub fn most_different(step: &StepReport) -> String {
+/// The squares (bits) whose probabilities differ most, in words; when every square agrees on
+/// its own, the whole outcomes that differ most.
+pub fn most_different(item: &ItemReport, step: &StepReport) -> String {
     let named: Vec<String> =
         step.differences.iter().filter(|d| d.difference != 0.0).take(NAMED_DIFFERENCES).map(difference).collect();
-    if named.is_empty() { "no single square (bit) differs".to_owned() } else { named.join("; ") }
+    if !named.is_empty() {
+        return named.join("; ");
+    }
+    let outcomes = match (&step.a, &step.b) {
+        (Some(a), Some(b)) => outcome_differences(a, b, item.keys()),
+        _ => Vec::new(),
+    };
+    if outcomes.is_empty() {
+        return "no single square (bit) differs".to_owned();
+    }
+    let named: Vec<String> =
+        outcomes.iter().take(NAMED_DIFFERENCES).map(|o| format!("{} {:.3} vs {:.3}", o.name, o.a, o.b)).collect();
+    format!("every square (bit) agrees on its own, but together: {}", named.join("; "))
 }
 
 /// How many shots fell on outcomes the exact side calls impossible, in words.
@@ -135,7 +148,7 @@ pub fn render(report: &Report) -> String {
                 p_value(step.test.p_value),
                 step.adjusted_p_value.map_or_else(|| "–".to_owned(), p_value),
                 estimate(&step.test.tvd, 3),
-                most_different(step)
+                most_different(item, step)
             );
             if !step.test.outside_support.is_empty() {
                 let _ = write!(line, " {}.", outside_support(step));

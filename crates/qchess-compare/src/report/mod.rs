@@ -47,6 +47,22 @@ pub struct Difference {
     pub z: Option<f64>,
 }
 
+/// Probabilities closer than this are the same number: sums of the same terms in another order
+/// differ in the last bits, and such a difference is no difference a report should name.
+pub const SAME_PROBABILITY: f64 = 1e-9;
+
+/// The probability of one whole outcome (a board, or a circuit's bits) on both backends.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutcomeDifference {
+    /// The outcome in words: the squares that vary, occupied or empty (`f3 h3 occupied`), or
+    /// the bits (`outcome 0101`).
+    pub name: String,
+    /// Its probability on backend A.
+    pub a: f64,
+    /// Its probability on backend B.
+    pub b: f64,
+}
+
 /// One compared move or circuit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepReport {
@@ -226,7 +242,8 @@ pub fn differences(a: &Observation, b: &Observation, keys: KeyKind) -> Vec<Diffe
     let mut out: Vec<Difference> = (0..key_width(keys))
         .filter(|&bit| pa[bit] > 0.0 || pb[bit] > 0.0)
         .map(|bit| {
-            let difference = pb[bit] - pa[bit];
+            let raw = pb[bit] - pa[bit];
+            let difference = if raw.abs() <= SAME_PROBABILITY { 0.0 } else { raw };
             let spread = (variance(a, pa[bit]) + variance(b, pb[bit])).sqrt();
             let z = (a.shots().is_some() || b.shots().is_some()).then(|| {
                 if spread > 0.0 {
@@ -242,4 +259,110 @@ pub fn differences(a: &Observation, b: &Observation, keys: KeyKind) -> Vec<Diffe
         .collect();
     out.sort_by(|x, y| y.difference.abs().total_cmp(&x.difference.abs()));
     out
+}
+
+/// Whole outcomes whose probabilities differ, most different (absolute difference) first: what
+/// differs when every square's (bit's) own probability agrees and only their correlation does.
+pub fn outcome_differences(a: &Observation, b: &Observation, keys: KeyKind) -> Vec<OutcomeDifference> {
+    let mut all: Vec<u64> = a.keys().into_iter().chain(b.keys()).collect();
+    all.sort_unstable();
+    all.dedup();
+    let varying = all.iter().fold(0, |mask, &key| mask | (key ^ all[0]));
+    let mut out: Vec<OutcomeDifference> = all
+        .into_iter()
+        .map(|key| (key, a.probability(key), b.probability(key)))
+        .filter(|(_, pa, pb)| (pb - pa).abs() > SAME_PROBABILITY)
+        .map(|(key, pa, pb)| OutcomeDifference { name: outcome_name(keys, varying, key), a: pa, b: pb })
+        .collect();
+    out.sort_by(|x, y| (y.b - y.a).abs().total_cmp(&(x.b - x.a).abs()));
+    out
+}
+
+/// An outcome in words: which of the varying squares it occupies, or its bits.
+fn outcome_name(keys: KeyKind, varying: u64, key: u64) -> String {
+    match keys {
+        KeyKind::Boards => {
+            let names = |occupied: bool| -> Vec<String> {
+                (0..64)
+                    .filter(|&bit| varying >> bit & 1 == 1 && (key >> bit & 1 == 1) == occupied)
+                    .map(|bit| bit_name(keys, bit))
+                    .collect()
+            };
+            let (on, off) = (names(true), names(false));
+            match (on.is_empty(), off.is_empty()) {
+                (false, true) => format!("{} occupied", on.join(" ")),
+                (true, false) => format!("{} empty", off.join(" ")),
+                (false, false) => format!("{} occupied, {} empty", on.join(" "), off.join(" ")),
+                (true, true) => "the only board".to_owned(),
+            }
+        }
+        KeyKind::Bits(n) => {
+            let width = n.clamp(1, 64);
+            format!("outcome {key:0width$b}")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const F3: u64 = 1 << 21;
+    const H3: u64 = 1 << 23;
+    /// Both kings and a rook: the squares every board below occupies.
+    const BASE: u64 = (1 << 4) | (1 << 60) | (1 << 0);
+
+    fn exact(pairs: &[(u64, f64)]) -> Observation {
+        Observation::exact(pairs.iter().copied()).expect("a distribution")
+    }
+
+    #[test]
+    fn squares_are_ranked_by_how_much_their_probability_moved() {
+        // A split knight on f3/h3; backend B loses every piece 3% of the time, so each occupied
+        // square moves from 1.000 to 0.970 and each half of the knight only by 0.015.
+        let a = exact(&[(BASE | F3, 0.5), (BASE | H3, 0.5)]);
+        let b = exact(&[(0, 0.03), (BASE | F3, 0.485), (BASE | H3, 0.485)]);
+        let named: Vec<(String, f64)> =
+            differences(&a, &b, KeyKind::Boards).into_iter().map(|d| (d.name, d.difference)).collect();
+        let names: Vec<&str> = named.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["a1", "e1", "e8", "f3", "h3"]);
+        for (name, difference) in &named[..3] {
+            assert!((difference + 0.03).abs() < 1e-12, "{name}: {difference}");
+        }
+        for (name, difference) in &named[3..] {
+            assert!((difference + 0.015).abs() < 1e-12, "{name}: {difference}");
+        }
+    }
+
+    #[test]
+    fn rounding_noise_is_no_difference() {
+        let a = exact(&[(BASE | F3, 0.5), (BASE | H3, 0.5)]);
+        let b = exact(&[(BASE | F3, 0.5000000000000001), (BASE | H3, 0.4999999999999999)]);
+        assert!(differences(&a, &b, KeyKind::Boards).iter().all(|d| d.difference == 0.0));
+        assert!(outcome_differences(&a, &b, KeyKind::Boards).is_empty());
+    }
+
+    #[test]
+    fn when_only_the_correlation_differs_whole_outcomes_are_named() {
+        let a = exact(&[(BASE | F3, 0.5), (BASE | H3, 0.5)]);
+        let b = exact(&[(BASE, 0.015), (BASE | F3, 0.485), (BASE | H3, 0.485), (BASE | F3 | H3, 0.015)]);
+        assert!(differences(&a, &b, KeyKind::Boards).iter().all(|d| d.difference == 0.0));
+        let outcomes: Vec<String> = outcome_differences(&a, &b, KeyKind::Boards)
+            .iter()
+            .map(|o| format!("{} {:.3} vs {:.3}", o.name, o.a, o.b))
+            .collect();
+        assert_eq!(outcomes.len(), 4);
+        for expected in [
+            "f3 h3 empty 0.000 vs 0.015",
+            "f3 h3 occupied 0.000 vs 0.015",
+            "f3 occupied, h3 empty 0.500 vs 0.485",
+            "h3 occupied, f3 empty 0.500 vs 0.485",
+        ] {
+            assert!(outcomes.iter().any(|o| o == expected), "{expected} in {outcomes:?}");
+        }
+        let b = exact(&[(0b01, 0.7), (0b10, 0.2), (0b11, 0.1)]);
+        let bits: Vec<String> =
+            outcome_differences(&exact(&[(0b01, 1.0)]), &b, KeyKind::Bits(2)).into_iter().map(|o| o.name).collect();
+        assert_eq!(bits, ["outcome 01", "outcome 10", "outcome 11"]);
+    }
 }

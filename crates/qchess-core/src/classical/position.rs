@@ -59,10 +59,10 @@ pub enum ClassicalMoveError {
     #[error(transparent)]
     Parse(#[from] ParseMoveError),
     /// Splits, merges, variant marks and outcomes do not exist in classical chess.
-    #[error("{0}: splits, merges, x/w marks and outcomes exist only in Quantum Chess")]
+    #[error("{}: splits, merges, x/w marks and outcomes exist only in Quantum Chess", crate::text::excerpt(.0))]
     NotClassical(String),
     /// No legal move has these squares and promotion.
-    #[error("{0} is not a legal move in this position")]
+    #[error("{} is not a legal move in this position", crate::text::excerpt(.0))]
     Illegal(String),
 }
 

@@ -288,6 +288,7 @@ impl Position {
         match mv {
             Notation::Null => Err(illegal(super::Illegal::NullMove)),
             Notation::Move(algebraic) => self.classify(algebraic).map_err(illegal),
+            Notation::Pair(..) | Notation::Measure(..) => Err(illegal(super::Illegal::PairMove)),
         }
     }
 

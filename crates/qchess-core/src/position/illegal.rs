@@ -28,6 +28,10 @@ fn castling_side_name(side: &CastlingSide) -> &'static str {
 /// The rule a move breaks.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum Illegal {
+    /// A pair (`e5e8|c2c7`) or a measurement (`?e4`): only the observer and checkmate rules
+    /// have them.
+    #[error("pairs (e5e8|c2c7) exist only under the observer rules, measurements (?e4) only under the checkmate rules")]
+    PairMove,
     /// `0000`: Quantum Chess has no passing.
     #[error("the null move 0000 is not allowed in Quantum Chess: every turn moves a piece")]
     NullMove,
@@ -218,7 +222,7 @@ pub enum Illegal {
 
 /// A well-formed move that is not allowed: the move as written and the rule it breaks.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("{text}: {reason}")]
+#[error("{}: {reason}", crate::text::excerpt(.text))]
 pub struct IllegalMove {
     /// The move as written.
     pub text: String,

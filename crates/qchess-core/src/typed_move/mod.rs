@@ -32,6 +32,7 @@ use thiserror::Error;
 pub use kind::{MoveType, MoveVariant, Shape};
 pub use squares::MoveSquares;
 
+use crate::text::excerpt;
 use crate::{Color, Piece, Role, Square};
 
 /// A move as a quantum board executes it: squares, type, variant, optional promotion and
@@ -57,7 +58,7 @@ pub enum TypedMoveProblem {
     #[error("expected <squares>[.m0|.m1]:<TYPE>:<VARIANT>, like b1^a3c3:SPLIT_JUMP:BASIC")]
     Layout,
     /// The squares part is malformed.
-    #[error("bad squares `{squares}`: {reason}")]
+    #[error("bad squares `{}`: {reason}", excerpt(.squares))]
     BadSquares {
         /// The squares part as given.
         squares: String,
@@ -66,32 +67,33 @@ pub enum TypedMoveProblem {
     },
     /// The type is not one of the twelve move types.
     #[error(
-        "unknown move type `{found}` (expected one of JUMP, SLIDE, SPLIT_JUMP, SPLIT_SLIDE, MERGE_JUMP, MERGE_SLIDE, PAWN_STEP, PAWN_TWO_STEP, PAWN_CAPTURE, PAWN_EP, KS_CASTLE, QS_CASTLE)"
+        "unknown move type `{}` (expected one of JUMP, SLIDE, SPLIT_JUMP, SPLIT_SLIDE, MERGE_JUMP, MERGE_SLIDE, PAWN_STEP, PAWN_TWO_STEP, PAWN_CAPTURE, PAWN_EP, KS_CASTLE, QS_CASTLE)",
+        excerpt(.found)
     )]
     UnknownType {
         /// The type as given.
         found: String,
     },
     /// The variant is not BASIC, EXCLUDED or CAPTURE.
-    #[error("unknown move variant `{found}` (expected BASIC, EXCLUDED or CAPTURE)")]
+    #[error("unknown move variant `{}` (expected BASIC, EXCLUDED or CAPTURE)", excerpt(.found))]
     UnknownVariant {
         /// The variant as given.
         found: String,
     },
     /// The outcome suffix is not `.m0` or `.m1`.
-    #[error("bad outcome suffix `{found}` (expected .m0 or .m1)")]
+    #[error("bad outcome suffix `{}` (expected .m0 or .m1)", excerpt(.found))]
     BadOutcome {
         /// The suffix as given.
         found: String,
     },
     /// The promotion letter is not one of `QRBN` / `qrbn`.
-    #[error("bad promotion piece `{found}` (expected Q, R, B or N; lower case for Black)")]
+    #[error("bad promotion piece `{}` (expected Q, R, B or N; lower case for Black)", excerpt(.found))]
     BadPromotion {
         /// The letter as given.
         found: String,
     },
     /// The number of squares does not fit the type.
-    #[error("{move_type} needs {expected}, got `{squares}`")]
+    #[error("{move_type} needs {expected}, got `{}`", excerpt(.squares))]
     WrongSquareCount {
         /// The move type.
         move_type: MoveType,
@@ -109,7 +111,7 @@ pub enum TypedMoveProblem {
         variant: MoveVariant,
     },
     /// The squares do not have the geometry the move type needs.
-    #[error("{move_type} {squares}: {reason}")]
+    #[error("{move_type} {}: {reason}", excerpt(.squares))]
     Geometry {
         /// The move type.
         move_type: MoveType,
@@ -122,7 +124,7 @@ pub enum TypedMoveProblem {
 
 /// A typed move that could not be parsed: the text and what is wrong with it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("bad typed move `{text}`: {problem}")]
+#[error("bad typed move `{}`: {problem}", excerpt(.text))]
 pub struct ParseTypedMoveError {
     /// The text that was given.
     pub text: String,

@@ -2,9 +2,13 @@
 //! input; move generation and move validation agree on random superposed positions.
 
 use std::collections::BTreeSet;
+use std::error::Error;
+use std::fmt::Display;
+use std::str::FromStr;
 
 use proptest::prelude::*;
 use qchess_core::notation::{AlgebraicMove, Notation, VariantMarker};
+use qchess_core::text::with_causes;
 use qchess_core::{
     Bitboard, CastlingRights, CastlingSide, Color, Fen, MoveSquares, MoveType, MoveVariant, Piece, Position,
     PositionSpec, Role, Square, SquareProbabilities, StartPosition, TypedMove,
@@ -210,6 +214,55 @@ proptest! {
     #[test]
     fn typed_move_parser_survives_mutations(text in mutated(typed_move().prop_map(|m| m.to_string()))) {
         let _ = text.parse::<TypedMove>();
+    }
+}
+
+/// Text as a hostile user or a corrupt file gives it: random bytes (invalid UTF-8 replaced),
+/// any characters, control characters among move letters, and very long runs.
+fn hostile_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::collection::vec(any::<u8>(), 0..300).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        any::<String>(),
+        "[\\x00-\\x1f\\x7f\\u{9b}\\u{202e} a-h1-8^.:xwm0-9/KQkqw-]{0,80}",
+        ("[a-h1-8\\x1b ]{1,4}", 1000usize..20_000).prop_map(|(unit, times)| unit.repeat(times)),
+    ]
+}
+
+/// Parses `text`: an error must be readable (no raw control character, no long echo of the
+/// input), and a value must print back to itself.
+fn check_parser<T>(text: &str) -> Result<(), TestCaseError>
+where
+    T: FromStr + Display + PartialEq + std::fmt::Debug,
+    T::Err: Error + 'static,
+{
+    match text.parse::<T>() {
+        Ok(value) => {
+            let printed = value.to_string();
+            let again = printed.parse::<T>().map_err(|e| TestCaseError::fail(format!("{printed:?}: {e}")))?;
+            prop_assert_eq!(again, value, "{:?} printed as {:?}", text, printed);
+        }
+        Err(error) => {
+            let message = with_causes(&error);
+            prop_assert!(!message.chars().any(char::is_control), "raw control characters in {:?}", message);
+            prop_assert!(message.chars().count() <= 400, "{} characters: {}", message.chars().count(), message);
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn every_parser_gives_a_value_that_round_trips_or_a_readable_error(text in hostile_text()) {
+        check_parser::<Fen>(&text)?;
+        check_parser::<Notation>(&text)?;
+        check_parser::<PositionSpec>(&text)?;
+        check_parser::<TypedMove>(&text)?;
+        check_parser::<Square>(&text)?;
+        // Inside a position string, the text is a FEN or a move.
+        check_parser::<PositionSpec>(&format!("fen {text}"))?;
+        check_parser::<PositionSpec>(&format!("startpos moves e2e4 {text}"))?;
     }
 }
 

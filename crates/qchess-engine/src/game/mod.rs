@@ -46,7 +46,7 @@ mod turn;
 use std::any::Any;
 
 use qchess_core::{
-    AlgebraicMove, Bitboard, BoardError, CastlingRights, Color, Fen, LegalMove, MoveReport, Piece, Position,
+    AlgebraicMove, Bitboard, BoardError, CastlingRights, Color, Fen, LegalMove, MoveReport, Notation, Piece, Position,
     QuantumBoard, Square, SquareProbabilities, TypedMove,
 };
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
@@ -78,6 +78,13 @@ pub struct PlayedMove {
     pub report: MoveReport,
     /// The official result code: `SUCCESS`, or how the move ended the game.
     pub code: MoveCode,
+    /// The move as the rules record it, with every outcome: `notation`, or the pair it was
+    /// one half of (`e5e8|c2c7.m1`) under the observer rules.
+    pub declared: Notation,
+    /// What the measurement the rules made before the move reported (an observer collapse:
+    /// `outcome` `Some(true)` when the measured square held the piece); `None` when they made
+    /// none.
+    pub collapse: Option<MoveReport>,
 }
 
 /// The state before one ply, kept for undo: the tracker in compact form, how far the game's
@@ -244,14 +251,32 @@ impl Game {
         self.tracker.measured
     }
 
+    /// `side` resigns (or, with `reason` [`EndReason::Time`](crate::EndReason), loses on time):
+    /// the other side wins. Refused once the game is over. Undoing the last move takes the
+    /// resignation back with it.
+    pub fn concede(&mut self, side: Color, reason: crate::EndReason) -> Result<GameEnd, GameError> {
+        if let Some(end) = self.tracker.end {
+            return Err(GameError::GameOver { result: end.result, reason: end.reason });
+        }
+        let end = GameEnd::win(!side, reason);
+        self.tracker.end = Some(end);
+        Ok(end)
+    }
+
     /// Whether `color` still has a king (a square labelled with its king may be occupied).
     pub fn has_king(&self, color: Color) -> bool {
         self.tracker.has_king(color)
     }
 
-    /// The legal moves of the side to move, by the game's rules.
+    /// The legal moves of the side to move, by the game's rules, that are one typed move each.
     pub fn legal_moves(&self) -> Vec<LegalMove> {
         self.options.rules.rules().legal_moves(self)
+    }
+
+    /// Every legal move of the side to move as written, including those that are no single
+    /// typed move (the observer rules' pairs, `e5e8|c2c7`).
+    pub fn legal_notations(&self) -> Vec<Notation> {
+        self.options.rules.rules().legal_notations(self)
     }
 
     /// The quantum board, for queries.

@@ -1,6 +1,8 @@
 //! One ply in progress: the board steps a rule set takes to play a move.
 
-use qchess_core::{LegalMove, Piece, PositionError};
+use qchess_core::{
+    LegalMove, MoveReport, MoveSquares, MoveType, MoveVariant, Notation, Piece, PositionError, Square, TypedMove,
+};
 
 use super::{Game, PlayedMove, board_error};
 use crate::{GameError, MoveCode};
@@ -12,6 +14,7 @@ pub struct Turn<'g> {
     game: &'g mut Game,
     steps: usize,
     played: Option<PlayedMove>,
+    collapse: Option<MoveReport>,
 }
 
 impl std::fmt::Debug for Turn<'_> {
@@ -22,7 +25,7 @@ impl std::fmt::Debug for Turn<'_> {
 
 impl<'g> Turn<'g> {
     pub(super) fn new(game: &'g mut Game) -> Turn<'g> {
-        Turn { game, steps: 0, played: None }
+        Turn { game, steps: 0, played: None, collapse: None }
     }
 
     /// The board steps taken and the move the ply records.
@@ -56,10 +59,88 @@ impl<'g> Turn<'g> {
             .after_move(&recorded, mover, &report, probabilities, resets_clock)
             .map_err(|error| inconsistent(&recorded, error))?;
         game.tracker = next;
-        let played =
-            PlayedMove { notation: recorded.notation, typed: recorded.typed, mover, report, code: MoveCode::Success };
+        let played = PlayedMove {
+            notation: recorded.notation,
+            typed: recorded.typed,
+            mover,
+            report,
+            code: MoveCode::Success,
+            declared: Notation::Move(recorded.notation),
+            collapse: self.collapse,
+        };
         self.played = Some(played);
         Ok(played)
+    }
+
+    /// Measures whether `square` is occupied, as one board step, and collapses the tracker to
+    /// the result; the turn does not pass. `forced` (`Some(true)`: occupied) pins the outcome
+    /// unless the game ignores forced outcomes. The report's `outcome` is `Some(true)` when the
+    /// square was found occupied; `move_text` names the move in errors.
+    ///
+    /// The step is a pawn capture from `square` onto a certainly empty square: its circuit
+    /// measures its source (m1 = occupied) and, its target holding nothing, moves nothing. So a
+    /// collapse is an ordinary typed move that every board, local or remote, compiles and runs.
+    pub(crate) fn measure(
+        &mut self,
+        square: Square,
+        forced: Option<bool>,
+        move_text: &str,
+    ) -> Result<MoveReport, GameError> {
+        let game = &mut *self.game;
+        let empty =
+            game.position().certainly_empty().iter().find(|&sq| sq != square).ok_or(GameError::NoEmptySquare)?;
+        let squares = MoveSquares::Standard { from: square, to: empty };
+        let forced = forced.filter(|_| game.options.force_outcomes);
+        let typed = TypedMove {
+            squares,
+            move_type: MoveType::PawnCapture,
+            variant: MoveVariant::Capture,
+            promotion: None,
+            outcome: forced,
+        };
+        let report =
+            game.board.apply(&typed).map_err(|source| GameError::Board { mv: move_text.to_owned(), source })?;
+        self.steps += 1;
+        let probabilities = game.board.square_probabilities().map_err(GameError::Backend)?;
+        game.tracker = game.tracker.after_collapse(probabilities).map_err(|error| match error {
+            PositionError::Unlabelled { square, probability } => {
+                GameError::Inconsistent { mv: move_text.to_owned(), square, probability }
+            }
+            other => GameError::Position(other),
+        })?;
+        self.collapse = Some(report);
+        Ok(report)
+    }
+
+    /// Ends the turn without moving a piece: `declared`, a move of `mover`, failed (or was a
+    /// measurement only). The turn passes, counters advance, and the ply records `declared`.
+    pub(crate) fn fail(&mut self, declared: LegalMove, mover: Piece) -> Result<PlayedMove, GameError> {
+        let game = &mut *self.game;
+        let report = MoveReport { proceeded: false, outcome: None, outcome_probability: None };
+        let probabilities = game.position().probabilities().clone();
+        let next = game
+            .tracker
+            .after_move(&declared, mover, &report, probabilities, false)
+            .map_err(|error| inconsistent(&declared, error))?;
+        game.tracker = next;
+        let played = PlayedMove {
+            notation: declared.notation,
+            typed: declared.typed,
+            mover,
+            report,
+            code: MoveCode::Success,
+            declared: Notation::Move(declared.notation),
+            collapse: self.collapse,
+        };
+        self.played = Some(played);
+        Ok(played)
+    }
+
+    /// Records the ply as `declared` (with its outcome) instead of the move that ran.
+    pub(crate) fn declare(&mut self, declared: Notation) {
+        if let Some(played) = &mut self.played {
+            played.declared = declared;
+        }
     }
 }
 

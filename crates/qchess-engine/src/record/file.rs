@@ -1,17 +1,17 @@
 //! Reading records from files and saving them atomically.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use super::atomic::write_atomically;
 use super::{GameRecord, ParseRecordError};
 
 /// Why a record file could not be read or written.
 #[derive(Debug, Error)]
 pub enum FileError {
     /// Reading or writing the file failed.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
@@ -20,7 +20,7 @@ pub enum FileError {
         source: std::io::Error,
     },
     /// The file is not a valid record.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}", .path.display())]
     Parse {
         /// The file.
         path: PathBuf,
@@ -37,25 +37,20 @@ impl GameRecord {
         text.parse().map_err(|source| FileError::Parse { path: path.to_owned(), source })
     }
 
-    /// Writes the record to `path` atomically: a temporary file in the same directory is
-    /// written and flushed to disk, then renamed over `path`, so a reader sees the old record
-    /// or the new one, never a part.
+    /// Writes the record to `path` atomically: a reader sees the old record or the new one,
+    /// never a part. A symbolic link is followed (its target is replaced, in the target's
+    /// directory), an existing file keeps its permissions, a FIFO or character device is written
+    /// in place, and a directory is refused ([`std::io::ErrorKind::IsADirectory`]).
     pub fn save(&self, path: &Path) -> Result<(), FileError> {
-        let io = |source| FileError::Io { path: path.to_owned(), source };
-        let directory = match path.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        let mut file = tempfile::Builder::new().prefix(".qchess-record-").tempfile_in(&directory).map_err(io)?;
-        file.write_all(self.to_string().as_bytes()).map_err(io)?;
-        file.as_file().sync_all().map_err(io)?;
-        file.persist(path).map_err(|e| io(e.error))?;
-        Ok(())
+        write_atomically(path, self.to_string().as_bytes())
+            .map_err(|source| FileError::Io { path: path.to_owned(), source })
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use qchess_core::text::with_causes;
+
     use super::*;
 
     #[test]
@@ -73,8 +68,10 @@ mod tests {
         assert!(missing.to_string().contains("none.pgn"), "{missing}");
         std::fs::write(&path, "1. e2e9 *").expect("write");
         let bad = GameRecord::load(&path).expect_err("bad");
-        assert!(bad.to_string().contains("game.pgn: line 1, column 4"), "{bad}");
+        assert!(with_causes(&bad).contains("game.pgn: line 1, column 4"), "{bad}");
         let unwritable = record.save(&dir.path().join("no/such/dir/game.pgn")).expect_err("no dir");
         assert!(unwritable.to_string().contains("game.pgn"), "{unwritable}");
+        let directory = record.save(dir.path()).expect_err("a directory");
+        assert!(with_causes(&directory).ends_with("is a directory; give a file name to save to"), "{directory}");
     }
 }

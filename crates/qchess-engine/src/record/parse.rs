@@ -2,6 +2,7 @@
 
 use std::str::FromStr;
 
+use qchess_core::text::excerpt;
 use qchess_core::{Notation, ParseMoveError};
 use thiserror::Error;
 
@@ -21,13 +22,13 @@ pub enum RecordProblem {
     #[error("the tag value has no closing `\"` on its line")]
     UnterminatedTagValue,
     /// A backslash in a tag value that escapes neither `"` nor `\`.
-    #[error("`\\{0}` is not an escape; write `\\\"` or `\\\\`")]
+    #[error("`\\{}` is not an escape; write `\\\"` or `\\\\`", excerpt(&.0.to_string()))]
     BadEscape(char),
     /// A tag is not closed by `]`.
     #[error("expected `]` to close the tag")]
     UnterminatedTag,
     /// The same tag twice.
-    #[error("tag {0} is given twice")]
+    #[error("tag {} is given twice", excerpt(.0))]
     DuplicateTag(String),
     /// A tag after the movetext began.
     #[error("tags go before the moves")]
@@ -39,13 +40,13 @@ pub enum RecordProblem {
     #[error("{0}")]
     BadMove(ParseMoveError),
     /// Text after the result token.
-    #[error("unexpected `{0}` after the result")]
+    #[error("unexpected `{}` after the result", excerpt(.0))]
     AfterResult(String),
     /// The `Result` tag is not a result.
-    #[error("the Result tag `{0}` is not a result (1-0, 0-1, 1/2-1/2 or *)")]
+    #[error("the Result tag `{}` is not a result (1-0, 0-1, 1/2-1/2 or *)", excerpt(.0))]
     BadResultTag(String),
     /// The result token disagrees with the `Result` tag.
-    #[error("the result {token} disagrees with the Result tag {tag}")]
+    #[error("the result {} disagrees with the Result tag {}", excerpt(.token), excerpt(.tag))]
     ResultMismatch {
         /// The tag's value.
         tag: String,

@@ -1,11 +1,12 @@
 //! Records from games, and games from records.
 
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Bitboard, Color, Fen, Square};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use thiserror::Error;
 
 use super::{GameRecord, RecordedMove, Tag};
-use crate::{Game, GameBoard, GameError, GameOptions, GameResult};
+use crate::{EndReason, Game, GameBoard, GameError, GameOptions, GameResult};
 
 /// The names and places a record carries besides the game itself.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,7 +66,7 @@ fn pgn_date(days: u64) -> String {
 #[derive(Debug, Error)]
 pub enum ReplayError {
     /// A tag the engine reads has a value it cannot use.
-    #[error("tag {name} \"{value}\": {reason}")]
+    #[error("tag {} \"{}\": {reason}", excerpt(.name), excerpt(.value))]
     Tag {
         /// The tag.
         name: String,
@@ -78,7 +79,7 @@ pub enum ReplayError {
     #[error(transparent)]
     Start(Box<GameError>),
     /// A move could not be replayed (illegal, or its recorded outcome has probability 0).
-    #[error("move {number} {mv}: {}", without_move(.mv, .source))]
+    #[error("{}", move_place(.number, .mv, .source))]
     Move {
         /// The move number as movetext writes it (`3.` or `3...`).
         number: String,
@@ -126,27 +127,33 @@ impl GameRecord {
         if !options.enforce_turn_order {
             record.set_tag("TurnOrder", "free");
         }
+        if !options.quantum_mode {
+            record.set_tag("Mode", "classical");
+        }
         if !options.enforce_win_conditions {
             record.set_tag("WinConditions", "off");
         }
         if let Some(measured) = game.measured_board() {
             record.set_tag("MeasuredBoard", &squares_text(measured));
         }
+        if let Some(end) = game.end().filter(|e| matches!(e.reason, EndReason::Resignation | EndReason::Time)) {
+            let loser = if end.result == GameResult::WhiteWins { "black" } else { "white" };
+            let how = if end.reason == EndReason::Time { "lost on time" } else { "resigned" };
+            record.set_tag("Termination", &format!("{loser} {how}"));
+        }
         for tag in &info.extra {
             if record.tag(&tag.name).is_none() {
                 record.set_tag(&tag.name, &tag.value);
             }
         }
-        record.moves = game
-            .moves()
-            .iter()
-            .map(|played| RecordedMove { notation: played.notation.into(), comment: None })
-            .collect();
+        record.moves =
+            game.moves().iter().map(|played| RecordedMove { notation: played.declared, comment: None }).collect();
         record.result = game.result();
         record
     }
 
-    /// The game options the tags ask for: `Rules` (official when absent), `Seed`,
+    /// The game options the tags ask for: `Rules` (official when absent), `Mode` (the checkmate
+    /// rules' quantum mode, `quantum` when absent), `Seed`,
     /// `TurnOrder`, `WinConditions`; outcomes are always forced.
     pub fn options(&self) -> Result<GameOptions, ReplayError> {
         let mut options = GameOptions::default();
@@ -158,6 +165,11 @@ impl GameRecord {
         if let Some(value) = self.tag("Seed") {
             options.seed =
                 value.trim().parse().map_err(|_| tag_error("Seed", value, "expected a number 0 to 2^64-1"))?;
+        }
+        match self.tag("Mode") {
+            None | Some("quantum") => {}
+            Some("classical") => options.quantum_mode = false,
+            Some(other) => return Err(tag_error("Mode", other, "expected `quantum` or `classical`")),
         }
         match self.tag("TurnOrder") {
             None | Some("enforced") => {}
@@ -225,6 +237,22 @@ impl GameRecord {
         if game.pending_measurement().is_some() {
             return Err(ReplayError::UnusedMeasurement);
         }
+        if let Some(text) = self.tag("Termination") {
+            let (side, reason) = match text.trim() {
+                "white resigned" => (Color::White, EndReason::Resignation),
+                "black resigned" => (Color::Black, EndReason::Resignation),
+                "white lost on time" => (Color::White, EndReason::Time),
+                "black lost on time" => (Color::Black, EndReason::Time),
+                _ => {
+                    return Err(tag_error(
+                        "Termination",
+                        text,
+                        "expected `white resigned`, `black lost on time` and the like",
+                    ));
+                }
+            };
+            game.concede(side, reason).map_err(|e| tag_error("Termination", text, &with_causes(&e)))?;
+        }
         if self.result != GameResult::Ongoing && self.result != game.result() {
             return Err(ReplayError::ResultMismatch { recorded: self.result, replayed: game.result() });
         }
@@ -244,9 +272,14 @@ fn move_number(start: &Fen, ply: usize) -> String {
 }
 
 /// The error's message without a leading `mv: `, which the replay error already says.
-fn without_move(mv: &str, error: &GameError) -> String {
-    let text = error.to_string();
-    text.strip_prefix(mv).and_then(|rest| rest.strip_prefix(": ")).map_or(text.clone(), str::to_owned)
+/// `move 3` (White) or `move 3...` (Black), then the move's text unless the cause names it.
+fn move_place(number: &str, mv: &str, error: &GameError) -> String {
+    let number = if number.ends_with("...") { number } else { number.trim_end_matches('.') };
+    let names_move = matches!(
+        error,
+        GameError::Parse(_) | GameError::Illegal(_) | GameError::Board { .. } | GameError::Inconsistent { .. }
+    );
+    if names_move { format!("move {number}") } else { format!("move {number} {}", excerpt(mv)) }
 }
 
 /// The occupied squares, space-separated, or `-`.

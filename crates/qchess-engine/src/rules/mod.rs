@@ -10,6 +10,8 @@
 //! |---|---|---|
 //! | `official` | [`official`] | the official Quantum Chess game (seeds 000 and 002): no check, capture the king |
 //! | `classical` | [`classical`] | FIDE chess: check, checkmate, stalemate, fifty moves, threefold repetition, insufficient material |
+//! | `observer` | [`observer`] | seed 001: splits, the observer effect (50/50 collapses), quantum check and checkmate |
+//! | `checkmate` | [`checkmate`] | seeds 003 and 004: declared moves, collapse before validation, failed moves, check for superposed kings |
 //!
 //! The public face of a rule set is small: [`Game::legal_moves`], [`Game::play`] (a move and
 //! its outcome), [`Game::result`] and the position and state accessors of [`Game`]. The
@@ -28,7 +30,10 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod board;
+pub mod checkmate;
 pub mod classical;
+pub mod observer;
 pub mod official;
 
 use std::fmt;
@@ -48,17 +53,23 @@ pub enum RuleSet {
     Official,
     /// FIDE chess on the same pipeline: no quantum moves.
     Classical,
+    /// Seed 001: two-way superposition, the observer effect, quantum check and checkmate.
+    Observer,
+    /// Seeds 003 and 004: declared moves, collapse before validation, check for superposed kings.
+    Checkmate,
 }
 
 impl RuleSet {
     /// Every rule set, in the order `--rules` lists them.
-    pub const ALL: [RuleSet; 2] = [RuleSet::Official, RuleSet::Classical];
+    pub const ALL: [RuleSet; 4] = [RuleSet::Official, RuleSet::Classical, RuleSet::Observer, RuleSet::Checkmate];
 
     /// The name `--rules` and the `Rules` record tag use.
     pub const fn name(self) -> &'static str {
         match self {
             RuleSet::Official => "official",
             RuleSet::Classical => "classical",
+            RuleSet::Observer => "observer",
+            RuleSet::Checkmate => "checkmate",
         }
     }
 
@@ -67,6 +78,8 @@ impl RuleSet {
         match self {
             RuleSet::Official => &official::Official,
             RuleSet::Classical => &classical::Classical,
+            RuleSet::Observer => &observer::Observer,
+            RuleSet::Checkmate => &checkmate::Checkmate,
         }
     }
 }
@@ -79,7 +92,7 @@ impl fmt::Display for RuleSet {
 
 /// The text names no rule set.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
-#[error("`{0}` is not a rule set (official, classical)")]
+#[error("`{}` is not a rule set (official, classical, observer, checkmate)", qchess_core::text::excerpt(.0))]
 pub struct ParseRuleSetError(pub String);
 
 impl FromStr for RuleSet {
@@ -102,8 +115,15 @@ pub trait Rules: fmt::Debug + Send + Sync {
     /// Whether a game may start from `start` under these rules.
     fn check_start(&self, start: &Fen) -> Result<(), GameError>;
 
-    /// Every legal move of the side to move.
+    /// Every legal move of the side to move that is one typed move (the moves a quantum board
+    /// could run as they are).
     fn legal_moves(&self, game: &Game) -> Vec<LegalMove>;
+
+    /// Every legal move of the side to move as written: [`Rules::legal_moves`] and the moves
+    /// that are no single typed move (the observer rules' pairs).
+    fn legal_notations(&self, game: &Game) -> Vec<Notation> {
+        self.legal_moves(game).iter().map(|m| Notation::Move(m.notation)).collect()
+    }
 
     /// Checks `notation` and plays it: runs its board steps through `turn` and says which
     /// move of the ply is recorded. Errors name the move and the rule it breaks.
@@ -129,4 +149,60 @@ pub enum RuleViolation {
     /// A castle out of, through or into check.
     #[error("the king cannot castle out of, through or into check")]
     CastleThroughCheck,
+    /// A merge under rules without merges.
+    #[error("merges are not allowed under the {0} rules")]
+    NoMerge(RuleSet),
+    /// A split while quantum mode is off.
+    #[error("quantum mode is off, so pieces cannot split")]
+    QuantumModeOff,
+    /// A capture where both the attacker and the target are superposed.
+    #[error("both the attacker and the target are in superposition; measure one of them first (?square)")]
+    TwoSuperposed,
+    /// A capture that slides through a square that may hold a piece.
+    #[error("a capture cannot slide through a square that may hold a piece; measure it first (?square)")]
+    CaptureThroughSuperposed,
+    /// A pawn's diagonal move declared as a non-capture.
+    #[error("a pawn moves diagonally only as a capture; declare it with x")]
+    PawnNeedsCapture,
+    /// A non-capture declared onto a square that certainly holds a piece.
+    #[error("{0} certainly holds a piece, so a non-capture there always fails; declare a capture with x")]
+    CertainlyOccupied(qchess_core::Square),
+    /// A measurement of a square that is not in superposition.
+    #[error("{0} is not in superposition, so there is nothing to measure")]
+    NotSuperposed(qchess_core::Square),
+    /// A lone standard move from a square of a superposed piece.
+    #[error(
+        "{square} holds half of a superposed piece (the other half is on {other}); name a move for each half, like {square}..|{other}.."
+    )]
+    HalfNeedsPair {
+        /// The square moved from.
+        square: qchess_core::Square,
+        /// The piece's other square.
+        other: qchess_core::Square,
+    },
+    /// A split of a piece that is already in superposition.
+    #[error("the piece on {0} is in superposition and cannot split again")]
+    SplitSuperposed(qchess_core::Square),
+    /// A split whose targets are not two different empty legal destinations of the piece.
+    #[error("a split goes to two empty squares the piece could move to (no capture, castling or promotion)")]
+    BadSplit,
+    /// A pair whose two sources are not the two squares of one superposed piece of the mover.
+    #[error("a pair names one move from each square of one superposed piece of the side to move")]
+    UndefinedPair,
+    /// A half of a pair that is no legal move of the piece from that square.
+    #[error(
+        "the half {from}{to} is not a legal move of the piece standing on {from} alone (a half may not capture a superposed piece)"
+    )]
+    UndefinedHalf {
+        /// The half's source.
+        from: qchess_core::Square,
+        /// Its target.
+        to: qchess_core::Square,
+    },
+    /// A move these rules do not have (a slide through a superposed piece, a move onto a
+    /// square a piece of one's own may hold).
+    #[error(
+        "it is not a legal move under the {0} rules (superposed pieces block, and squares they may hold are occupied)"
+    )]
+    NotLegal(RuleSet),
 }

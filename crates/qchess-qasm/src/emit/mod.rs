@@ -72,7 +72,7 @@ impl EmitOptions {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum EmitError {
     /// A gate does not fit the circuit.
-    #[error("operation {op}: {source}")]
+    #[error("operation {op}")]
     InvalidGate {
         /// Index of the operation.
         op: usize,
@@ -112,7 +112,7 @@ pub enum EmitError {
         reason: String,
     },
     /// A controlled gate could not be decomposed for OpenQASM 2.
-    #[error("operation {op}: {source}")]
+    #[error("operation {op}")]
     Lowering {
         /// Index of the operation.
         op: usize,

@@ -257,7 +257,7 @@ fn emission_errors_say_what_is_wrong() {
     );
     circuit.push_gate(Gate::cx(q, q));
     assert_eq!(
-        to_qasm3(&circuit, &EmitOptions::default()).expect_err("shape").to_string(),
+        qchess_core::text::with_causes(&to_qasm3(&circuit, &EmitOptions::default()).expect_err("shape")),
         "operation 0: qubit 0 is used twice"
     );
     assert!(is_reserved_name("c2_x") && is_reserved_name("Q") && is_reserved_name("q") && !is_reserved_name("meas"));

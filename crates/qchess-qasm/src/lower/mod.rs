@@ -55,7 +55,7 @@ pub enum GateSet {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum LowerError {
     /// A gate does not fit the circuit.
-    #[error("operation {op}: {source}")]
+    #[error("operation {op}")]
     InvalidGate {
         /// Index of the operation.
         op: usize,

@@ -143,7 +143,7 @@ fn whole_circuits_keep_measurements_conditions_and_post_selections() {
 fn bad_gates_are_errors_not_panics() {
     let mut circuit = circuit_with(Gate::cx(Qubit(0), Qubit(0)), 2);
     assert_eq!(
-        lower(&circuit, GateSet::CxSingleQubit).expect_err("repeated").to_string(),
+        qchess_core::text::with_causes(&lower(&circuit, GateSet::CxSingleQubit).expect_err("repeated")),
         "operation 0: qubit 0 is used twice"
     );
     circuit.ops.clear();

@@ -6,14 +6,9 @@ use openqasm::typing::TypeError;
 
 use super::source::SourceMap;
 
-/// Shortens a source excerpt for a message.
+/// The first line of a source excerpt, escaped and shortened for a message.
 fn excerpt(text: &str) -> String {
-    let line = text.lines().next().unwrap_or("");
-    if line.chars().count() > 40 {
-        format!("{}...", line.chars().take(40).collect::<String>())
-    } else {
-        line.to_string()
-    }
+    qchess_core::text::excerpt(text.lines().next().unwrap_or(""))
 }
 
 /// The grammar's token names (`"\";\""`, `identifier`) as a reader expects them.
@@ -63,14 +58,15 @@ pub(crate) fn parse_error(
         ParseError::UnexpectedEOF { expected, span } => {
             (format!("unexpected end of file; expected {}", expected_list(expected)), Some(*span))
         }
-        ParseError::ReadUnableSandboxed { path, from } => {
-            (format!("cannot include {:?}: includes are not allowed here", path.display().to_string()), *from)
-        }
+        ParseError::ReadUnableSandboxed { path, from } => (
+            format!("cannot include \"{}\": includes are not allowed here", excerpt(&path.display().to_string())),
+            *from,
+        ),
         ParseError::ReadUnableFilesystem { path, from, error } => {
-            (format!("cannot include {:?}: {error}", path.display().to_string()), *from)
+            (format!("cannot include \"{}\": {error}", excerpt(&path.display().to_string())), *from)
         }
         ParseError::ReadUnableCustom { path, from, error } => {
-            (format!("cannot include {:?}: {error}", path.display().to_string()), *from)
+            (format!("cannot include \"{}\": {error}", excerpt(&path.display().to_string())), *from)
         }
     }
 }
@@ -83,14 +79,15 @@ pub(crate) fn type_error(
 ) -> (String, Option<FileSpan>) {
     let line_of = |span: FileSpan| sources.locate(cache, span).line;
     match error {
-        TypeError::RedefinedGate { name, prev, .. } => {
-            (format!("gate `{}` is already defined (line {})", name.inner.as_str(), line_of(*prev)), Some(name.span))
-        }
+        TypeError::RedefinedGate { name, prev, .. } => (
+            format!("gate `{}` is already defined (line {})", excerpt(name.inner.as_str()), line_of(*prev)),
+            Some(name.span),
+        ),
         TypeError::RedefinedArgument { name, .. } => {
-            (format!("argument `{}` is declared twice", name.inner.as_str()), Some(name.span))
+            (format!("argument `{}` is declared twice", excerpt(name.inner.as_str())), Some(name.span))
         }
         TypeError::RedefinedParameter { name, .. } => {
-            (format!("parameter `{}` is declared twice", name.inner.as_str()), Some(name.span))
+            (format!("parameter `{}` is declared twice", excerpt(name.inner.as_str())), Some(name.span))
         }
         TypeError::RecursiveDefinition { cycle } => match cycle.first() {
             Some((_, call)) => ("recursive gate definition: a gate calls itself".into(), Some(*call)),
@@ -98,20 +95,20 @@ pub(crate) fn type_error(
         },
         TypeError::ZeroSizeRegister { reg, .. } => ("a register must have at least one element".into(), Some(*reg)),
         TypeError::RedefinedRegister { reg, prev, .. } => (
-            format!("register `{}` is already declared (line {})", reg.inner.name.as_str(), line_of(*prev)),
+            format!("register `{}` is already declared (line {})", excerpt(reg.inner.name.as_str()), line_of(*prev)),
             Some(reg.span),
         ),
         TypeError::UndefinedParameter { name, span, .. } => {
-            (format!("undefined parameter `{}`", name.as_str()), Some(*span))
+            (format!("undefined parameter `{}`", excerpt(name.as_str())), Some(*span))
         }
         TypeError::InvalidComparisonSize { value, reg_size, value_size, .. } => {
             (format!("the value needs {value_size} bits but the register has {reg_size}"), Some(*value))
         }
         TypeError::WrongArgumentArity { stmt, name, arity, actual, .. } => {
-            (format!("gate `{}` takes {arity} qubit argument(s), got {actual}", name.as_str()), Some(*stmt))
+            (format!("gate `{}` takes {arity} qubit argument(s), got {actual}", excerpt(name.as_str())), Some(*stmt))
         }
         TypeError::WrongParameterArity { stmt, name, arity, actual, .. } => {
-            (format!("gate `{}` takes {arity} parameter(s), got {actual}", name.as_str()), Some(*stmt))
+            (format!("gate `{}` takes {arity} parameter(s), got {actual}", excerpt(name.as_str())), Some(*stmt))
         }
         TypeError::UndefinedGate { name, .. } => {
             let hint = if super::builtin::is_qelib1(name.inner.as_str()) {
@@ -119,20 +116,21 @@ pub(crate) fn type_error(
             } else {
                 ""
             };
-            (format!("undefined gate `{}`{hint}", name.inner.as_str()), Some(name.span))
+            (format!("undefined gate `{}`{hint}", excerpt(name.inner.as_str())), Some(name.span))
         }
         TypeError::WrongOperandSize { span, size, match_size, .. } => {
             (format!("register of size {size} where an earlier operand has size {match_size}"), Some(*span))
         }
-        TypeError::InvalidRegisterIndex { name, index, size, reg, .. } => {
-            (format!("index {index} is out of range for register `{}` of size {size}", name.as_str()), Some(*reg))
-        }
+        TypeError::InvalidRegisterIndex { name, index, size, reg, .. } => (
+            format!("index {index} is out of range for register `{}` of size {size}", excerpt(name.as_str())),
+            Some(*reg),
+        ),
         TypeError::WrongRegisterType { name, reg, classical, .. } => {
             let (is, needed) = if *classical { ("quantum", "classical") } else { ("classical", "quantum") };
-            (format!("`{}` is a {is} register where a {needed} one is needed", name.as_str()), Some(*reg))
+            (format!("`{}` is a {is} register where a {needed} one is needed", excerpt(name.as_str())), Some(*reg))
         }
         TypeError::UndefinedRegister { name, reg, .. } => {
-            (format!("undefined register `{}`", name.as_str()), Some(*reg))
+            (format!("undefined register `{}`", excerpt(name.as_str())), Some(*reg))
         }
     }
 }

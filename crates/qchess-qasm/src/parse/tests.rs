@@ -298,6 +298,32 @@ proptest! {
     }
 }
 
+/// Programs as a corrupt or hostile file gives them: random bytes (invalid UTF-8 replaced),
+/// control characters in statements, and a very long line.
+fn hostile_program() -> impl Strategy<Value = String> {
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..300).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
+        "[\\x00-\\x1f\\x7f\\u{9b}qrcegmasuxh\\[\\](){};,0-9 ]{0,120}".prop_map(|body| format!("{HEADER}{body}")),
+        ("[a-z\\x1b@ ]{1,3}", 1000usize..45_000)
+            .prop_map(|(unit, times)| format!("{HEADER}qreg q[1];\n{} q[0];\n", unit.repeat(times))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn any_program_parses_or_gives_a_readable_error(text in hostile_program()) {
+        let result = parse_source(&text, "t.qasm");
+        check_error_shape(&text, result.clone())?;
+        if let Err(error) = result {
+            let message = qchess_core::text::with_causes(&error);
+            prop_assert!(!message.chars().any(char::is_control), "raw control characters in {:?}", message);
+            prop_assert!(message.chars().count() <= 400, "{} characters: {}", message.chars().count(), message);
+        }
+    }
+}
+
 #[test]
 fn the_seed_program_is_valid() {
     let circuit = parse_source(SEED_PROGRAM, "seed.qasm").expect("valid");

@@ -11,6 +11,7 @@ use qchess_circuit::ir::{Circuit, Condition, Gate, GateKind, Op, Qubit, QubitRol
 use super::Limits;
 use super::builtin::builtin_gates;
 use super::source::SourceMap;
+use qchess_core::text::excerpt;
 
 /// A message and the place it refers to.
 pub(crate) type Failure = (String, FileSpan);
@@ -162,7 +163,7 @@ impl<'p> Translator<'p> {
                 lists.iter().map(|list| if list.len() == 1 { list[0] } else { list[i.min(list.len() - 1)] }).collect();
             if let Some(repeated) = row.iter().enumerate().find(|(k, q)| row[..*k].contains(q)).map(|(_, q)| *q) {
                 let qubit = &self.circuit.qubits[repeated.index()].name;
-                return Err((format!("`{name}` is applied to {qubit} twice"), at));
+                return Err((format!("`{}` is applied to {qubit} twice", excerpt(name)), at));
             }
             rows.push(row);
         }
@@ -244,7 +245,8 @@ impl<'p> Translator<'p> {
         if depth > MAX_CALL_DEPTH {
             return Err((format!("gate definitions nest more than {MAX_CALL_DEPTH} deep"), at));
         }
-        let definition = self.definitions.get(name).ok_or_else(|| (format!("undefined gate `{name}`"), at))?;
+        let definition =
+            self.definitions.get(name).ok_or_else(|| (format!("undefined gate `{}`", excerpt(name.as_str())), at))?;
         let (builtin, body, params, args) = (definition.builtin, definition.body, definition.params, definition.args);
         if builtin && let Some(gates) = builtin_gates(name.as_str(), values, qubits) {
             for gate in gates {
@@ -253,7 +255,7 @@ impl<'p> Translator<'p> {
             return Ok(());
         }
         let Some(body) = body else {
-            return Err((format!("opaque gate `{name}` has no definition to simulate"), at));
+            return Err((format!("opaque gate `{}` has no definition to simulate", excerpt(name.as_str())), at));
         };
         let env: HashMap<Symbol, f64> =
             params.iter().map(|p| p.inner.to_symbol()).zip(values.iter().copied()).collect();

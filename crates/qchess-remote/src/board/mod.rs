@@ -39,12 +39,13 @@ use std::sync::Arc;
 
 use qchess_circuit::compiler::{Register, Step};
 use qchess_circuit::ir::Circuit;
+use qchess_circuit::recycle::{Recycled, Recycling, recycle};
 use qchess_core::{Bitboard, BoardError, MoveReport, QuantumBoard, SquareProbabilities, TypedMove};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-pub use shots::{AllowedPieces, Survivors, suggest_shots};
+pub use shots::{AllowedPieces, Readout, Survivors, suggest_shots};
 
 use crate::client::{IonqClient, JobResult};
 use crate::config::ProviderConfig;
@@ -118,6 +119,23 @@ pub enum RemoteBoardError {
         /// Whether mitigation dropped shots too.
         mitigated: bool,
     },
+    /// The position needs more qubits than the backend has, even after recycling every qubit
+    /// whose square became classical.
+    #[error(
+        "after {mv}, the position needs {needed} qubits ({logical} before recycling), more than the {device} qubits of backend {backend}"
+    )]
+    TooManyQubits {
+        /// The move whose circuit does not fit (the last one applied, or the one being applied).
+        mv: String,
+        /// Qubits of the recycled circuit.
+        needed: usize,
+        /// Qubits of the circuit before recycling.
+        logical: usize,
+        /// Qubits of the backend.
+        device: u32,
+        /// The backend's name.
+        backend: String,
+    },
     /// The tokio runtime could not start.
     #[error("cannot start the async runtime: {0}")]
     Runtime(String),
@@ -134,6 +152,7 @@ impl From<RemoteBoardError> for BoardError {
 struct Applied {
     register: Register,
     allowed: AllowedPieces,
+    mv: TypedMove,
 }
 
 /// A cached job result for one circuit.
@@ -156,6 +175,10 @@ pub struct RemoteBoard {
     cache: Vec<Cached>,
     jobs: usize,
     last_state_size: usize,
+    /// The backend's qubits, once asked (`None` inside when the provider would not say).
+    device_qubits: Option<Option<u32>>,
+    /// The move being applied, for errors that name it.
+    current: Option<TypedMove>,
 }
 
 impl RemoteBoard {
@@ -177,6 +200,8 @@ impl RemoteBoard {
             cache: Vec::new(),
             jobs: 0,
             last_state_size: 1,
+            device_qubits: None,
+            current: None,
         })
     }
 
@@ -188,6 +213,13 @@ impl RemoteBoard {
     /// The circuit accumulated since the last classical position.
     pub fn circuit(&self) -> &Circuit {
         self.register.circuit()
+    }
+
+    /// The circuit as it is submitted: [`RemoteBoard::circuit`] with the qubits of squares that
+    /// became classical (and of uncomputed ancillas) reused, so a long game fits the device.
+    /// IonQ JSON circuits cannot reset a qubit, so only qubits known to be |0> are reused.
+    pub fn recycled(&self) -> Recycled {
+        recycle(&self.register, Recycling::CleanOnly)
     }
 
     /// The compiler's register: circuit, square qubits, classical occupancy.
@@ -215,7 +247,10 @@ impl RemoteBoard {
     }
 
     /// The surviving outcomes of the current circuit, running it if its results are not cached.
+    /// Bits of the outcomes are qubits of the recycled circuit (see [`RemoteBoard::recycled`]).
     fn survivors(&mut self) -> Result<Survivors, RemoteBoardError> {
+        let recycled = self.recycled();
+        let readout = Readout::new(&self.register, &recycled);
         let circuit = self.register.circuit();
         let key = format!("{}|{:?}", circuit.num_qubits(), circuit.ops);
         let exact = self.config.provider.exact_results();
@@ -229,8 +264,9 @@ impl RemoteBoard {
                     result
                 }
                 _ => {
-                    let circuit = self.register.circuit().clone();
-                    let result = Arc::new(self.runtime.block_on(self.client.run(&circuit, shots))?);
+                    self.check_fits(&recycled)?;
+                    let run = self.runtime.block_on(self.client.run(&recycled.circuit, shots));
+                    let result = Arc::new(run.map_err(|error| self.name_move(error, &recycled))?);
                     self.jobs += 1;
                     self.cache.retain(|c| c.key != key);
                     if self.cache.len() >= CACHE_SIZE {
@@ -242,8 +278,7 @@ impl RemoteBoard {
             };
             let allowed = self.mitigated().then_some(&self.allowed);
             let job_shots = (!exact).then_some(result.shots);
-            let postselect = &self.register.circuit().postselect;
-            match shots::survivors(&result.probabilities, &self.register, postselect, allowed, job_shots) {
+            match shots::survivors(&result.probabilities, &readout, allowed, job_shots) {
                 Ok(survivors) => {
                     self.last_state_size = survivors.distribution().len();
                     return Ok(survivors);
@@ -255,11 +290,54 @@ impl RemoteBoard {
                 Err(_) => {
                     return Err(RemoteBoardError::NoSurvivingShots {
                         shots: result.shots,
-                        postselections: postselect.len(),
+                        postselections: readout.postselect.len(),
                         mitigated: self.mitigated(),
                     });
                 }
             }
+        }
+    }
+
+    /// The move the current circuit ends with: the one being applied, else the last applied.
+    fn move_name(&self) -> String {
+        self.current
+            .or_else(|| self.history.last().map(|a| a.mv))
+            .map_or_else(|| "the start".to_owned(), |mv| mv.to_string())
+    }
+
+    /// Refuses a circuit wider than the backend, asking the backend's size once. A provider
+    /// that does not say is left to refuse the job itself.
+    fn check_fits(&mut self, recycled: &Recycled) -> Result<(), RemoteBoardError> {
+        let device = match self.device_qubits {
+            Some(known) => known,
+            None => {
+                let asked = self.runtime.block_on(self.client.backend_qubits()).ok();
+                self.device_qubits = Some(asked);
+                asked
+            }
+        };
+        match device {
+            Some(device) if recycled.circuit.num_qubits() > device as usize => Err(self.too_many(recycled, device)),
+            _ => Ok(()),
+        }
+    }
+
+    fn too_many(&self, recycled: &Recycled, device: u32) -> RemoteBoardError {
+        RemoteBoardError::TooManyQubits {
+            mv: self.move_name(),
+            needed: recycled.circuit.num_qubits(),
+            logical: recycled.logical_qubits(),
+            device,
+            backend: self.config.provider.target().as_str().to_owned(),
+        }
+    }
+
+    /// A provider's own refusal of a too wide circuit, said as [`RemoteBoardError::TooManyQubits`]
+    /// when the backend's size is known.
+    fn name_move(&self, error: RemoteError, recycled: &Recycled) -> RemoteBoardError {
+        match (&error, self.device_qubits.flatten()) {
+            (RemoteError::TooManyQubits { .. }, Some(device)) => self.too_many(recycled, device),
+            _ => error.into(),
         }
     }
 
@@ -302,7 +380,7 @@ impl RemoteBoard {
             Step::Measure(request) => request,
         };
         let survivors = self.survivors()?;
-        let qubit = request.qubit.index();
+        let qubit = self.recycled().physical(request.qubit).unwrap_or(request.qubit).index();
         let proceed = survivors.qubit_probability(qubit, request.proceed_value);
         let outcome = match request.forced {
             Some(forced) => forced,
@@ -335,8 +413,11 @@ impl QuantumBoard for RemoteBoard {
     }
 
     fn apply(&mut self, mv: &TypedMove) -> Result<MoveReport, BoardError> {
-        let before = Applied { register: self.register.clone(), allowed: self.allowed.clone() };
-        match self.run_move(mv) {
+        let before = Applied { register: self.register.clone(), allowed: self.allowed.clone(), mv: *mv };
+        self.current = Some(*mv);
+        let run = self.run_move(mv);
+        self.current = None;
+        match run {
             Ok(report) => {
                 self.allowed.after(mv);
                 self.history.push(before);

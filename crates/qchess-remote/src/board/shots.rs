@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use qchess_circuit::compiler::Register;
-use qchess_circuit::ir::PostSelection;
-use qchess_core::{Bitboard, MoveType, MoveVariant, TypedMove};
+use qchess_circuit::recycle::Recycled;
+use qchess_core::{Bitboard, MoveType, MoveVariant, Square, TypedMove};
 
 use crate::probabilities::Probabilities;
 
@@ -74,34 +74,59 @@ pub struct NoSurvivors {
     pub postselected: f64,
 }
 
-/// The board an outcome stands for: the register's classical squares plus its square qubits.
-pub fn board_of(register: &Register, outcome: u64) -> Bitboard {
-    register.square_qubits().fold(register.classical_occupancy(), |board, (square, qubit)| {
-        if qubit.index() < 64 && outcome >> qubit.index() & 1 == 1 { board.with(square) } else { board }
-    })
+/// Where a job's results hold the board: the bit of every quantum square and every
+/// post-selected qubit in the submitted (recycled) circuit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Readout {
+    /// Occupancy of the squares without a qubit.
+    pub classical: Bitboard,
+    /// Each quantum square and its result bit.
+    pub squares: Vec<(Square, u32)>,
+    /// Each post-selection's result bit and recorded value.
+    pub postselect: Vec<(u32, bool)>,
 }
 
-/// Filters `results` (of `register`'s circuit, run with `shots` shots, or exact) by the
-/// circuit's post-selections and, when given, by the allowed piece counts.
+impl Readout {
+    /// The readout of `register`'s circuit as it was submitted after `recycled`.
+    pub fn new(register: &Register, recycled: &Recycled) -> Readout {
+        let bit = |qubit| recycled.physical(qubit).unwrap_or(qubit).0;
+        Readout {
+            classical: register.classical_occupancy(),
+            squares: register.square_qubits().map(|(square, qubit)| (square, bit(qubit))).collect(),
+            postselect: register.circuit().postselect.iter().map(|p| (bit(p.qubit), p.value)).collect(),
+        }
+    }
+
+    /// The board an outcome stands for: the classical squares plus the quantum squares read 1.
+    pub fn board(&self, outcome: u64) -> Bitboard {
+        self.squares.iter().fold(self.classical, |board, &(square, bit)| {
+            if bit < 64 && outcome >> bit & 1 == 1 { board.with(square) } else { board }
+        })
+    }
+
+    /// Whether an outcome agrees with every recorded measurement.
+    fn keeps(&self, outcome: u64) -> bool {
+        self.postselect.iter().all(|&(bit, value)| bit < 64 && (outcome >> bit & 1 == 1) == value)
+    }
+}
+
+/// Filters `results` (of a circuit read out by `readout`, run with `shots` shots, or exact) by
+/// the circuit's post-selections and, when given, by the allowed piece counts.
 pub fn survivors(
     results: &Probabilities,
-    register: &Register,
-    postselect: &[PostSelection],
+    readout: &Readout,
     allowed: Option<&AllowedPieces>,
     shots: Option<u64>,
 ) -> Result<Survivors, NoSurvivors> {
-    let keeps = |outcome: u64| {
-        postselect.iter().all(|p| p.qubit.index() < 64 && (outcome >> p.qubit.index() & 1 == 1) == p.value)
-    };
     let mut postselected = 0.0;
     let mut outcomes = Vec::new();
     let mut boards = Vec::new();
     for &(outcome, weight) in results.outcomes() {
-        if !keeps(outcome) {
+        if !readout.keeps(outcome) {
             continue;
         }
         postselected += weight;
-        let board = board_of(register, outcome);
+        let board = readout.board(outcome);
         if allowed.is_some_and(|a| !a.allows(board.count())) {
             continue;
         }
@@ -189,6 +214,7 @@ impl Survivors {
 
 #[cfg(test)]
 mod tests {
+    use qchess_circuit::recycle::{Recycling, recycle};
     use qchess_core::{Square, TypedMove};
 
     use super::*;
@@ -226,10 +252,11 @@ mod tests {
             vec![(1 << a3, 0.45), (1 << c3, 0.45), (0, 0.05), ((1 << a3) | (1 << c3), 0.05)],
         )
         .expect("sums to 1");
-        let plain = survivors(&results, &register, &[], None, Some(1000)).expect("survives");
+        let readout = Readout::new(&register, &recycle(&register, Recycling::CleanOnly));
+        let plain = survivors(&results, &readout, None, Some(1000)).expect("survives");
         assert_eq!(plain.outcomes.len(), 4);
         let allowed = AllowedPieces::new(Bitboard::from_square(Square::B1));
-        let mitigated = survivors(&results, &register, &[], Some(&allowed), Some(1000)).expect("survives");
+        let mitigated = survivors(&results, &readout, Some(&allowed), Some(1000)).expect("survives");
         assert_eq!(mitigated.shots, Some(900.0));
         let (p, errors) = mitigated.square_probabilities();
         assert!((p[usize::from(Square::A3)] - 0.5).abs() < 1e-12);

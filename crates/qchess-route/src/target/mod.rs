@@ -20,7 +20,7 @@
 pub mod ibm;
 pub mod presets;
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
@@ -169,7 +169,8 @@ pub struct Target {
     pub qubit_error: Option<Vec<f64>>,
     /// Two-qubit gate error per directed pair, when known.
     pub pair_error: HashMap<(u32, u32), f64>,
-    directed: HashSet<(u32, u32)>,
+    /// `directed[a * n + b]`: whether `(a, b)` is listed.
+    directed: Vec<bool>,
     neighbours: Vec<Vec<u32>>,
     distance: Vec<u16>,
 }
@@ -208,16 +209,13 @@ impl Target {
         if let Some(&(a, b)) = coupling.iter().find(|&&(a, b)| a >= n || b >= n || a == b) {
             return Err(TargetError::BadCoupling { source_name: name, a, b, num_qubits: n });
         }
-        let directed: HashSet<(u32, u32)> = coupling.iter().copied().collect();
-        let mut neighbours = vec![Vec::new(); n as usize];
-        for &(a, b) in &directed {
-            for (x, y) in [(a, b), (b, a)] {
-                if !neighbours[x as usize].contains(&y) {
-                    neighbours[x as usize].push(y);
-                }
-            }
+        let mut directed = vec![false; n as usize * n as usize];
+        for &(a, b) in &coupling {
+            directed[a as usize * n as usize + b as usize] = true;
         }
-        neighbours.iter_mut().for_each(|list| list.sort_unstable());
+        let listed = |a: u32, b: u32| directed[a as usize * n as usize + b as usize];
+        let neighbours: Vec<Vec<u32>> =
+            (0..n).map(|a| (0..n).filter(|&b| listed(a, b) || listed(b, a)).collect()).collect();
         let distance = all_pairs_distance(&neighbours);
         Ok(Target {
             name,
@@ -288,7 +286,7 @@ impl Target {
 
     /// Whether `a` and `b` are coupled in either direction.
     pub fn is_coupled(&self, a: u32, b: u32) -> bool {
-        self.directed.contains(&(a, b)) || self.directed.contains(&(b, a))
+        self.distance(a, b) == 1
     }
 
     /// Whether the two-qubit gate may act with `control` first and `target` second.
@@ -296,7 +294,7 @@ impl Target {
         if self.basis.symmetric() {
             self.is_coupled(control, target)
         } else {
-            self.directed.contains(&(control, target))
+            self.directed[control as usize * self.num_qubits as usize + target as usize]
         }
     }
 

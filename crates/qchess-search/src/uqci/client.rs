@@ -16,7 +16,7 @@ const MOVE_GRACE: Duration = Duration::from_secs(5);
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The command could not be started.
-    #[error("could not start `{command}`: {source}")]
+    #[error("could not start `{command}`")]
     Start {
         /// The command.
         command: String,
@@ -25,7 +25,7 @@ pub enum ClientError {
         source: std::io::Error,
     },
     /// Writing to the engine failed (it exited).
-    #[error("engine `{command}`: writing `{line}` failed: {source}")]
+    #[error("engine `{command}`: writing `{line}` failed")]
     Write {
         /// The command.
         command: String,

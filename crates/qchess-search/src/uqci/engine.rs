@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use qchess_core::text::with_causes;
 use qchess_core::{Color, PositionSpec};
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{Game, GameOptions};
@@ -74,7 +75,7 @@ impl Engine {
                 return true;
             }
             Err(error) => {
-                self.info(&error.to_string());
+                self.info(&with_causes(&error));
                 return true;
             }
         };
@@ -125,7 +126,7 @@ impl Engine {
                     let values: Vec<String> = bell.values.iter().map(|v| format!("{v:.9}")).collect();
                     self.out.line(&format!("bell {first} {second} {}", values.join(" ")));
                 }
-                Some(Err(error)) => self.info(&format!("calcbell: {error}")),
+                Some(Err(error)) => self.info(&format!("calcbell: {}", with_causes(&error))),
                 None => self.info("calcbell: no position is set"),
             },
         }
@@ -171,10 +172,11 @@ impl Engine {
             enforce_win_conditions: self.options.force_win,
             force_outcomes: self.options.force_measure,
             rules: self.options.rules,
+            ..GameOptions::default()
         };
         let built = self.options.new_game(&spec.start.to_fen(), options).and_then(|mut game| {
             for (index, mv) in spec.moves.iter().enumerate() {
-                game.play_notation(mv).map_err(|e| format!("position: move {} ({mv}): {e}", index + 1))?;
+                game.play_notation(mv).map_err(|e| format!("position: move {}: {}", index + 1, with_causes(&e)))?;
             }
             Ok(game)
         });
@@ -225,9 +227,11 @@ impl Engine {
             {
                 Ok(game) => {
                     let mut report = |info: &SearchInfo| out.line(&info_line(info));
-                    searcher.search_with(&game, &limits, &root, &thread_control, &mut report).map_err(|e| e.to_string())
+                    searcher
+                        .search_with(&game, &limits, &root, &thread_control, &mut report)
+                        .map_err(|e| with_causes(&e))
                 }
-                Err(error) => Err(error.to_string()),
+                Err(error) => Err(with_causes(&error)),
             };
             // `go infinite` and `go ponder` answer only when told to.
             while waits && !thread_control.is_stopped() && (limits.infinite || thread_control.is_pondering()) {

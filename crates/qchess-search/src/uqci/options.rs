@@ -14,6 +14,7 @@
 //! | `Ponder` | check | false | the GUI may send `go ponder` |
 
 use qchess_core::Fen;
+use qchess_core::text::with_causes;
 use qchess_engine::{Game, GameOptions, RuleSet};
 
 use crate::SearchConfig;
@@ -134,11 +135,11 @@ impl EngineOptions {
         let game = match &self.rest_url {
             None => Game::new(start, options),
             Some(url) => {
-                let board = RestBoard::new(url).map_err(|e| format!("resturl: {e}"))?;
+                let board = RestBoard::new(url).map_err(|e| format!("resturl: {}", with_causes(&e)))?;
                 Game::with_board(start, options, board)
             }
         };
-        game.map_err(|e| format!("position: {e}"))
+        game.map_err(|e| format!("position: {}", with_causes(&e)))
     }
 }
 

@@ -15,16 +15,18 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::session::{NewGame, NewGameBody, Player, RuleSet};
+use super::choices::{parse_player, players, rule_description};
+use super::session::{NewGame, NewGameBody};
 use crate::AppState;
 use crate::error::ApiError;
-use crate::provider::json_body;
+use crate::provider::{body_bytes, json_body};
 
 /// A JSON body read as `T`; an empty body reads as `{}`.
 fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>, what: &str) -> Result<T, ApiError> {
-    let bytes = body.map_err(|rejection| ApiError::new(rejection.status(), rejection.body_text()))?;
+    let bytes = body_bytes(body)?;
     let value = if bytes.iter().all(u8::is_ascii_whitespace) { json!({}) } else { json_body(Ok(bytes))? };
-    serde_json::from_value(value).map_err(|e| ApiError::bad_request(format!("bad {what}: {e}")))
+    serde_json::from_value(value)
+        .map_err(|e| ApiError::bad_request(format!("bad {what}: {}", qchess_core::text::excerpt_line(&e.to_string()))))
 }
 
 /// `GET /api/options`.
@@ -34,16 +36,19 @@ pub async fn options(State(state): State<Arc<AppState>>) -> Json<Value> {
     if let Some(remote) = &games.remote {
         backends.push(json!({ "id": "remote", "label": remote.label, "exact": false }));
     }
-    let rules: Vec<Value> =
-        RuleSet::ALL.iter().map(|r| json!({ "id": r.name(), "description": r.description() })).collect();
+    let rules: Vec<Value> = qchess_engine::RuleSet::ALL
+        .iter()
+        .map(|&r| json!({ "id": r.name(), "description": rule_description(r) }))
+        .collect();
     let players: Vec<Value> =
-        Player::ALL.iter().map(|p| json!({ "id": p.name(), "description": p.description() })).collect();
+        players().into_iter().map(|(id, description)| json!({ "id": id, "description": description })).collect();
     Json(json!({
         "rules": rules,
         "players": players,
         "backends": backends,
         "max_games": games.max_games,
         "idle_timeout_secs": games.idle_timeout.as_secs(),
+        "computer_movetime_ms": games.computer_movetime.as_millis() as u64,
     }))
 }
 
@@ -130,7 +135,7 @@ pub async fn computer(
     let request: ComputerBody = body(request, "computer request")?;
     let player = request
         .player
-        .map(|p| p.parse::<Player>().map_err(|e| ApiError::bad_request(format!("player: {e}"))))
+        .map(|p| parse_player(&p).map_err(|e| ApiError::bad_request(format!("player: {e}"))))
         .transpose()?;
     on_game(&state, id, move |session| session.computer(player)).await
 }

@@ -7,7 +7,8 @@
 //!   `fen` or a `record` to load); `GET` / `DELETE /api/games/{id}`: its state / drop it.
 //! * `GET /api/games/{id}/moves`: the legal moves; `POST` with `{"move": "b1^a3c3"}` plays one
 //!   in official notation (`.m0` / `.m1` force the outcome).
-//! * `POST /api/games/{id}/computer`: the computer plays for the side to move.
+//! * `POST /api/games/{id}/computer`: the computer plays for the side to move (`random`,
+//!   `greedy` or the search at `ai:K` from `qchess-search`; external engines are never started).
 //! * `POST /api/games/{id}/undo`: takes back `plies` moves (default 1).
 //! * `GET /api/games/{id}/squares/{square}`: analysis of a square: its entanglement and Bell
 //!   correlations with every other square, and how every square would look if it were measured
@@ -20,6 +21,7 @@
 //! and leaves every game, that one included, as it was. Games unused for
 //! [`GamesConfig::idle_timeout`] are dropped.
 
+mod choices;
 mod handlers;
 pub mod session;
 pub mod store;
@@ -35,7 +37,7 @@ use qchess_remote::RemoteBoardConfig;
 use crate::AppState;
 use crate::config::ConfigError;
 
-pub use session::{NewGame, Player, RuleSet};
+pub use session::NewGame;
 pub use store::GameStore;
 
 /// The OpenAPI description of the game API, served at `/openapi.json`.
@@ -59,11 +61,18 @@ pub struct GamesConfig {
     pub idle_timeout: Duration,
     /// The remote provider games may choose as `"backend": "remote"`.
     pub remote: Option<RemoteGameBackend>,
+    /// How long a computer player (`ai:K`) may think about one move.
+    pub computer_movetime: Duration,
 }
 
 impl Default for GamesConfig {
     fn default() -> GamesConfig {
-        GamesConfig { max_games: 1000, idle_timeout: Duration::from_secs(30 * 60), remote: None }
+        GamesConfig {
+            max_games: 1000,
+            idle_timeout: Duration::from_secs(30 * 60),
+            remote: None,
+            computer_movetime: Duration::from_secs(2),
+        }
     }
 }
 
@@ -77,6 +86,10 @@ impl GamesConfig {
         let seconds = self.idle_timeout.as_secs();
         if !(1..=7 * 86_400).contains(&seconds) {
             return Err(ConfigError::BadLimit { what: "--game-idle-secs", min: 1, max: 7 * 86_400, value: seconds });
+        }
+        let millis = u64::try_from(self.computer_movetime.as_millis()).unwrap_or(u64::MAX);
+        if !(10..=600_000).contains(&millis) {
+            return Err(ConfigError::BadLimit { what: "--game-movetime-ms", min: 10, max: 600_000, value: millis });
         }
         Ok(())
     }

@@ -2,135 +2,24 @@
 //! set and the backend, with every operation the API offers.
 
 use std::fmt;
-use std::str::FromStr;
+use std::time::Duration;
 
+use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Bitboard, Color, Fen, Square};
-use qchess_engine::ai::RandomMover;
 use qchess_engine::record::{GameRecord, RecordInfo};
-use qchess_engine::{Game, GameError, GameOptions};
+use qchess_engine::{Game, GameError, GameOptions, RuleSet};
 use qchess_qasm::export::{Export, Format};
 use qchess_qasm::sidecar::Setup;
 use qchess_remote::{RemoteBoard, RemoteBoardConfig};
+use qchess_search::player::{Player, PlayerError, PlayerSpec};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::RemoteGameBackend;
+use super::GamesConfig;
+use super::choices::{parse_player, parse_rules};
 use super::view;
 use crate::error::ApiError;
-
-/// The rule sets a game may be played by.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RuleSet {
-    /// Official Quantum Chess: no check, a king captured with certainty loses.
-    Official,
-}
-
-impl RuleSet {
-    /// Every rule set, in the order the board offers them.
-    pub const ALL: [RuleSet; 1] = [RuleSet::Official];
-
-    /// The name records and the API use.
-    pub const fn name(self) -> &'static str {
-        match self {
-            RuleSet::Official => "official",
-        }
-    }
-
-    /// One line for the rule-set chooser.
-    pub const fn description(self) -> &'static str {
-        match self {
-            RuleSet::Official => "Official Quantum Chess: no check; capture the king with certainty",
-        }
-    }
-}
-
-impl FromStr for RuleSet {
-    type Err = ApiError;
-
-    fn from_str(text: &str) -> Result<RuleSet, ApiError> {
-        RuleSet::ALL.into_iter().find(|rules| rules.name() == text.trim()).ok_or_else(|| {
-            let known: Vec<&str> = RuleSet::ALL.iter().map(|r| r.name()).collect();
-            ApiError::bad_request(format!("rules: `{text}` is not a rule set; choose one of {}", known.join(", ")))
-        })
-    }
-}
-
-/// Who plays a side.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Player {
-    /// Moves come from the API (a person at the board).
-    Human,
-    /// The engine's seeded random mover.
-    Random,
-    /// One ply of best expected material (`qchess_search::player`).
-    Greedy,
-    /// The search at a level (`ai:1` .. `ai:4` here).
-    Level(u8),
-}
-
-/// The names of the search levels the board offers.
-const LEVEL_NAMES: [&str; 4] = ["ai:1", "ai:2", "ai:3", "ai:4"];
-
-/// How long the search thinks for one computer move.
-const COMPUTER_MOVETIME: std::time::Duration = std::time::Duration::from_millis(500);
-
-impl Player {
-    /// Every player, in the order the board offers them.
-    pub const ALL: [Player; 7] = [
-        Player::Human,
-        Player::Random,
-        Player::Greedy,
-        Player::Level(1),
-        Player::Level(2),
-        Player::Level(3),
-        Player::Level(4),
-    ];
-
-    /// The name the API uses.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Player::Human => "human",
-            Player::Random => "random",
-            Player::Greedy => "greedy",
-            Player::Level(level) => LEVEL_NAMES[(level as usize).saturating_sub(1) % LEVEL_NAMES.len()],
-        }
-    }
-
-    /// One line for the player chooser.
-    pub const fn description(self) -> &'static str {
-        match self {
-            Player::Human => "a person at the board",
-            Player::Random => "the computer: a random legal move",
-            Player::Greedy => "the computer: the most expected material after one move",
-            Player::Level(1) => "the computer: the exact-state search, 1 ply",
-            Player::Level(2) => "the computer: the exact-state search, 2 plies",
-            Player::Level(3) => "the computer: the exact-state search, 3 plies",
-            Player::Level(_) => "the computer: the exact-state search, 4 plies",
-        }
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Player {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Player, String> {
-        match text.trim() {
-            "human" => Ok(Player::Human),
-            "random" | "computer" => Ok(Player::Random),
-            other => Player::ALL
-                .into_iter()
-                .find(|p| p.name() == other)
-                .ok_or_else(|| format!("`{other}` is not a player; choose human, random, greedy or ai:1 .. ai:4")),
-        }
-    }
-}
 
 /// Where a game's moves run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -164,9 +53,9 @@ pub struct NewGame {
     /// Seed of its measurement outcomes and of its computer players.
     pub seed: u64,
     /// White's player.
-    pub white: Player,
+    pub white: PlayerSpec,
     /// Black's player.
-    pub black: Player,
+    pub black: PlayerSpec,
     /// The start, or a record to load.
     pub start: Start,
 }
@@ -183,7 +72,7 @@ pub enum Start {
 impl NewGame {
     /// Checks a request body; `remote` says whether a remote backend is configured.
     pub fn from_body(body: NewGameBody, remote: bool) -> Result<NewGame, ApiError> {
-        let rules = body.rules.as_deref().unwrap_or("official").parse()?;
+        let rules = parse_rules(body.rules.as_deref().unwrap_or("official"))?;
         let backend = match body.backend.as_deref().map(str::trim) {
             None | Some("local") => BackendChoice::Local,
             Some("remote") if remote => BackendChoice::Remote,
@@ -193,24 +82,25 @@ impl NewGame {
                 ));
             }
             Some(other) => {
-                return Err(ApiError::bad_request(format!("backend: `{other}` is not a backend; use local or remote")));
+                return Err(ApiError::bad_request(format!(
+                    "backend: `{}` is not a backend; use local or remote",
+                    excerpt(other)
+                )));
             }
         };
         let player = |side: &str, text: Option<&str>| {
-            text.unwrap_or("human").parse::<Player>().map_err(|e| ApiError::bad_request(format!("{side}: {e}")))
+            parse_player(text.unwrap_or("human")).map_err(|e| ApiError::bad_request(format!("{side}: {e}")))
         };
         let white = player("white", body.white.as_deref())?;
         let black = player("black", body.black.as_deref())?;
         let start = match (body.fen, body.record) {
             (Some(_), Some(_)) => return Err(ApiError::bad_request("give a fen or a record, not both")),
             (Some(fen), None) => Start::Position(
-                fen.trim().parse().map_err(|e| ApiError::bad_request(format!("fen `{}`: {e}", fen.trim())))?,
+                fen.trim().parse().map_err(|e| ApiError::bad_request(format!("fen `{}`: {e}", excerpt(fen.trim()))))?,
             ),
             (None, Some(record)) => {
-                let record: GameRecord = record.parse().map_err(|e| ApiError::bad_request(format!("record: {e}")))?;
-                if let Some(variant) = record.tag("Variant") {
-                    variant.parse::<RuleSet>().map_err(|e| ApiError::bad_request(format!("record: {}", e.message)))?;
-                }
+                let record: GameRecord =
+                    record.parse().map_err(|e| ApiError::bad_request(format!("record: {}", with_causes(&e))))?;
                 Start::Record(Box::new(record))
             }
             (None, None) => Start::Position(Fen::start()),
@@ -224,13 +114,13 @@ impl NewGame {
 pub struct Session {
     /// The game.
     pub(super) game: Game,
-    pub(super) rules: RuleSet,
-    pub(super) players: [Player; 2],
+    /// Who plays White and Black.
+    pub(super) players: [PlayerSpec; 2],
+    /// The computer players of the sides a computer plays.
+    computers: [Option<Player>; 2],
     pub(super) backend_label: String,
-    mover: RandomMover,
-    /// The greedy and search players made so far, kept between moves.
-    computers: Vec<(Player, qchess_search::player::Player)>,
-    seed: u64,
+    /// How long a computer player may think about one move.
+    movetime: Duration,
 }
 
 impl fmt::Debug for Session {
@@ -239,12 +129,19 @@ impl fmt::Debug for Session {
     }
 }
 
+/// The seed of a computer player's choices: the game's seed, apart from the board's draws.
+fn computer_seed(seed: u64, color: Color) -> u64 {
+    seed ^ 0x9e37_79b9_7f4a_7c15 ^ u64::from(color == Color::Black)
+}
+
 impl Session {
-    /// Sets up a game as `spec` asks; `remote` is the server's remote provider, if any.
-    pub fn new(spec: NewGame, remote: Option<&RemoteGameBackend>) -> Result<Session, ApiError> {
+    /// Sets up a game as `spec` asks, with the server's game settings.
+    pub fn new(spec: NewGame, config: &GamesConfig) -> Result<Session, ApiError> {
         let options = match &spec.start {
-            Start::Position(_) => GameOptions::with_seed(spec.seed),
-            Start::Record(record) => record.options().map_err(|e| ApiError::bad_request(format!("record: {e}")))?,
+            Start::Position(_) => GameOptions { rules: spec.rules, ..GameOptions::with_seed(spec.seed) },
+            Start::Record(record) => {
+                record.options().map_err(|e| ApiError::bad_request(format!("record: {}", with_causes(&e))))?
+            }
         };
         let (game, backend_label) = match spec.backend {
             BackendChoice::Local => {
@@ -252,28 +149,29 @@ impl Session {
                 (start_game(&spec, LocalBoard::with_options(Bitboard::EMPTY, local), options)?, "local".to_owned())
             }
             BackendChoice::Remote => {
-                let remote = remote.ok_or_else(|| ApiError::bad_request("no remote provider is configured"))?;
-                let config = RemoteBoardConfig { seed: options.seed, ..remote.config.clone() };
-                let board = RemoteBoard::new(Bitboard::EMPTY, config)
-                    .map_err(|e| ApiError::new(axum::http::StatusCode::BAD_GATEWAY, format!("remote provider: {e}")))?;
+                let remote =
+                    config.remote.as_ref().ok_or_else(|| ApiError::bad_request("no remote provider is configured"))?;
+                let board_config = RemoteBoardConfig { seed: options.seed, ..remote.config.clone() };
+                let board = RemoteBoard::new(Bitboard::EMPTY, board_config).map_err(|e| {
+                    ApiError::new(axum::http::StatusCode::BAD_GATEWAY, format!("remote provider: {}", with_causes(&e)))
+                })?;
                 (start_game(&spec, board, options)?, remote.label.clone())
             }
         };
-        Ok(Session {
-            game,
-            rules: spec.rules,
-            players: [spec.white, spec.black],
-            backend_label,
-            // The computer's choices follow the game's seed, apart from the board's draws.
-            mover: RandomMover::new(options.seed ^ 0x9e37_79b9_7f4a_7c15),
-            computers: Vec::new(),
-            seed: options.seed,
-        })
+        let players = [spec.white, spec.black];
+        let computer = |color: Color| -> Result<Option<Player>, ApiError> {
+            match &players[usize::from(color == Color::Black)] {
+                PlayerSpec::Human => Ok(None),
+                spec => Player::new(spec, computer_seed(options.seed, color)).map(Some).map_err(player_error),
+            }
+        };
+        let computers = [computer(Color::White)?, computer(Color::Black)?];
+        Ok(Session { game, players, computers, backend_label, movetime: config.computer_movetime })
     }
 
     /// The player of `color`.
-    pub fn player(&self, color: Color) -> Player {
-        self.players[usize::from(color == Color::Black)]
+    pub fn player(&self, color: Color) -> &PlayerSpec {
+        &self.players[usize::from(color == Color::Black)]
     }
 
     /// The full state the board draws.
@@ -287,35 +185,24 @@ impl Session {
         Ok(self.state())
     }
 
-    /// The computer plays for the side to move (as `player`, or as that side's player).
-    pub fn computer(&mut self, player: Option<Player>) -> Result<Value, ApiError> {
+    /// The computer plays for the side to move: as that side's player, or as `player` when given.
+    pub fn computer(&mut self, player: Option<PlayerSpec>) -> Result<Value, ApiError> {
         let side = self.game.turn();
-        let player = player.unwrap_or(self.player(side));
-        match player {
-            Player::Human => {
-                return Err(ApiError::bad_request(format!(
-                    "it is {side}'s turn and {side} is played by a human; send {{\"player\": \"random\"}} to let the computer move anyway"
-                )));
+        let index = usize::from(side == Color::Black);
+        let mut stand_in = None;
+        let mover = match player {
+            Some(PlayerSpec::Human) => return Err(ApiError::bad_request("player: a human cannot be asked for a computer move")),
+            Some(spec) => {
+                let seed = computer_seed(self.game.options().seed, side) ^ u64::from(self.game.ply()) << 32;
+                stand_in.insert(Player::new(&spec, seed).map_err(player_error)?)
             }
-            Player::Random => self.mover.play(&mut self.game).map_err(game_error)?,
-            Player::Greedy | Player::Level(_) => {
-                if !self.computers.iter().any(|(p, _)| *p == player) {
-                    let spec = match player {
-                        Player::Level(level) => qchess_search::player::PlayerSpec::Level(u32::from(level)),
-                        _ => qchess_search::player::PlayerSpec::Greedy,
-                    };
-                    let made = qchess_search::player::Player::new(&spec, self.seed)
-                        .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
-                    self.computers.push((player, made));
-                }
-                let computer = self.computers.iter_mut().find(|(p, _)| *p == player).map(|(_, c)| c);
-                let computer = computer.ok_or_else(|| ApiError::bad_request("no such computer player"))?;
-                computer.play(&mut self.game, COMPUTER_MOVETIME).map_err(|e| match e {
-                    qchess_search::player::PlayerError::Game(error) => game_error(error),
-                    other => ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, other.to_string()),
-                })?
-            }
+            None => self.computers[index].as_mut().ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "it is {side}'s turn and {side} is played by a human; send {{\"player\": \"random\"}} (or greedy, ai:N) to let the computer move anyway"
+                ))
+            })?,
         };
+        mover.play(&mut self.game, self.movetime).map_err(player_error)?;
         Ok(self.state())
     }
 
@@ -353,9 +240,7 @@ impl Session {
             ..RecordInfo::default()
         }
         .dated_today();
-        let mut record = GameRecord::from_game(&self.game, &info);
-        record.set_tag("Variant", self.rules.name());
-        record.to_string()
+        GameRecord::from_game(&self.game, &info).to_string()
     }
 
     /// The game's accumulated circuit in `format`, with its sidecar.
@@ -367,7 +252,10 @@ impl Session {
             ))
         })?;
         let failed = |e: qchess_qasm::export::ExportError| {
-            ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, format!("exporting the circuit: {e}"))
+            ApiError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                format!("exporting the circuit: {}", with_causes(&e)),
+            )
         };
         let mut export = Export::from_register(board.register()).map_err(failed)?;
         if let Some(measured) = self.game.measured_board() {
@@ -389,16 +277,38 @@ fn start_game(spec: &NewGame, board: impl qchess_engine::GameBoard, options: Gam
     match &spec.start {
         Start::Position(fen) => Game::with_board(fen, options, board).map_err(game_error),
         Start::Record(record) => {
-            record.replay_on(board, options).map_err(|e| ApiError::bad_request(format!("record: {e}")))
+            record.replay_on(board, options).map_err(|e| ApiError::bad_request(format!("record: {}", with_causes(&e))))
         }
     }
 }
 
-/// Input errors are the client's (400); anything else is the server's or the backend's.
-pub(super) fn game_error(error: GameError) -> ApiError {
-    if error.is_input_error() {
-        ApiError::bad_request(error.to_string())
-    } else {
-        ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, error.to_string())
+/// Why a computer player could not move, as an answer.
+fn player_error(error: PlayerError) -> ApiError {
+    match error {
+        PlayerError::Game(error) => game_error(error),
+        PlayerError::Search(qchess_search::SearchError::NoLegalMove) => {
+            ApiError::bad_request("there is no legal move for the computer to play")
+        }
+        other => ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the computer player failed: {}", with_causes(&other)),
+        ),
     }
+}
+
+/// Input errors are the client's (400), a failing backend is a bad gateway (502), anything else
+/// is the server's (500).
+pub(super) fn game_error(error: GameError) -> ApiError {
+    use axum::http::StatusCode;
+    use qchess_core::BoardError;
+    let status = match &error {
+        // A move past the state cap is refused like bad input: the game is unchanged.
+        error if error.is_input_error() => StatusCode::BAD_REQUEST,
+        GameError::Board { source: BoardError::StateTooLarge { .. }, .. } => StatusCode::BAD_REQUEST,
+        GameError::Backend(BoardError::Backend(_)) | GameError::Board { source: BoardError::Backend(_), .. } => {
+            StatusCode::BAD_GATEWAY
+        }
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    ApiError::new(status, with_causes(&error))
 }

@@ -9,6 +9,7 @@
 use std::collections::HashMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -34,12 +35,14 @@ struct Handle {
 pub struct GameStore {
     config: GamesConfig,
     games: Mutex<HashMap<String, Handle>>,
+    /// Games being set up: they count against the limit before they are in the table.
+    starting: AtomicUsize,
 }
 
 impl GameStore {
     /// An empty store.
     pub fn new(config: GamesConfig) -> GameStore {
-        GameStore { config, games: Mutex::new(HashMap::new()) }
+        GameStore { config, games: Mutex::new(HashMap::new()), starting: AtomicUsize::new(0) }
     }
 
     /// The settings.
@@ -66,24 +69,38 @@ impl GameStore {
         {
             let mut games = self.lock();
             self.sweep(&mut games);
-            if games.len() >= self.config.max_games {
+            let open = games.len() + self.starting.load(Ordering::SeqCst);
+            if open >= self.config.max_games {
                 return Err(ApiError::too_many(
                     format!(
-                        "{} games are open, the most this server keeps; delete one (DELETE /api/games/{{id}}) or wait until idle games expire",
-                        games.len()
+                        "{open} games are open, the most this server keeps; delete one (DELETE /api/games/{{id}}) or wait until idle games expire"
                     ),
                     60,
                 ));
             }
+            // Taken under the table's lock, so that concurrent creations cannot pass the limit.
+            self.starting.fetch_add(1, Ordering::SeqCst);
         }
+        // Given back however this ends, a client hanging up included.
+        let _slot = Starting(&self.starting);
+        self.start_thread(id, spec, view).await
+    }
+
+    /// Starts game `id`'s thread and enters it in the table once it is set up.
+    async fn start_thread<T: Send + 'static>(
+        &self,
+        id: String,
+        spec: NewGame,
+        view: impl FnOnce(&mut Session) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
         let (jobs, inbox) = mpsc::channel::<Job>();
         let (reply, answer) = oneshot::channel::<Result<T, ApiError>>();
         let idle = self.config.idle_timeout;
-        let remote = self.config.remote.clone();
+        let config = self.config.clone();
         std::thread::Builder::new()
             .name(format!("game-{id}"))
             .spawn(move || {
-                let built = catch_unwind(AssertUnwindSafe(|| Session::new(spec, remote.as_ref())));
+                let built = catch_unwind(AssertUnwindSafe(|| Session::new(spec, &config)));
                 let mut session = match built {
                     Ok(Ok(session)) => session,
                     Ok(Err(error)) => return drop(reply.send(Err(error))),
@@ -154,6 +171,15 @@ impl GameStore {
     fn sweep(&self, games: &mut HashMap<String, Handle>) {
         let idle = self.config.idle_timeout;
         games.retain(|_, handle| handle.last_used.elapsed() < idle);
+    }
+}
+
+/// A game being set up; counts against the limit until dropped.
+struct Starting<'a>(&'a AtomicUsize);
+
+impl Drop for Starting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 

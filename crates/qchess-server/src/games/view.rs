@@ -15,8 +15,8 @@ const CERTAIN: f64 = 1e-12;
 
 /// The state of a game: squares, moves, result, captured material and entangled pairs.
 pub fn state(session: &mut Session) -> Value {
-    let players = session.players;
-    let to_move_player = session.player(session.game.turn());
+    let players = [session.players[0].to_string(), session.players[1].to_string()];
+    let to_move_player = session.player(session.game.turn()).to_string();
     let game = &mut session.game;
     let squares: Map<String, Value> = Square::ALL
         .into_iter()
@@ -33,14 +33,14 @@ pub fn state(session: &mut Session) -> Value {
         Err(error) => (Vec::new(), Some(error.to_string())),
     };
     json!({
-        "rules": session.rules.name(),
+        "rules": game.options().rules.name(),
         "backend": session.backend_label,
         "exact": game.is_exact(),
         "seed": game.options().seed,
-        "white": players[0].name(),
-        "black": players[1].name(),
+        "white": players[0],
+        "black": players[1],
         "to_move": turn.to_string(),
-        "to_move_player": to_move_player.name(),
+        "to_move_player": to_move_player,
         "ply": game.ply(),
         "fifty_move_counter": game.fifty_move_counter(),
         "fen": game.position().to_fen().to_string(),
@@ -80,19 +80,25 @@ fn squares_of(squares: &MoveSquares) -> Value {
 }
 
 /// Expected material each side has lost since the start: per piece letter, the start's count
-/// minus the probability summed over the squares now labelled with that piece.
+/// minus the probability summed over the squares now labelled with that piece. Pieces gained by
+/// promotion are pawns that were not lost, so they are taken off the pawns' count.
 fn captured(game: &Game) -> Value {
     let mut result = Map::new();
     let start_position = qchess_core::Position::from_fen(game.start_fen()).ok();
     for color in [Color::White, Color::Black] {
-        let mut lost = Vec::new();
-        for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn, Role::King] {
+        let missing = |role: Role| {
             let piece = Piece::new(color, role);
             let before = start_position.as_ref().map_or(0, |p| p.squares_of(piece).count()) as f64;
             let now: f64 = game.position().squares_of(piece).into_iter().map(|s| game.probability(s)).sum();
-            let missing = before - now;
-            if missing > CERTAIN {
-                lost.push(json!({ "piece": piece.char().to_string(), "amount": missing }));
+            before - now
+        };
+        let officers = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight];
+        let promoted: f64 = officers.iter().map(|&role| (-missing(role)).max(0.0)).sum();
+        let mut lost = Vec::new();
+        for role in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn, Role::King] {
+            let amount = if role == Role::Pawn { missing(role) - promoted } else { missing(role) };
+            if amount > CERTAIN {
+                lost.push(json!({ "piece": Piece::new(color, role).char().to_string(), "amount": amount }));
             }
         }
         result.insert(color.to_string(), Value::Array(lost));
@@ -118,7 +124,7 @@ impl std::fmt::Display for LinksSkipped {
                 f,
                 "{squares} squares in superposition over {states} basis states are too many to pair up in every answer; analyse one square for its links"
             ),
-            LinksSkipped::Board(error) => write!(f, "{error}"),
+            LinksSkipped::Board(error) => f.write_str(&qchess_core::text::with_causes(error)),
         }
     }
 }
@@ -173,12 +179,22 @@ pub fn square(game: &mut Game, square: Square) -> Result<Value, GameError> {
     let quantum = game.position().superposed();
     let mut entanglement = Map::new();
     let mut bell = Map::new();
+    let mut correlations_error = None;
     if quantum.contains(square) {
         for other in quantum {
             if other == square {
                 continue;
             }
-            let density = game.pair_density(square, other)?;
+            // A sampling board has no density matrices; its preview below still works.
+            let density = match game.pair_density(square, other) {
+                Ok(density) => density,
+                Err(error) => {
+                    correlations_error = Some(error.to_string());
+                    entanglement.clear();
+                    bell.clear();
+                    break;
+                }
+            };
             let negativity = log_negativity(&density);
             if negativity > ENTANGLED {
                 entanglement.insert(other.to_string(), json!(negativity));
@@ -220,6 +236,23 @@ pub fn square(game: &mut Game, square: Square) -> Result<Value, GameError> {
         "probability": probability,
         "entanglement": entanglement,
         "bell": bell,
+        "correlations_error": correlations_error,
         "preview": preview,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_promoted_pawn_is_not_lost() {
+        let fen = "4k3/P7/8/8/8/8/1p6/4K3 w - - 0 1".parse().expect("FEN");
+        let mut game = Game::new(&fen, Default::default()).expect("game");
+        game.play("a7a8q").expect("promotes");
+        game.play("b2b1n").expect("promotes");
+        assert_eq!(captured(&game), json!({ "white": [], "black": [] }));
+        game.play("a8e8").expect("takes the king");
+        assert_eq!(captured(&game)["black"], json!([{ "piece": "k", "amount": 1.0 }]));
+    }
 }

@@ -1,8 +1,9 @@
-//! The web board: one page and its script, style and icon, compiled into the binary, and the
+//! The web board: one page and its scripts, style and icon, compiled into the binary, and the
 //! game API's OpenAPI description.
 //!
-//! `GET /` is the board, `GET /assets/board.js`, `/assets/board.css` and `/favicon.svg` (also
-//! at `/favicon.ico`) what it loads, `GET /openapi.json` the API description. The assets are
+//! `GET /` is the board; it loads `/assets/board.js` (drawing), `/assets/play.js` (input and
+//! game flow), `/assets/board.css` and `/favicon.svg` (also served at `/favicon.ico`).
+//! `GET /openapi.json` is the API description. The assets are
 //! plain hand-written HTML, JavaScript and CSS, so nothing needs building. These routes need
 //! no API key: the page asks for one when the API answers 401.
 
@@ -16,7 +17,8 @@ use axum::routing::get;
 use crate::AppState;
 
 const INDEX: &str = include_str!("assets/index.html");
-const SCRIPT: &str = include_str!("assets/board.js");
+const DRAWING: &str = include_str!("assets/board.js");
+const PLAYING: &str = include_str!("assets/play.js");
 const STYLE: &str = include_str!("assets/board.css");
 const ICON: &str = include_str!("assets/favicon.svg");
 
@@ -24,7 +26,8 @@ const ICON: &str = include_str!("assets/favicon.svg");
 pub fn routes() -> Router<Arc<AppState>> {
     Router::new()
         .route("/", get(|| asset("text/html; charset=utf-8", INDEX)))
-        .route("/assets/board.js", get(|| asset("text/javascript; charset=utf-8", SCRIPT)))
+        .route("/assets/board.js", get(|| asset("text/javascript; charset=utf-8", DRAWING)))
+        .route("/assets/play.js", get(|| asset("text/javascript; charset=utf-8", PLAYING)))
         .route("/assets/board.css", get(|| asset("text/css; charset=utf-8", STYLE)))
         .route("/favicon.svg", get(|| asset("image/svg+xml", ICON)))
         .route("/favicon.ico", get(|| asset("image/svg+xml", ICON)))

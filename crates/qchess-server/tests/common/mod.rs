@@ -5,6 +5,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use proptest::prelude::*;
 use qchess_server::{Server, ServerConfig};
 use serde_json::Value;
 
@@ -45,4 +46,36 @@ pub fn wait_until_final(http: &reqwest::blocking::Client, base: &str, id: &str) 
         assert!(Instant::now() < deadline, "job {id} stuck in {status}");
         std::thread::sleep(Duration::from_millis(5));
     }
+}
+
+/// Random JSON, with the keys of jobs and circuits among random ones.
+pub fn json_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        (-1e6f64..1e6).prop_map(Value::from),
+        "[a-z0-9_.]{0,8}".prop_map(Value::from),
+    ];
+    leaf.prop_recursive(3, 24, 6, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            proptest::collection::btree_map(
+                prop_oneof![
+                    Just("gate".to_owned()),
+                    Just("targets".to_owned()),
+                    Just("controls".to_owned()),
+                    Just("target".to_owned()),
+                    Just("rotation".to_owned()),
+                    Just("qubits".to_owned()),
+                    Just("circuit".to_owned()),
+                    Just("gateset".to_owned()),
+                    "[a-z]{1,6}",
+                ],
+                inner,
+                0..5
+            )
+            .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
 }

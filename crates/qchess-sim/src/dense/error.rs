@@ -21,6 +21,30 @@ pub enum DenseError {
         /// Qubits of the state that could not be allocated.
         qubits: usize,
     },
+    /// The system reports less available memory than the state vector needs; nothing was
+    /// allocated.
+    #[error(
+        "{qubits} qubits need {} for a dense state vector, but only {} of memory is available",
+        format_bytes(state_bytes(*qubits)),
+        format_approx_bytes(*available)
+    )]
+    InsufficientMemory {
+        /// Qubits of the state that was refused.
+        qubits: usize,
+        /// Bytes the system reported available.
+        available: u64,
+    },
+    /// Exact probabilities would enumerate more measurement branches than allowed.
+    #[error(
+        "exact probabilities need more than {limit} measurement branches (the branch limit); sample with shots instead"
+    )]
+    TooManyOutcomeBranches {
+        /// The branch limit.
+        limit: usize,
+    },
+    /// The deadline passed before the simulation finished.
+    #[error(transparent)]
+    TimeLimit(#[from] crate::deadline::TimeLimitExceeded),
     /// The circuit is malformed: an operation refers to something that does not exist.
     #[error("operation {op}: {reason}")]
     InvalidCircuit {
@@ -133,6 +157,18 @@ pub(crate) fn format_bytes(bytes: u128) -> String {
     format!("{value} {}", UNITS[unit])
 }
 
+/// `7.8 GiB`, `512 MiB`, `900 B`: one decimal past the largest whole unit.
+pub(crate) fn format_approx_bytes(bytes: u64) -> String {
+    const UNITS: [&str; 7] = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 { format!("{bytes} B") } else { format!("{value:.1} {}", UNITS[unit]) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +182,9 @@ mod tests {
         assert_eq!(format_bytes(state_bytes(200)), "more than 1 ZiB");
         let message = DenseError::TooManyQubits { qubits: 31, limit: 30 }.to_string();
         assert_eq!(message, "31 qubits need 32 GiB for a dense state vector, over the limit of 30 qubits (16 GiB)");
+        assert_eq!(format_approx_bytes(900), "900 B");
+        assert_eq!(format_approx_bytes(8_192_000_000), "7.6 GiB");
+        let message = DenseError::InsufficientMemory { qubits: 33, available: 3 << 30 }.to_string();
+        assert_eq!(message, "33 qubits need 128 GiB for a dense state vector, but only 3.0 GiB of memory is available");
     }
 }

@@ -2,10 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use qchess_circuit::ir::{Circuit, Condition, Op};
+use qchess_circuit::ir::{Circuit, Condition, Gate, Op};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::accelerated::{self, Acceleration, Precision};
 use super::error::{DenseError, state_bytes};
 use super::plan::{Plan, Step, plan};
 use super::state::{DenseState, Limits};
@@ -73,6 +74,7 @@ pub struct Counts {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct DenseSimulator {
     limits: Limits,
+    acceleration: Acceleration,
 }
 
 /// One pending branch of an exact run: an unnormalised state, the classical bits it read and
@@ -99,7 +101,17 @@ impl DenseSimulator {
 
     /// A simulator with the given limits.
     pub fn with_limits(limits: Limits) -> DenseSimulator {
-        DenseSimulator { limits }
+        DenseSimulator { limits, acceleration: Acceleration::default() }
+    }
+
+    /// This simulator with another fusion width, precision or thread count.
+    pub fn with_acceleration(self, acceleration: Acceleration) -> DenseSimulator {
+        DenseSimulator { acceleration, ..self }
+    }
+
+    /// The fusion width, precision and threads in force.
+    pub fn acceleration(&self) -> Acceleration {
+        self.acceleration
     }
 
     /// The limits in force.
@@ -120,21 +132,45 @@ impl DenseSimulator {
             });
         }
         let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
-        self.run_static(circuit, &plan, &mut state, circuit.ops.len());
+        self.run_static(circuit, &plan, &mut state, circuit.ops.len())?;
         Ok(state)
     }
 
     /// Applies the static steps `0..end` (gates, post-selection projections) to `state`.
-    fn run_static(&self, circuit: &Circuit, plan: &Plan, state: &mut DenseState, end: usize) {
+    fn run_static(&self, circuit: &Circuit, plan: &Plan, state: &mut DenseState, end: usize) -> Result<(), DenseError> {
+        let fused = self.acceleration.fuses();
+        let mut segment: Vec<Gate> = Vec::new();
         for (op, step) in circuit.ops[..end].iter().zip(&plan.steps) {
+            self.limits.deadline.check()?;
             match (op, step) {
+                (Op::Gate { gate, .. }, Step::Gate) if fused => segment.push(gate.clone()),
                 (Op::Gate { gate, .. }, Step::Gate) => state.apply_checked(gate),
                 (Op::Measure { qubit, .. }, Step::Postselect { value }) => {
+                    self.run_fused(state, &segment)?;
+                    segment.clear();
                     state.project_scaled(qubit.index(), *value, 1.0);
                 }
                 _ => {}
             }
         }
+        self.run_fused(state, &segment)
+    }
+
+    fn run_fused(&self, state: &mut DenseState, gates: &[Gate]) -> Result<(), DenseError> {
+        if gates.is_empty() {
+            return Ok(());
+        }
+        accelerated::run_gates(state.amplitudes_mut(), gates, &self.acceleration, &self.limits.deadline)
+    }
+
+    /// Unnormalised final weights of every basis state of a circuit that needs no trajectory.
+    fn static_weights(&self, circuit: &Circuit, plan: &Plan) -> Result<Vec<f64>, DenseError> {
+        if self.acceleration.precision == Precision::Single {
+            return accelerated::single_precision_probabilities(circuit, plan, &self.limits, &self.acceleration);
+        }
+        let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
+        self.run_static(circuit, plan, &mut state, circuit.ops.len())?;
+        Ok(state.probabilities())
     }
 
     /// The exact distribution over every qubit at the end of the circuit, conditioned on the
@@ -143,16 +179,27 @@ impl DenseSimulator {
     pub fn probabilities(&self, circuit: &Circuit) -> Result<Distribution, DenseError> {
         let plan = plan(circuit)?;
         let num_qubits = circuit.num_qubits();
+        if !plan.is_dynamic() {
+            let mut probabilities = self.static_weights(circuit, &plan)?;
+            let accepted: f64 = probabilities.iter().sum();
+            if accepted < NEGLIGIBLE_WEIGHT {
+                return Err(DenseError::PostSelectionImpossible);
+            }
+            probabilities.iter_mut().for_each(|p| *p /= accepted);
+            return Ok(Distribution { num_qubits, probabilities, postselection_probability: accepted.min(1.0) });
+        }
         let initial = DenseState::zero(num_qubits, &self.limits)?;
         let mut accumulated = vec![0.0f64; initial.amplitudes().len()];
         let budget = state_bytes(self.limits.max_qubits);
         let per_state = state_bytes(num_qubits);
 
         let mut pending = vec![Branch { state: initial, clbits: vec![false; circuit.clbits as usize], next_op: 0 }];
+        let mut branches = 1usize;
         while let Some(mut branch) = pending.pop() {
             let mut op_index = branch.next_op;
             let mut alive = true;
             while alive && op_index < circuit.ops.len() {
+                self.limits.deadline.check()?;
                 let op = &circuit.ops[op_index];
                 match (op, plan.steps[op_index]) {
                     (Op::Gate { gate, .. }, Step::Gate) => branch.state.apply_checked(gate),
@@ -178,6 +225,10 @@ impl DenseSimulator {
                         };
                         let reset = matches!(op, Op::Reset { .. });
                         if possible == [true, true] {
+                            branches += 1;
+                            if branches > self.limits.max_branches {
+                                return Err(DenseError::TooManyOutcomeBranches { limit: self.limits.max_branches });
+                            }
                             let live = pending.len() as u128 + 2;
                             if per_state.saturating_mul(live) > budget {
                                 return Err(DenseError::TooManyBranches {
@@ -255,37 +306,33 @@ impl DenseSimulator {
             return Err(DenseError::TooManyResultBits { bits: key_bits });
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        if !plan.is_dynamic() && self.acceleration.precision == Precision::Single {
+            let weights = self.static_weights(circuit, &plan)?;
+            let total: f64 = weights.iter().sum();
+            if total < NEGLIGIBLE_WEIGHT {
+                return Err(DenseError::PostSelectionImpossible);
+            }
+            let clbits = postselected_bits(circuit, &plan);
+            let mut counts = BTreeMap::new();
+            for (index, hits) in sample_indices(weights.iter().copied(), total, shots, &mut rng) {
+                *counts.entry(key_of(circuit, &plan, keys, &clbits, index)).or_insert(0) += hits;
+            }
+            return Ok(Counts { keys, shots, counts });
+        }
         let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
-        self.run_static(circuit, &plan, &mut state, plan.first_dynamic);
+        self.run_static(circuit, &plan, &mut state, plan.first_dynamic)?;
         let weight = state.norm_sqr();
         if weight < NEGLIGIBLE_WEIGHT {
             return Err(DenseError::PostSelectionImpossible);
         }
 
-        let key_of = |clbits: &[bool], index: usize| -> u64 {
-            match keys {
-                CountKeys::Qubits(_) => index as u64,
-                CountKeys::Clbits(_) => {
-                    let mut bits = clbits.to_vec();
-                    for (op, step) in circuit.ops.iter().zip(&plan.steps) {
-                        if let (Op::Measure { qubit, clbit }, Step::DeferredMeasure) = (op, step) {
-                            bits[clbit.index()] = index >> qubit.index() & 1 == 1;
-                        }
-                    }
-                    bits.iter().rev().fold(0u64, |acc, &bit| (acc << 1) | u64::from(bit))
-                }
-            }
-        };
+        let key_of = |clbits: &[bool], index: usize| key_of(circuit, &plan, keys, clbits, index);
 
         let mut counts = BTreeMap::new();
         if !plan.is_dynamic() {
-            let mut clbits = vec![false; circuit.clbits as usize];
-            for (op, step) in circuit.ops.iter().zip(&plan.steps) {
-                if let (Op::Measure { clbit, .. }, Step::Postselect { value }) = (op, step) {
-                    clbits[clbit.index()] = *value;
-                }
-            }
-            for (index, hits) in sample_indices(&state, shots, &mut rng) {
+            let clbits = postselected_bits(circuit, &plan);
+            let weights = state.amplitudes().iter().map(|a| a.norm_sqr());
+            for (index, hits) in sample_indices(weights, weight, shots, &mut rng) {
                 *counts.entry(key_of(&clbits, index)).or_insert(0) += hits;
             }
             return Ok(Counts { keys, shots, counts });
@@ -302,6 +349,7 @@ impl DenseSimulator {
         let mut clbits = vec![false; circuit.clbits as usize];
         let (mut accepted, mut rejected) = (0u64, 0u64);
         while accepted < shots {
+            self.limits.deadline.check()?;
             work.copy_from(&prefix);
             clbits.iter_mut().for_each(|b| *b = false);
             if self.run_trajectory(circuit, &plan, &mut work, &mut clbits, &mut rng) {
@@ -356,19 +404,51 @@ impl DenseSimulator {
     }
 }
 
-/// Draws `shots` basis states from `state` (normalising by its squared norm) and returns how
+/// The classical bits a run without trajectory reads before its final measurements: the
+/// post-selected values.
+fn postselected_bits(circuit: &Circuit, plan: &Plan) -> Vec<bool> {
+    let mut clbits = vec![false; circuit.clbits as usize];
+    for (op, step) in circuit.ops.iter().zip(&plan.steps) {
+        if let (Op::Measure { clbit, .. }, Step::Postselect { value }) = (op, step) {
+            clbits[clbit.index()] = *value;
+        }
+    }
+    clbits
+}
+
+/// The result key of a run that read `clbits` and ended in basis state `index` (deferred
+/// measurements read from it).
+fn key_of(circuit: &Circuit, plan: &Plan, keys: CountKeys, clbits: &[bool], index: usize) -> u64 {
+    match keys {
+        CountKeys::Qubits(_) => index as u64,
+        CountKeys::Clbits(_) => {
+            let mut bits = clbits.to_vec();
+            for (op, step) in circuit.ops.iter().zip(&plan.steps) {
+                if let (Op::Measure { qubit, clbit }, Step::DeferredMeasure) = (op, step) {
+                    bits[clbit.index()] = index >> qubit.index() & 1 == 1;
+                }
+            }
+            bits.iter().rev().fold(0u64, |acc, &bit| (acc << 1) | u64::from(bit))
+        }
+    }
+}
+
+/// Draws `shots` basis states from unnormalised `weights` (summing to `total`) and returns how
 /// often each was drawn, in index order: the draws are sorted and matched against the
 /// cumulative distribution in one pass.
-fn sample_indices(state: &DenseState, shots: u64, rng: &mut ChaCha8Rng) -> Vec<(usize, u64)> {
-    let total = state.norm_sqr();
+fn sample_indices(
+    weights: impl Iterator<Item = f64>,
+    total: f64,
+    shots: u64,
+    rng: &mut ChaCha8Rng,
+) -> Vec<(usize, u64)> {
     let mut draws: Vec<f64> = (0..shots).map(|_| rng.random::<f64>() * total).collect();
     draws.sort_unstable_by(f64::total_cmp);
     let mut result: Vec<(usize, u64)> = Vec::new();
     let mut cumulative = 0.0;
     let mut next = 0usize;
     let mut last_nonzero = None;
-    for (index, amplitude) in state.amplitudes().iter().enumerate() {
-        let weight = amplitude.norm_sqr();
+    for (index, weight) in weights.enumerate() {
         if weight == 0.0 {
             continue;
         }

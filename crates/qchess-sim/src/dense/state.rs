@@ -4,14 +4,19 @@ use num_complex::Complex64;
 use qchess_circuit::ir::{Gate, GateKind, Qubit};
 use rand::{Rng, RngExt};
 
-use super::error::DenseError;
+use super::error::{DenseError, state_bytes};
 use super::kernels::{self, ControlMask};
+use super::memory;
+use crate::deadline::Deadline;
 
 /// The most qubits a dense state may have by default (16 GiB of amplitudes).
 pub const DEFAULT_MAX_QUBITS: usize = 30;
 
 /// Hard ceiling on the qubit limit: past it the byte count no longer fits the address space.
 const ABSOLUTE_MAX_QUBITS: usize = 58;
+
+/// The most measurement branches an exact run may enumerate by default.
+pub const DEFAULT_MAX_BRANCHES: usize = 1 << 18;
 
 /// Resource limits, checked before anything is allocated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,18 +25,33 @@ pub struct Limits {
     /// probabilities with mid-circuit measurements: all pending branches together may use at
     /// most what one state of this many qubits would.
     pub max_qubits: usize,
+    /// The most measurement branches exact probabilities may enumerate: every mid-circuit
+    /// measurement or reset with two possible outcomes adds one.
+    pub max_branches: usize,
+    /// When to give up (see [`Deadline`]).
+    pub deadline: Deadline,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_qubits: DEFAULT_MAX_QUBITS }
+        Limits { max_qubits: DEFAULT_MAX_QUBITS, max_branches: DEFAULT_MAX_BRANCHES, deadline: Deadline::none() }
     }
 }
 
 impl Limits {
     /// Limits with the given qubit ceiling.
     pub fn with_max_qubits(max_qubits: usize) -> Limits {
-        Limits { max_qubits }
+        Limits { max_qubits, ..Limits::default() }
+    }
+
+    /// These limits with another branch limit.
+    pub fn max_branches(self, max_branches: usize) -> Limits {
+        Limits { max_branches, ..self }
+    }
+
+    /// These limits with a deadline.
+    pub fn deadline(self, deadline: Deadline) -> Limits {
+        Limits { deadline, ..self }
     }
 
     /// Checks that a `qubits`-qubit state is within the limits.
@@ -55,6 +75,7 @@ pub struct DenseState {
 /// Allocates `2^qubits` zero amplitudes, reporting failure instead of aborting.
 pub(crate) fn zeroed_amplitudes(qubits: usize, limits: &Limits) -> Result<Vec<Complex64>, DenseError> {
     limits.check(qubits)?;
+    memory::check_available(state_bytes(qubits), qubits)?;
     let len = 1usize << qubits;
     let mut amplitudes = Vec::new();
     amplitudes.try_reserve_exact(len).map_err(|_| DenseError::OutOfMemory { qubits })?;
@@ -117,6 +138,7 @@ impl DenseState {
 
     /// A copy of this state, with allocation failure reported instead of aborting.
     pub(crate) fn try_clone(&self) -> Result<DenseState, DenseError> {
+        memory::check_available(state_bytes(self.num_qubits), self.num_qubits)?;
         let mut amplitudes = Vec::new();
         amplitudes
             .try_reserve_exact(self.amplitudes.len())

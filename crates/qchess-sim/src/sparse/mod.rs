@@ -62,9 +62,9 @@ pub const IMPOSSIBLE_PROBABILITY: f64 = 1e-20;
 
 /// One populated basis state.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Entry {
-    key: u128,
-    amp: Complex64,
+pub(crate) struct Entry {
+    pub(crate) key: u128,
+    pub(crate) amp: Complex64,
 }
 
 /// A sparse state vector over live qubits and branch labels. See the [module docs](self).
@@ -117,6 +117,12 @@ impl SparseState {
         if self.entries.capacity() - len > len / 4 + 16 {
             self.entries.shrink_to_fit();
         }
+    }
+
+    /// Exchanges the basis states with `entries`, keeping the layout: branches of a mixture
+    /// share one layout and are swapped in to have gates applied.
+    pub(crate) fn swap_entries(&mut self, entries: &mut Vec<Entry>) {
+        std::mem::swap(&mut self.entries, entries);
     }
 
     /// Whether no basis state is populated (never true for a normalised state).

@@ -1,7 +1,9 @@
 //! `qchess compile --target`: the board's circuit routed onto a device as an ISA circuit (see
 //! `qchess_route`), with its layout, two-qubit gate count and depth.
 //!
-//! The JSON figures say how to read results: `squares` maps each square to the physical qubit
+//! With `--per-move`, one router follows the game move by move: each move's circuit is the
+//! previous one with only the new operations routed (and its own final measurements), and the
+//! time is that of routing the move. The JSON figures say how to read results: `squares` maps each square to the physical qubit
 //! holding it at the end, `measure` lists the physical qubit read into each bit of `meas`, and
 //! `postselect` gives, for each deferred measurement, its classical bit, the physical qubit
 //! holding the measured qubit at the end, and the recorded value.
@@ -9,11 +11,12 @@
 use std::time::Instant;
 
 use anyhow::{Context as _, Result, anyhow};
+use qchess_circuit::ir::Op;
 use qchess_qasm::export::{Export, Format};
 use qchess_route::emit::{EmitInfo, QasmVersion, to_qasm};
 use qchess_route::program::from_circuit;
-use qchess_route::verify::Equivalence;
-use qchess_route::{CompileOptions, Compiled, IsaOp, RouteError, Target, compile};
+use qchess_route::verify::{Equivalence, check_equivalence};
+use qchess_route::{CompileOptions, Compiled, Incremental, IsaOp, RouteError, Target, compile};
 use serde_json::{Value, json};
 
 use super::Args;
@@ -29,15 +32,43 @@ pub fn run(spec: &str, exports: Vec<(Option<(usize, String)>, Export)>, args: &A
     };
     let target = Target::resolve(spec).map_err(|e| bad_input(format!("--target: {e}")))?;
     let mut results = Vec::new();
+    // Per move, one router follows the game: each move's circuit extends the previous one, and
+    // only the new operations are routed.
+    let mut incremental: Option<(Incremental, Vec<Op>)> = None;
     for (last_move, export) in exports {
         let started = Instant::now();
-        let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).context("lowering the circuit")?;
-        let compiled = compile(&program, &target, &CompileOptions { seed: args.seed, ..CompileOptions::default() })
-            .map_err(|e| match e {
-                RouteError::TooSmall { .. } => bad_input(format!("--target: {e}")),
-                other => anyhow!(other).context(format!("compiling for {}", target.name)),
-            })?;
-        let millis = started.elapsed().as_secs_f64() * 1e3;
+        let measure: Vec<u32> = export.sidecar.measure.iter().map(|q| q.0).collect();
+        let too_small = |e: RouteError| match e {
+            RouteError::TooSmall { .. } => bad_input(format!("--target: {e}")),
+            other => anyhow!(other).context(format!("compiling for {}", target.name)),
+        };
+        let mut millis = 0.0;
+        let mut compiled = if args.per_move {
+            let (router, done) = match incremental.take() {
+                Some((router, done)) if export.circuit.ops.starts_with(&done) => (router, done),
+                _ => (Incremental::new(target.clone(), args.seed), Vec::new()),
+            };
+            let mut router = router;
+            let segment = from_circuit(&export.circuit, done.len(), &[]).context("lowering the circuit")?;
+            router.extend(&segment).map_err(too_small)?;
+            millis = started.elapsed().as_secs_f64() * 1e3;
+            let compiled = router.compiled(args.seed, &measure, export.circuit.clbits).map_err(too_small)?;
+            incremental = Some((router, export.circuit.ops.clone()));
+            compiled
+        } else {
+            // Timed: lowering, layout, routing, translation and the structure check; the
+            // simulation that re-verifies the result runs after the clock stops.
+            let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).context("lowering the circuit")?;
+            let options = CompileOptions { seed: args.seed, verify: false, ..CompileOptions::default() };
+            compile(&program, &target, &options).map_err(too_small)?
+        };
+        if !args.per_move {
+            millis = started.elapsed().as_secs_f64() * 1e3;
+            let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).context("lowering the circuit")?;
+            compiled.equivalence =
+                check_equivalence(&program, &compiled.ops, &compiled.initial_layout, &compiled.final_layout, args.seed)
+                    .map_err(|e| anyhow!("the compiled circuit failed verification: {e}"))?;
+        }
         let info = EmitInfo {
             qubit_names: export.circuit.qubits.iter().map(|q| q.name.clone()).collect(),
             circuit_clbits: export.circuit.clbits,

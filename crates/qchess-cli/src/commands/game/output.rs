@@ -11,10 +11,10 @@ use serde_json::{Map, Value, json};
 /// `{"move": "b1wc3.m0", "outcome": 0, "proceeded": false, ...}` for one played move.
 pub fn move_json(played: &PlayedMove) -> Value {
     json!({
-        "move": played.notation.to_string(),
-        "outcome": played.report.outcome.map(u8::from),
+        "move": played.declared.to_string(),
+        "outcome": played.collapse.unwrap_or(played.report).outcome.map(u8::from),
         "proceeded": played.report.proceeded,
-        "outcome_probability": played.report.outcome_probability,
+        "outcome_probability": played.collapse.unwrap_or(played.report).outcome_probability,
         "type": played.typed.move_type.name(),
         "variant": played.typed.variant.name(),
         "code": played.code.code(),
@@ -80,7 +80,7 @@ pub fn movetext(game: &Game) -> String {
         } else if ply == 0 {
             let _ = write!(text, "{number}... ");
         }
-        let _ = write!(text, "{} ", played.notation);
+        let _ = write!(text, "{} ", played.declared);
     }
     text.trim_end().to_owned()
 }
@@ -111,14 +111,15 @@ pub fn status_line(game: &Game) -> String {
 
 /// What a played move did, in words: `b1wc3.m0: measured (probability 0.5), did not proceed`.
 pub fn describe_move(played: &PlayedMove) -> String {
-    let measured = match (played.report.outcome, played.report.outcome_probability) {
+    let measurement = played.collapse.unwrap_or(played.report);
+    let measured = match (measurement.outcome, measurement.outcome_probability) {
         (Some(outcome), Some(p)) => {
             format!(", measured m{} (probability {})", u8::from(outcome), qchess_engine::diagram::percent(p))
         }
         _ => String::new(),
     };
     let proceeded = if played.report.proceeded { "" } else { "; the move did not proceed" };
-    format!("{}{measured}{proceeded}", played.notation)
+    format!("{}{measured}{proceeded}", played.declared)
 }
 
 /// The diagram, the moves and the status: `qchess game`'s human output.

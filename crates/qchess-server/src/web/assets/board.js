@@ -1,5 +1,6 @@
-// The qchess web board: draws a game of the game API (see /openapi.json) and sends the
-// player's moves. Plain JavaScript, no build step.
+// The qchess web board, part 1: its state, the API, and drawing the board and the panels.
+// Part 2 (play.js) handles the player's input and the game's flow. Plain JavaScript, no build
+// step; both files share the page's global scope.
 "use strict";
 
 const FILES = "abcdefgh";
@@ -17,7 +18,8 @@ const ui = {
   pending: null, // {kind: "split", first} or {kind: "merge", partner}
   hovered: null,
   analysis: null, // analysis of the hovered square
-  busy: 0,
+  busy: 0, // requests in flight
+  playing: false, // a move is on its way: clicks wait
   token: 0, // bumped by every new game, so a late computer move of an old game is dropped
   options: null,
 };
@@ -81,9 +83,17 @@ function buildBoard() {
         `<svg class="ring" viewBox="0 0 100 100"><circle class="bg" cx="50" cy="50" r="44"/>` +
         `<circle class="arc" cx="50" cy="50" r="44" transform="rotate(-90 50 50)"/></svg>` +
         `<span class="piece"></span><span class="pct"></span><div class="marks"></div>`;
-      if (row === 7) cell.insertAdjacentHTML("beforeend", `<span class="coord file">${FILES[file]}</span>`);
-      if (col === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord rank">${rank + 1}</span>`);
+      if (row === 7) cell.insertAdjacentHTML("beforeend", `<span class="coord coord-file">${FILES[file]}</span>`);
+      if (col === 0) cell.insertAdjacentHTML("beforeend", `<span class="coord coord-rank">${rank + 1}</span>`);
+      cell.tabIndex = 0;
       cell.addEventListener("click", (event) => onSquareClick(name, event));
+      cell.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          onSquareClick(name, event);
+        }
+      });
+      cell.addEventListener("focus", () => onHover(name));
       cell.addEventListener("mouseenter", () => onHover(name));
       cell.addEventListener("mouseleave", () => onHover(null));
       board.appendChild(cell);
@@ -92,8 +102,6 @@ function buildBoard() {
   $("links").setAttribute("viewBox", "0 0 800 800");
   render();
 }
-
-const cellOf = (name) => document.querySelector(`#board [data-square="${name}"]`);
 
 function center(name) {
   const file = FILES.indexOf(name[0]);
@@ -133,7 +141,10 @@ function render() {
     arc.setAttribute("stroke-dasharray", `${p * RING} ${RING}`);
     arc.classList.toggle("black-piece", Boolean(piece) && colorOf(piece) === "black");
     cell.title = piece ? `${name}: ${colorOf(piece)} ${NAMES[piece.toLowerCase()]}, ${percent(p)}` : `${name}: empty`;
-    cell.querySelector(".marks").innerHTML = marksFor(name);
+    const badge = last && last.outcome !== null && last.squares.to.includes(name)
+      ? `<span class="outcome-badge m${last.outcome}" data-outcome="${last.outcome}">m${last.outcome}</span>`
+      : "";
+    cell.querySelector(".marks").innerHTML = marksFor(name) + badge;
   }
   renderLinks();
   renderPanels();
@@ -183,21 +194,15 @@ function renderPanels() {
     banner.hidden = true;
   }
   const side = game.to_move === "white" ? "White" : "Black";
-  $("turn").textContent = game.over ? "Game over" : `${side} to move (${game.to_move_player}) · ply ${game.ply} · rules ${game.rules} · ${game.backend}`;
+  $("turn").textContent =
+    (game.over ? "Game over" : `${side} to move (${game.to_move_player}) · ply ${game.ply}`) +
+    ` · rules ${game.rules} · ${game.backend}${game.exact ? "" : " (estimated from shots)"}` +
+    (game.links_error ? ` · links not drawn: ${game.links_error}` : "");
   const last = game.last_move;
   $("last").textContent = last ? `Last move: ${last.move} — ${outcomeText(last)}` : "";
   const list = $("move-list");
-  list.innerHTML = "";
-  for (const mv of game.moves) {
-    const item = document.createElement("li");
-    item.className = mv.outcome === null ? "" : `outcome-${mv.outcome}`;
-    item.innerHTML = `<span class="mv"></span> <span class="out"></span>`;
-    item.querySelector(".mv").textContent = mv.move;
-    item.querySelector(".out").textContent = mv.outcome === null ? "" : mv.proceeded ? "✓" : "✗";
-    item.title = outcomeText(mv);
-    list.appendChild(item);
-  }
-  list.scrollTop = list.scrollHeight;
+  const listed = `${game.id} ${game.moves.map((mv) => mv.move).join(" ")}`;
+  if (list.dataset.listed !== listed) renderMoveList(list, listed);
   const captured = ["white", "black"]
     .map((color) => {
       const lost = game.captured[color]
@@ -209,6 +214,22 @@ function renderPanels() {
   $("captured").innerHTML = captured;
   $("undo").disabled = game.moves.length === 0;
   renderHover();
+}
+
+/// The move list, rebuilt only when the moves change (so hovering keeps its scroll).
+function renderMoveList(list, listed) {
+  list.dataset.listed = listed;
+  list.innerHTML = "";
+  for (const mv of ui.game.moves) {
+    const item = document.createElement("li");
+    item.className = mv.outcome === null ? "" : `outcome-${mv.outcome}`;
+    item.innerHTML = `<span class="mv"></span> <span class="out"></span>`;
+    item.querySelector(".mv").textContent = mv.move;
+    item.querySelector(".out").textContent = mv.outcome === null ? "" : mv.proceeded ? "✓" : "✗";
+    item.title = outcomeText(mv);
+    list.appendChild(item);
+  }
+  list.scrollTop = list.scrollHeight;
 }
 
 function outcomeText(mv) {
@@ -228,9 +249,14 @@ function renderHover() {
   }
   const piece = analysis.piece ? `${colorOf(analysis.piece)} ${NAMES[analysis.piece.toLowerCase()]}` : "empty";
   const links = Object.entries(analysis.entanglement)
-    .map(([sq, value]) => `${sq} (log negativity ${value.toFixed(2)}, Psi+ ${analysis.bell[sq]["Psi+"].toFixed(2)})`)
+    .map(([sq, value]) => {
+      // The Bell state closest to the pair tells its relative phase (Psi+ vs Psi+i, ...).
+      const [bell, overlap] = Object.entries(analysis.bell[sq]).reduce((a, b) => (b[1] > a[1] ? b : a));
+      return `${sq} (log negativity ${value.toFixed(2)}, closest Bell state ${bell} ${overlap.toFixed(2)})`;
+    })
     .join(", ");
-  info.textContent = `${analysis.square}: ${piece}, occupied ${percent(analysis.probability)}` + (links ? ` · entangled with ${links}` : " · not entangled");
+  const entangled = analysis.correlations_error ? ` · correlations unavailable: ${analysis.correlations_error}` : links ? ` · entangled with ${links}` : " · not entangled";
+  info.textContent = `${analysis.square}: ${piece}, occupied ${percent(analysis.probability)}${entangled}`;
   preview.innerHTML = "";
   for (const [outcome, label] of [["occupied", "occupied"], ["empty", "empty"]]) {
     const branch = analysis.preview[outcome];
@@ -249,8 +275,9 @@ function renderHover() {
           const p = branch.probabilities[name];
           const cell = document.createElement("div");
           cell.dataset.square = name;
-          cell.style.background = `rgba(47, 111, 223, ${p.toFixed(3)})`;
-          cell.style.outline = (file + rank) % 2 === 0 ? "1px solid rgba(0,0,0,0.08)" : "";
+          const base = (file + rank) % 2 === 0 ? "var(--dark)" : "var(--light)";
+          const tint = `rgba(47, 111, 223, ${(0.9 * p).toFixed(3)})`;
+          cell.style.background = `linear-gradient(${tint}, ${tint}), ${base}`;
           if (p > 1e-9 && p < 1 - 1e-9) cell.textContent = percent(p);
           mini.appendChild(cell);
         }
@@ -260,281 +287,3 @@ function renderHover() {
     preview.appendChild(box);
   }
 }
-
-// ---- playing ----
-
-const splitMoves = (from) => ui.legal.filter((m) => m.kind === "split" && m.squares.from[0] === from);
-const mergeMoves = (a, b) => ui.legal.filter((m) => m.kind === "merge" && m.squares.from.includes(a) && m.squares.from.includes(b));
-const humanToMove = () => ui.game && !ui.game.over && ui.game.to_move_player === "human";
-const ownPiece = (name) => {
-  const piece = ui.game.squares[name].piece;
-  return piece && colorOf(piece) === ui.game.to_move;
-};
-
-function clearSelection() {
-  ui.selected = null;
-  ui.pending = null;
-  render();
-}
-
-function onSquareClick(name, event) {
-  if (!humanToMove() || ui.busy) return;
-  const quantum = event.shiftKey || ui.quantum;
-  const from = ui.selected;
-  if (!from) {
-    if (ownPiece(name)) {
-      ui.selected = name;
-      render();
-    }
-    return;
-  }
-  if (name === from) return clearSelection();
-  if (ui.pending?.kind === "split") {
-    const mv = splitMoves(from).find((m) => m.squares.to.includes(ui.pending.first) && m.squares.to.includes(name));
-    if (mv) return play(mv.move);
-    if (name === ui.pending.first) ui.pending = null;
-    return render();
-  }
-  if (ui.pending?.kind === "merge") {
-    const mv = mergeMoves(from, ui.pending.partner).find((m) => m.squares.to[0] === name);
-    if (mv) return play(mv.move);
-    ui.pending = null;
-    return render();
-  }
-  const standard = ui.legal.filter((m) => m.kind === "standard" && m.squares.from[0] === from && m.squares.to[0] === name);
-  const splits = splitMoves(from).filter((m) => m.squares.to.includes(name));
-  const merges = mergeMoves(from, name);
-  if (quantum || standard.length === 0) {
-    if (splits.length) {
-      ui.pending = { kind: "split", first: name };
-      status(`Split: now ${event.shiftKey ? "Shift-" : ""}click the second target.`, true);
-      return render();
-    }
-    if (merges.length) {
-      ui.pending = { kind: "merge", partner: name };
-      status("Merge: now click the target.", true);
-      return render();
-    }
-  }
-  if (standard.length > 1) return choosePromotion(standard);
-  if (standard.length === 1) return play(standard[0].move);
-  if (ownPiece(name)) {
-    ui.selected = name;
-    ui.pending = null;
-    return render();
-  }
-  clearSelection();
-}
-
-function choosePromotion(moves) {
-  const box = $("promotion");
-  box.innerHTML = "";
-  for (const mv of moves) {
-    const button = document.createElement("button");
-    const letter = ui.game.to_move === "white" ? mv.promotion.toUpperCase() : mv.promotion;
-    button.textContent = glyph(letter);
-    button.title = NAMES[mv.promotion];
-    button.dataset.testid = `promote-${mv.promotion}`;
-    button.addEventListener("click", () => {
-      box.hidden = true;
-      play(mv.move);
-    });
-    box.appendChild(button);
-  }
-  box.hidden = false;
-}
-
-async function play(text) {
-  ui.selected = null;
-  ui.pending = null;
-  try {
-    const state = await api("POST", `/api/games/${ui.game.id}/moves`, { move: text });
-    status(`Played ${state.last_move.move}.`, true);
-    await show(state);
-  } catch (error) {
-    status(error.message);
-    render();
-  }
-}
-
-async function show(state) {
-  ui.game = state;
-  ui.analysis = null;
-  ui.legal = [];
-  if (humanToMove()) ui.legal = (await api("GET", `/api/games/${state.id}/moves`)).moves;
-  render();
-  if (ui.hovered) onHover(ui.hovered);
-  scheduleComputer();
-}
-
-function scheduleComputer() {
-  const game = ui.game;
-  if (!game || game.over || game.to_move_player === "human" || ui.paused) return;
-  const token = ui.token;
-  setTimeout(async () => {
-    if (token !== ui.token || ui.paused || ui.game.to_move_player === "human" || ui.game.over) return;
-    try {
-      const state = await api("POST", `/api/games/${ui.game.id}/computer`, {});
-      if (token === ui.token) await show(state);
-    } catch (error) {
-      status(`The computer could not move: ${error.message}`);
-    }
-  }, 250);
-}
-
-let hoverTimer = null;
-function onHover(name) {
-  ui.hovered = name;
-  clearTimeout(hoverTimer);
-  if (!name || !ui.game) {
-    ui.analysis = null;
-    return render();
-  }
-  render();
-  const game = ui.game;
-  hoverTimer = setTimeout(async () => {
-    try {
-      const analysis = await api("GET", `/api/games/${game.id}/squares/${name}`);
-      if (ui.game === game && ui.hovered === name) {
-        ui.analysis = analysis;
-        render();
-      }
-    } catch (error) {
-      status(error.message);
-    }
-  }, 120);
-}
-
-async function newGame(extra = {}) {
-  const body = {
-    white: $("white").value,
-    black: $("black").value,
-    rules: $("rules").value,
-    backend: $("backend").value,
-    ...extra,
-  };
-  const seed = $("seed").value.trim();
-  if (seed !== "" && body.seed === undefined) body.seed = Number(seed);
-  ui.token += 1;
-  try {
-    const state = await api("POST", "/api/games", body);
-    ui.selected = null;
-    ui.pending = null;
-    status(extra.record ? "Record loaded." : "New game.", true);
-    await show(state);
-  } catch (error) {
-    status(error.message);
-  }
-}
-
-async function undo() {
-  const game = ui.game;
-  if (!game || game.moves.length === 0) return;
-  const lastMover = colorOf(game.last_move.piece);
-  const player = (color) => game[color];
-  // Take back the computer's reply too, so that a person is to move again.
-  let plies = 1;
-  const other = lastMover === "white" ? "black" : "white";
-  if (player(lastMover) !== "human" && player(other) === "human" && game.moves.length >= 2) plies = 2;
-  ui.token += 1;
-  try {
-    const state = await api("POST", `/api/games/${game.id}/undo`, { plies });
-    status(`Took back ${plies} move${plies > 1 ? "s" : ""}.`, true);
-    await show(state);
-  } catch (error) {
-    status(error.message);
-  }
-}
-
-function download(name, text, type) {
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([text], { type }));
-  link.download = name;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-}
-
-function setQuantum(on) {
-  ui.quantum = on;
-  $("quantum").setAttribute("aria-pressed", String(on));
-}
-
-async function start() {
-  buildBoard();
-  $("move-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const text = $("move-input").value.trim();
-    if (!text || !ui.game) return;
-    $("move-input").value = "";
-    play(text);
-  });
-  $("new-game").addEventListener("click", () => newGame());
-  $("undo").addEventListener("click", undo);
-  $("flip").addEventListener("click", () => {
-    ui.flipped = !ui.flipped;
-    buildBoard();
-  });
-  $("quantum").addEventListener("click", () => setQuantum(!ui.quantum));
-  $("pause").addEventListener("click", () => {
-    ui.paused = !ui.paused;
-    $("pause").setAttribute("aria-pressed", String(ui.paused));
-    scheduleComputer();
-  });
-  $("download-record").addEventListener("click", async () => {
-    try {
-      const { record } = await api("GET", `/api/games/${ui.game.id}/record`);
-      download("qchess-game.pgn", record, "text/plain");
-    } catch (error) {
-      status(error.message);
-    }
-  });
-  $("load-record").addEventListener("change", async (event) => {
-    const file = event.target.files[0];
-    if (!file) return;
-    await newGame({ record: await file.text() });
-    event.target.value = "";
-  });
-  $("download-circuit").addEventListener("click", async () => {
-    const format = $("circuit-format").value;
-    try {
-      const circuit = await api("GET", `/api/games/${ui.game.id}/circuit?format=${format}`);
-      download(format === "qasm3" ? "qchess-game.qasm3" : "qchess-game.qasm", circuit.qasm, "text/plain");
-    } catch (error) {
-      status(error.message);
-    }
-  });
-  $("save-key").addEventListener("click", () => {
-    localStorage.setItem("qchess-api-key", $("api-key").value.trim());
-    $("key-box").hidden = true;
-    start();
-  });
-  document.addEventListener("keydown", (event) => {
-    if (event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
-    if (event.key === "Escape") clearSelection();
-    else if (event.key === "f") $("flip").click();
-    else if (event.key === "u") undo();
-    else if (event.key === "s") setQuantum(!ui.quantum);
-  });
-  try {
-    ui.options = await api("GET", "/api/options");
-  } catch (error) {
-    status(`${error.message} — enter the server's API key.`);
-    return;
-  }
-  const fill = (id, items, label) => {
-    $(id).innerHTML = items.map((item) => `<option value="${item.id}" title="${item.description || ""}">${label(item)}</option>`).join("");
-  };
-  fill("white", ui.options.players, (p) => p.id);
-  fill("black", ui.options.players, (p) => p.id);
-  fill("rules", ui.options.rules, (r) => r.id);
-  fill("backend", ui.options.backends, (b) => b.label);
-  const params = new URLSearchParams(location.search);
-  for (const id of ["white", "black", "rules", "backend", "seed"]) {
-    if (params.has(id)) $(id).value = params.get(id);
-  }
-  await newGame();
-}
-
-document.addEventListener("DOMContentLoaded", start);

@@ -1,0 +1,142 @@
+//! Accepting connections up to the cap, and stopping: on the shutdown signal the server stops
+//! accepting, refuses new jobs, fails the jobs that have not started (`ServerShutdown`), lets
+//! running jobs and requests in flight finish within [`Timeouts::shutdown_grace`], then fails
+//! and stops whatever still runs.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, watch};
+use tokio::task::JoinSet;
+
+use crate::AppState;
+use crate::config::Timeouts;
+use crate::connection;
+use crate::jobs::{JobFailure, Phase};
+
+/// Connections over the cap answered 503 at once; beyond that they are closed unanswered.
+const MAX_REFUSING: usize = 64;
+
+/// How often shutdown looks whether everything finished.
+const DRAIN_POLL: Duration = Duration::from_millis(20);
+
+/// What happened to the work in hand when the server stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ShutdownReport {
+    /// Jobs that had not started, failed with `ServerShutdown`.
+    pub unstarted_failed: usize,
+    /// Jobs that were running and finished within the grace period.
+    pub running_finished: usize,
+    /// Jobs still running when the grace period ran out, failed with `ServerShutdown`.
+    pub running_stopped: usize,
+    /// Connections still open when the grace period ran out, closed.
+    pub connections_closed: usize,
+}
+
+/// Serves `app` on `listener` until `shutdown` resolves, then stops as the module docs say.
+pub async fn serve(
+    listener: TcpListener,
+    app: Router,
+    state: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> ShutdownReport {
+    let timeouts = state.config.timeouts;
+    let cap = state.config.limits.max_connections;
+    let slots = Arc::new(Semaphore::new(cap));
+    let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
+    let (stopping, stop_signal) = watch::channel(false);
+    let mut connections = JoinSet::new();
+    tokio::pin!(shutdown);
+    loop {
+        let accepted = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        while connections.try_join_next().is_some() {}
+        let stream = match accepted {
+            Ok((stream, _)) => stream,
+            // Out of file descriptors or a connection reset before it was taken: wait a little
+            // rather than spin, and go on.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        match Arc::clone(&slots).try_acquire_owned() {
+            Ok(slot) => {
+                let (app, stop_signal) = (app.clone(), stop_signal.clone());
+                connections.spawn(async move {
+                    connection::serve(stream, app, timeouts, stop_signal).await;
+                    drop(slot);
+                });
+            }
+            Err(_) => {
+                if let Ok(permit) = Arc::clone(&refusing).try_acquire_owned() {
+                    tokio::spawn(async move {
+                        connection::refuse(stream, cap).await;
+                        drop(permit);
+                    });
+                }
+            }
+        }
+    }
+    drop(listener);
+    stop(&state, &stopping, &mut connections, &slots, cap, timeouts).await
+}
+
+/// Jobs in the store still running.
+fn running_jobs(state: &AppState) -> usize {
+    let jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+    jobs.count(Phase::Started)
+}
+
+async fn stop(
+    state: &AppState,
+    stopping: &watch::Sender<bool>,
+    connections: &mut JoinSet<()>,
+    slots: &Semaphore,
+    cap: usize,
+    timeouts: Timeouts,
+) -> ShutdownReport {
+    let deadline = Instant::now() + timeouts.shutdown_grace;
+    let mut report = ShutdownReport::default();
+    {
+        // Under the store's lock, so no submission slips in between.
+        let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+        state.shutting_down.store(true, Ordering::SeqCst);
+        let failure = JobFailure {
+            code: "ServerShutdown",
+            message: "the server shut down before the job started; submit it again".to_owned(),
+        };
+        report.unstarted_failed = jobs.fail_unstarted(&failure);
+    }
+    let running = running_jobs(state);
+    // Connections answer what they are doing and close.
+    let _ = stopping.send(true);
+    while Instant::now() < deadline && (running_jobs(state) > 0 || slots.available_permits() < cap) {
+        while connections.try_join_next().is_some() {}
+        tokio::time::sleep(DRAIN_POLL.min(deadline.saturating_duration_since(Instant::now()))).await;
+    }
+    state.stop_jobs.store(true, Ordering::SeqCst);
+    {
+        let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
+        let failure = JobFailure {
+            code: "ServerShutdown",
+            message: format!(
+                "the server shut down and the job did not finish within the grace period of {} s (--shutdown-grace)",
+                timeouts.shutdown_grace.as_secs_f64()
+            ),
+        };
+        report.running_stopped = jobs.fail_running(&failure);
+    }
+    report.running_finished = running.saturating_sub(report.running_stopped);
+    report.connections_closed = cap - slots.available_permits();
+    connections.abort_all();
+    while connections.join_next().await.is_some() {}
+    report
+}

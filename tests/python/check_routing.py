@@ -1,0 +1,211 @@
+"""Routed ISA circuits (`qchess compile --target`), checked with real Qiskit and qiskit-aer:
+
+* `qasm3.loads` (and `qasm2.loads`) read our output;
+* ISA: only the target's basis gates, every two-qubit gate on a pair of the device's coupling map
+  (in a listed direction for ECR), checked against IBM's own configuration files;
+* the printed figures (two-qubit gate count, depth) are what Qiskit counts in the loaded circuit;
+* game circuits (the game sequences of check_sequences, a longer hand-made game and a seeded
+  random game with measurements) on the Heron (ibm_fez) and Eagle (ibm_brisbane) maps: aer's exact statevector of
+  the routed circuit, post-selected through the routed layout, gives the per-square
+  probabilities of `qchess game --json` and the probability of the recorded outcomes;
+* circuits up to 10 qubits on exactly-sized targets of every gate set: `Operator` equivalence with
+  the unrouted circuit, once that is placed by the initial layout and permuted to the final one.
+"""
+
+import json
+import sys
+
+import numpy as np
+import qiskit.qasm2
+import qiskit.qasm3
+from qiskit import QuantumCircuit
+from qiskit.quantum_info import Operator
+
+from board_circuits import Board, SQUARES, max_difference, outcome_product, statevector
+from check_sequences import GAME_SEQUENCES, declared_qubits, random_game
+from qchess_helpers import REPO, Report, run_qchess
+
+EXACT = 1e-9
+DATA = REPO / "crates" / "qchess-route" / "data"
+DEVICES = {"ibm-heron": "fez", "ibm-eagle": "brisbane"}
+BASES = {
+    "cz": {"cz", "rz", "sx", "x"},
+    "ecr": {"ecr", "rz", "sx", "x"},
+    "sqrt-iswap": {"sqrt_iswap", "rz", "rx"},
+    "ionq": {"ms", "gpi", "gpi2"},
+}
+OPERATOR_MAX_QUBITS = 10
+# Seeded random games, cut where the logical circuit passes this many qubits (routing adds the
+# physical qubits SWAPs pass through, and aer must hold them all).
+RANDOM_SEEDS = [6]
+RANDOM_GAME_QUBITS = 16
+# Extra random-looking games: official notation, every outcome pinned or drawn with the seed.
+MORE_GAMES = [
+    ("knights and bishops", "startpos", "g1^f3h3 b8^a6c6 b1^a3c3 g8^f6h6 e2e3 d7d6 f1^d3b5 c8^e6g4", 0),
+]
+
+
+def coupling(device: str) -> tuple[set, str]:
+    conf = json.loads((DATA / f"conf_{device}.json").read_text())
+    return {tuple(pair) for pair in conf["coupling_map"]}, conf["backend_name"]
+
+
+def compiled(position: str, moves: str, seed: int, target: str, fmt: str = "qasm3") -> tuple[dict, QuantumCircuit]:
+    out = run_qchess("compile", "--position", position, "--moves", moves, "--seed", str(seed),
+                     "--target", target, "--format", fmt)
+    qc = qiskit.qasm3.loads(out["qasm"]) if fmt == "qasm3" else qiskit.qasm2.loads(out["qasm"])
+    return out, qc
+
+
+def isa_problems(qc: QuantumCircuit, basis: set, pairs: set | None, directed: bool) -> list[str]:
+    problems = []
+    for instruction in qc.data:
+        name = instruction.operation.name
+        qubits = [qc.find_bit(q).index for q in instruction.qubits]
+        if name in ("measure", "barrier"):
+            continue
+        if name not in basis:
+            problems.append(f"{name} is not in {sorted(basis)}")
+        if len(qubits) == 2 and pairs is not None:
+            a, b = qubits
+            if (a, b) not in pairs and (directed or (b, a) not in pairs):
+                problems.append(f"{name} on ({a}, {b}) is not a coupled pair")
+    return problems[:3]
+
+
+def figures_problems(out: dict, qc: QuantumCircuit) -> list[str]:
+    two = sum(1 for i in qc.data if len(i.qubits) == 2)
+    problems = []
+    if two != out["two_qubit_gates"]:
+        problems.append(f"printed {out['two_qubit_gates']} two-qubit gates, qiskit counts {two}")
+    if qc.depth() != out["depth"]:
+        problems.append(f"printed depth {out['depth']}, qiskit says {qc.depth()}")
+    return problems
+
+
+def active_statevector(qc: QuantumCircuit) -> tuple[np.ndarray, dict]:
+    """aer's statevector over the physical qubits the circuit touches (measurements dropped:
+    post-selection reads where the measured qubits end), and physical -> dense index."""
+    used = sorted({qc.find_bit(q).index for i in qc.data for q in i.qubits})
+    dense = {p: k for k, p in enumerate(used)}
+    reduced = QuantumCircuit(len(used))
+    for instruction in qc.data:
+        if instruction.operation.name in ("measure", "barrier"):
+            continue
+        reduced.append(instruction.operation, [dense[qc.find_bit(q).index] for q in instruction.qubits])
+    return statevector(reduced), dense
+
+
+def game_on_device(report: Report, name: str, position: str, moves: str, seed: int, target: str,
+                   fmt: str = "qasm3") -> None:
+    label = f"routed {target} {fmt} {name}"
+    try:
+        out, qc = compiled(position, moves, seed, target, fmt)
+        game = run_qchess("game", "--position", position, "--moves", moves, "--seed", str(seed))
+    except Exception as error:  # noqa: BLE001 - a loader or qchess failure is a finding
+        report.check(label, False, f"{type(error).__name__}: {error}")
+        return
+    pairs, backend = coupling(DEVICES[target])
+    problems = isa_problems(qc, BASES[out["basis"]], pairs, out["basis"] == "ecr")
+    problems += figures_problems(out, qc)
+    if out["target"] != backend or qc.num_qubits != out["physical_qubits"]:
+        problems.append(f"target {out['target']} with {qc.num_qubits} qubits is not {backend}")
+    state, dense = active_statevector(qc)
+    sidecar = {
+        "squares": {square: dense[p] for square, p in out["squares"].items()},
+        "classical": out["classical"],
+        "postselect": [{"qubit": dense[p["qubit"]], "value": p["value"]} for p in out["postselect"]],
+    }
+    if any(p not in dense for p in out["squares"].values()):
+        problems.append("a square's qubit is idle in the routed circuit")
+    board = Board(state, len(dense), sidecar)
+    error, square = max_difference(board.probabilities(), game["probabilities"])
+    detail = f"{len(dense)} active qubits, 2q {out['two_qubit_gates']}, depth {out['depth']}, max |dp| = {error:.1e} ({square})"
+    ok = not problems and error < EXACT
+    if "measured_board" not in game:
+        product = outcome_product(game["moves"])
+        ok = ok and abs(board.kept - product) < EXACT
+        detail += f", P(postselect) = {board.kept:.6f} vs {product:.6f}"
+    report.check(label, ok, "; ".join(problems) or detail)
+
+
+def with_swaps(n: int, logical: QuantumCircuit, initial: list[int], final: list[int]) -> QuantumCircuit:
+    """`logical` placed on `n` physical qubits by `initial`, then SWAPs that carry each logical
+    qubit from `initial` to `final`."""
+    qc = QuantumCircuit(n)
+    qc.compose(logical, qubits=initial, inplace=True)
+    where = list(initial)  # where[l] = current physical qubit of logical l
+    holder = {p: l for l, p in enumerate(where)}
+    for l in range(len(where)):
+        if where[l] != final[l]:
+            a, b = where[l], final[l]
+            qc.swap(a, b)
+            other = holder.get(b)
+            holder[a], holder[b] = other, l
+            where[l] = b
+            if other is not None:
+                where[other] = a
+    return qc
+
+
+def gates_only(qc: QuantumCircuit) -> QuantumCircuit:
+    out = QuantumCircuit(qc.num_qubits)
+    for instruction in qc.data:
+        if instruction.operation.name not in ("measure", "barrier"):
+            out.append(instruction.operation, [qc.find_bit(q).index for q in instruction.qubits])
+    return out
+
+
+def operator_equivalence(report: Report, name: str, position: str, moves: str, seed: int) -> None:
+    base = ["--position", position, "--moves", moves, "--seed", str(seed)]
+    logical = gates_only(qiskit.qasm3.loads(run_qchess("compile", *base, "--format", "qasm3")["qasm"]))
+    n = logical.num_qubits
+    if n > OPERATOR_MAX_QUBITS or n < 2:
+        return
+    targets = [f"line:{n}", f"line:{n}@ecr", f"line:{n}@sqrt-iswap", f"all:{n}"]
+    if n % 2 == 0:
+        targets.append(f"grid:2x{n // 2}@ecr")
+    for target in targets:
+        label = f"operator {target} {name}"
+        try:
+            out, routed = compiled(position, moves, seed, target)
+        except Exception as error:  # noqa: BLE001
+            report.check(label, False, f"{type(error).__name__}: {error}")
+            continue
+        initial = [entry["initial"] for entry in out["layout"]]
+        final = [entry["final"] for entry in out["layout"]]
+        problems = isa_problems(routed, BASES[out["basis"]], None, False) + figures_problems(out, routed)
+        expected = with_swaps(routed.num_qubits, logical, initial, final)
+        same = Operator(gates_only(routed)).equiv(Operator(expected))
+        report.check(label, same and not problems,
+                     "; ".join(problems) or f"{n} qubits, 2q {out['two_qubit_gates']}, Operator equal up to layouts: {same}")
+
+
+def run() -> Report:
+    report = Report("check_routing")
+    games = [g for g in GAME_SEQUENCES if "fifty" not in g[0] or g[3] == 0] + MORE_GAMES
+    seen = set()
+    for name, position, moves, seed in games:
+        for target in DEVICES:
+            game_on_device(report, name, position, moves, seed, target)
+        circuit = (position, moves.replace(".m0", "").replace(".m1", ""))
+        if circuit not in seen:
+            seen.add(circuit)
+            operator_equivalence(report, name, position, moves, seed)
+    name, position, moves, seed = GAME_SEQUENCES[0]
+    game_on_device(report, name, position, moves, seed, "ibm-eagle", "qasm2")
+    for seed in RANDOM_SEEDS:
+        moves = random_game(seed)
+        per_move = run_qchess("compile", "--position", "startpos", "--moves", " ".join(moves), "--per-move")
+        plies = max((e["ply"] for e in per_move if declared_qubits(e["qasm"]) <= RANDOM_GAME_QUBITS), default=0)
+        for target in DEVICES:
+            game_on_device(report, f"random game, seed {seed}, {plies} plies", "startpos", " ".join(moves[:plies]), 0, target)
+    return report
+
+
+def main() -> int:
+    return run().finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

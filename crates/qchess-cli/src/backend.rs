@@ -337,7 +337,14 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print_back() {
-        for text in ["local", "ionq", "http://127.0.0.1:8080", "ionq,target=qpu.aria-1,noise=aria-1,mitigation"] {
+        for text in [
+            "local",
+            "ionq",
+            "http://127.0.0.1:8080",
+            "ionq,target=qpu.aria-1,noise=aria-1,mitigation",
+            "ibm:ibm_fez",
+            "ibm:ibm_brisbane,mitigation",
+        ] {
             let spec: BackendSpec = text.parse().expect(text);
             assert_eq!(spec.to_string(), text);
         }
@@ -348,6 +355,9 @@ mod tests {
             ("sim", "not a backend"),
             ("ionq,colour=red", "backend option `colour=red`"),
             ("local,mitigation", "no options"),
+            ("ibm:", "`ibm:` names no device"),
+            ("ibm:../x", "only letters, digits"),
+            ("ibm:ibm_fez,noise=aria-1", "no target= or noise= option"),
         ] {
             let error = bad.parse::<BackendSpec>().expect_err(bad);
             assert!(error.contains(says), "{bad}: {error}");
@@ -358,8 +368,12 @@ mod tests {
     /// fails cleanly, and whatever parses prints back to text that parses to the same spec.
     #[test]
     fn mutated_specs_never_panic_and_round_trip() {
-        let valid =
-            ["local", "ionq,target=qpu.aria-1,noise=aria-1,mitigation", "http://127.0.0.1:8080,target=simulator"];
+        let valid = [
+            "local",
+            "ionq,target=qpu.aria-1,noise=aria-1,mitigation",
+            "http://127.0.0.1:8080,target=simulator",
+            "ibm:ibm_fez,mitigation",
+        ];
         let alphabet = [',', '=', ':', '/', 'a', '1', ' ', '.', 'é', '\0'];
         for text in valid {
             let chars: Vec<char> = text.chars().collect();

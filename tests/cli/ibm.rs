@@ -99,6 +99,29 @@ fn a_game_on_ibm_fez_gives_the_local_probabilities() {
     assert_eq!(sampled["fen"], exact["fen"]);
 }
 
+/// A measured move is post-selected on the device's samples: the pawn steps to f3 only where the
+/// knight went to h3, and the other knight's halves stay 1/2 each.
+#[test]
+fn a_measured_move_on_ibm_fez_is_post_selected() {
+    let served = serve(3600);
+    let moves = "g1^f3h3 b8^a6c6 f2f3.m1 a6b4";
+    let local = run({
+        let mut c = Command::new(env!("CARGO_BIN_EXE_qchess"));
+        c.args(["game", "--json", "--moves", moves]);
+        c
+    });
+    assert_eq!(local.code, Some(0), "{}", local.stderr);
+    let remote =
+        run(on_serve(&served, &["game", "--json", "--backend", "ibm:ibm_fez", "--shots", "2000", "--moves", moves]));
+    assert_eq!(remote.code, Some(0), "{}", remote.stderr);
+    let (sampled, exact) = (remote.json(), local.json());
+    assert_eq!(sampled["moves"][2]["proceeded"], true);
+    assert_eq!(sampled["fen"], exact["fen"]);
+    // About half of the 2000 shots survive the f3 outcome; fewer than 800 would be a 9 sigma
+    // event, so 800 bounds the sigma from above.
+    assert_within_sampling_error(&sampled, &exact, 800.0);
+}
+
 #[test]
 fn compare_finds_ibm_fez_agrees_with_the_local_simulator() {
     let served = serve(3600);

@@ -40,6 +40,9 @@ pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> 
             return Err(bad_input_at(place(), format!("--ibm-url `{}` is not an http(s) URL", excerpt(&url))));
         }
         ibm = ibm.at(&url);
+    } else {
+        // Only IBM's own devices are cached: the cache is keyed by device name alone.
+        ibm.cache_dir = cache_dir();
     }
     // The IonQ part of the configuration is unused; the shared flags (shots, timeout,
     // mitigation) are checked the same way as for the other providers.
@@ -83,6 +86,16 @@ pub(super) fn run_circuit(config: &RemoteBoardConfig, circuit: &Circuit, shots: 
     })
     .map_err(|e| with_causes(&e))?;
     qchess_compare::circuits::from_qubit_results(circuit, result.probabilities.outcomes(), Some(result.shots))
+}
+
+/// Where IBM's device configurations are cached: `$XDG_CACHE_HOME/qchess/ibm`, else
+/// `$HOME/.cache/qchess/ibm` (`None` when neither is set).
+fn cache_dir() -> Option<std::path::PathBuf> {
+    let base =
+        std::env::var_os("XDG_CACHE_HOME").filter(|v| !v.is_empty()).map(std::path::PathBuf::from).or_else(|| {
+            std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|home| std::path::Path::new(&home).join(".cache"))
+        })?;
+    Some(base.join("qchess").join("ibm"))
 }
 
 /// Runs a future on a fresh single-threaded runtime.

@@ -1,5 +1,7 @@
 //! `--backend ibm:DEVICE`: the IBM flags checked, and the device's configuration fetched once so
-//! an unknown device is a usage error (exit code 2) before any game starts.
+//! an unknown device is a usage error (exit code 2) before any game starts. `--shots` and
+//! `--mitigation` apply as for IonQ; `--timeout` bounds each request to IBM (a job is polled
+//! until it ends or Ctrl-C cancels it).
 
 use qchess_circuit::ir::Circuit;
 use qchess_compare::observation::Observation;

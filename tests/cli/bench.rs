@@ -32,16 +32,7 @@ fn quick_json_follows_the_contract() {
     let names: Vec<&str> = workloads.iter().map(|w| w["name"].as_str().expect("name")).collect();
     assert_eq!(
         names,
-        [
-            "fixed",
-            "random-default",
-            "random-split-heavy",
-            "random-no-merge",
-            "growth",
-            "dense",
-            "dense-circuits",
-            "search"
-        ]
+        ["fixed", "random-default", "random-split-heavy", "random-no-merge", "growth", "dense", "search"]
     );
 
     for workload in workloads {

@@ -9,6 +9,7 @@ mod compile;
 mod demo;
 mod errors;
 mod game;
+mod ibm;
 mod matches;
 mod moves;
 mod perft;

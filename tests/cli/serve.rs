@@ -218,7 +218,7 @@ fn two_hundred_concurrent_jobs_all_complete_and_memory_stays_bounded() {
     ids.dedup();
     assert_eq!(ids.len(), 200, "every job has its own id");
     let rss_after_200 = served.rss_kib();
-    // 300 more jobs overflow the store of 250: the oldest finished jobs are dropped.
+    // 300 more jobs overflow the store of 250: the oldest read jobs are dropped.
     for round in 0..3 {
         run_batch(100, round);
     }

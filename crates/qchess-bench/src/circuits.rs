@@ -28,6 +28,20 @@ pub struct CircuitSize {
     pub layers: usize,
 }
 
+impl CircuitSize {
+    /// The standard depth for `qubits` qubits: 20 layers at 20 qubits, 12 at 24, 8 at 26
+    /// (about the same work per circuit), 10 otherwise.
+    pub fn standard(qubits: usize) -> CircuitSize {
+        let layers = match qubits {
+            20 => 20,
+            24 => 12,
+            26 => 8,
+            _ => 10,
+        };
+        CircuitSize { qubits, layers }
+    }
+}
+
 /// The seeded random circuit of `size` (seed: its qubit count).
 pub fn random_circuit(size: CircuitSize) -> Circuit {
     let mut rng = ChaCha8Rng::seed_from_u64(0xC1C0 + size.qubits as u64);
@@ -60,7 +74,7 @@ pub fn random_circuit(size: CircuitSize) -> Circuit {
 
 /// The configurations timed on every circuit: label and settings.
 fn variants(threads: usize) -> Vec<(String, Acceleration)> {
-    let fused = |precision, threads| Acceleration { precision, threads, ..Acceleration::default() };
+    let fused = Acceleration::fused;
     let mut list = vec![
         ("unfused double 1t".to_owned(), Acceleration::unfused()),
         ("fused double 1t".to_owned(), fused(Precision::Double, 1)),

@@ -68,7 +68,19 @@ pub enum Workload {
 }
 
 impl Workload {
-    /// Every workload, in the order `qchess bench` runs them.
+    /// The workloads a plain `qchess bench` runs, in order: all but `dense-circuits`, which
+    /// takes minutes and is asked for by name.
+    pub const DEFAULT: [Workload; 7] = [
+        Workload::Fixed,
+        Workload::RandomDefault,
+        Workload::RandomSplitHeavy,
+        Workload::RandomNoMerge,
+        Workload::Growth,
+        Workload::Dense,
+        Workload::Search,
+    ];
+
+    /// Every workload.
     pub const ALL: [Workload; 8] = [
         Workload::Fixed,
         Workload::RandomDefault,
@@ -140,16 +152,12 @@ impl BenchOptions {
     /// gates at 20 and 24 qubits, 30 searches of 100 ms.
     pub fn standard() -> BenchOptions {
         BenchOptions {
-            workloads: Workload::ALL.to_vec(),
+            workloads: Workload::DEFAULT.to_vec(),
             fixed_repetitions: 100,
             random: RandomPlan { games: 1000, plies: 60, crosscheck_every: 50, crosscheck_qubits: 18 },
             growth_k: (10, 20),
             dense: vec![DenseSize { qubits: 20, gates: 300 }, DenseSize { qubits: 24, gates: 60 }],
-            circuits: vec![
-                CircuitSize { qubits: 20, layers: 20 },
-                CircuitSize { qubits: 24, layers: 12 },
-                CircuitSize { qubits: 26, layers: 8 },
-            ],
+            circuits: [20, 24, 26].map(CircuitSize::standard).to_vec(),
             threads: available_threads(),
             qasm_dir: None,
             search: SearchPlan { positions: 30, movetime_ms: 100 },
@@ -159,7 +167,7 @@ impl BenchOptions {
     /// Every workload shrunk to run in seconds, even unoptimised.
     pub fn quick() -> BenchOptions {
         BenchOptions {
-            workloads: Workload::ALL.to_vec(),
+            workloads: Workload::DEFAULT.to_vec(),
             fixed_repetitions: 3,
             random: RandomPlan { games: 20, plies: 40, crosscheck_every: 10, crosscheck_qubits: 12 },
             growth_k: (6, 12),

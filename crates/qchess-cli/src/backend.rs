@@ -9,6 +9,10 @@
 //!   the URL has no path; the key from `--api-key` or `IONQ_API_KEY`).
 //! - `http://HOST:PORT` (or `https://...`): a `qchess serve`, or any IonQ v0.4 compatible API;
 //!   `/v0.4` is added when the URL has no path.
+//! - `ibm:DEVICE` (`ibm:ibm_fez`): an IBM Quantum device; circuits are routed onto its coupling
+//!   map and run as Sampler jobs. The API key comes from `--ibm-api-key` or `QISKIT_IBM_TOKEN`,
+//!   the service instance from `--ibm-crn` or `QISKIT_IBM_INSTANCE`; `--ibm-url` (or
+//!   `QCHESS_IBM_URL`) points both IAM and the API at one server, such as a `qchess serve`.
 //!
 //! Options, after commas, set one backend's `target=simulator|qpu.NAME`, `noise=MODEL` and
 //! `mitigation` (drop shots with impossible piece counts); without them the `--target`,
@@ -30,6 +34,8 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
 use crate::exit::bad_input_at;
 
+mod ibm;
+
 /// Which kind of backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BackendKind {
@@ -39,6 +45,8 @@ pub enum BackendKind {
     Ionq,
     /// An IonQ-compatible API at this URL (a `qchess serve`), with `/v0.4` added if needed.
     Url(String),
+    /// An IBM Quantum device.
+    Ibm(String),
 }
 
 /// A backend as written on the command line. See the [module docs](self).
@@ -64,9 +72,10 @@ impl FromStr for BackendSpec {
             "local" => BackendKind::Local,
             "ionq" => BackendKind::Ionq,
             url if url.starts_with("http://") || url.starts_with("https://") => BackendKind::Url(url.to_owned()),
+            ibm if ibm.starts_with("ibm:") => BackendKind::Ibm(ibm_device(&ibm["ibm:".len()..])?),
             other => {
                 return Err(format!(
-                    "`{}` is not a backend: use local, ionq or the http:// URL of a qchess serve",
+                    "`{}` is not a backend: use local, ionq, ibm:DEVICE or the http:// URL of a qchess serve",
                     excerpt(other)
                 ));
             }
@@ -88,6 +97,9 @@ impl FromStr for BackendSpec {
         if spec.kind == BackendKind::Local && (spec.target.is_some() || spec.noise_model.is_some() || spec.mitigation) {
             return Err("the local backend takes no options".to_owned());
         }
+        if matches!(spec.kind, BackendKind::Ibm(_)) && (spec.target.is_some() || spec.noise_model.is_some()) {
+            return Err("an ibm:DEVICE backend takes no target= or noise= option: the device is its target".to_owned());
+        }
         Ok(spec)
     }
 }
@@ -98,6 +110,7 @@ impl fmt::Display for BackendSpec {
             BackendKind::Local => f.write_str("local")?,
             BackendKind::Ionq => f.write_str("ionq")?,
             BackendKind::Url(url) => f.write_str(url)?,
+            BackendKind::Ibm(device) => write!(f, "ibm:{device}")?,
         }
         if let Some(target) = &self.target {
             write!(f, ",target={target}")?;
@@ -133,6 +146,18 @@ pub struct RemoteArgs {
     /// Seconds one remote job may take, retries included.
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
+    /// IBM Cloud API key of `--backend ibm:DEVICE` (default: the QISKIT_IBM_TOKEN environment
+    /// variable).
+    #[arg(long, value_name = "KEY")]
+    pub ibm_api_key: Option<String>,
+    /// CRN of the IBM Quantum service instance (default: the QISKIT_IBM_INSTANCE environment
+    /// variable).
+    #[arg(long, value_name = "CRN")]
+    pub ibm_crn: Option<String>,
+    /// One base URL for IBM's IAM and API, such as a qchess serve (default: QCHESS_IBM_URL, else
+    /// IBM's own services).
+    #[arg(long, value_name = "URL")]
+    pub ibm_url: Option<String>,
     /// Drop shots whose piece count is impossible (remote backends).
     #[arg(long)]
     pub mitigation: bool,
@@ -145,7 +170,7 @@ pub struct RemoteArgs {
 /// `--backend` and the remote flags, for commands that run one game.
 #[derive(Debug, Clone, clap::Args)]
 pub struct BackendArgs {
-    /// Where moves run: local, ionq, or the URL of a qchess serve, with `,target=...`,
+    /// Where moves run: local, ionq, ibm:DEVICE (IBM Quantum), or the URL of a qchess serve, with `,target=...`,
     /// `,noise=...` or `,mitigation` options.
     #[arg(long, default_value = "local", value_name = "BACKEND")]
     pub backend: BackendSpec,
@@ -195,6 +220,7 @@ impl Backend {
     pub fn resolve(spec: &BackendSpec, remote: &RemoteArgs) -> anyhow::Result<Backend> {
         let url = match &spec.kind {
             BackendKind::Local => return Ok(Backend::Local),
+            BackendKind::Ibm(device) => return ibm::resolve(spec, device, remote),
             BackendKind::Ionq => remote.provider_url.as_deref().map(provider_url),
             BackendKind::Url(url) => Some(provider_url(url)),
         };
@@ -228,6 +254,7 @@ impl Backend {
         }
         let base = match &spec.kind {
             BackendKind::Url(url) => url.trim_end_matches('/').to_owned(),
+            BackendKind::Ibm(device) => format!("ibm:{device}"),
             _ => "ionq".to_owned(),
         };
         Ok(Backend::Remote { label: format!("{base} ({})", details.join(", ")), config: Box::new(config) })
@@ -255,6 +282,20 @@ impl Backend {
     }
 }
 
+/// The device of `ibm:DEVICE`: letters, digits, `_` and `-`, as IBM names its devices.
+fn ibm_device(device: &str) -> Result<String, String> {
+    let valid = !device.is_empty()
+        && device.len() <= 64
+        && device.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if valid {
+        Ok(device.to_owned())
+    } else if device.is_empty() {
+        Err("`ibm:` names no device: write ibm:DEVICE, such as ibm:ibm_fez".to_owned())
+    } else {
+        Err(format!("`ibm:{}`: a device name has only letters, digits, `_` and `-`", excerpt(device)))
+    }
+}
+
 /// The provider base URL of a server URL (`--backend URL` or `--provider-url URL`): `/v0.4` is
 /// added when the URL has no path, so the bare base users copy works as well as the API's.
 fn provider_url(url: &str) -> String {
@@ -275,6 +316,7 @@ impl qchess_compare::Backend for Backend {
     fn run_circuit(&self, circuit: &Circuit, shots: u64, _seed: u64) -> Result<Observation, String> {
         match self {
             Backend::Local => qchess_compare::circuits::run_exact(circuit),
+            Backend::Remote { config, .. } if config.ibm.is_some() => ibm::run_circuit(config, circuit, shots),
             Backend::Remote { config, .. } => {
                 let client = IonqClient::new(config.provider.clone()).map_err(|e| with_causes(&e))?;
                 let runtime = tokio::runtime::Builder::new_current_thread()
@@ -295,7 +337,14 @@ mod tests {
 
     #[test]
     fn specs_parse_and_print_back() {
-        for text in ["local", "ionq", "http://127.0.0.1:8080", "ionq,target=qpu.aria-1,noise=aria-1,mitigation"] {
+        for text in [
+            "local",
+            "ionq",
+            "http://127.0.0.1:8080",
+            "ionq,target=qpu.aria-1,noise=aria-1,mitigation",
+            "ibm:ibm_fez",
+            "ibm:ibm_brisbane,mitigation",
+        ] {
             let spec: BackendSpec = text.parse().expect(text);
             assert_eq!(spec.to_string(), text);
         }
@@ -306,6 +355,9 @@ mod tests {
             ("sim", "not a backend"),
             ("ionq,colour=red", "backend option `colour=red`"),
             ("local,mitigation", "no options"),
+            ("ibm:", "`ibm:` names no device"),
+            ("ibm:../x", "only letters, digits"),
+            ("ibm:ibm_fez,noise=aria-1", "no target= or noise= option"),
         ] {
             let error = bad.parse::<BackendSpec>().expect_err(bad);
             assert!(error.contains(says), "{bad}: {error}");
@@ -316,8 +368,12 @@ mod tests {
     /// fails cleanly, and whatever parses prints back to text that parses to the same spec.
     #[test]
     fn mutated_specs_never_panic_and_round_trip() {
-        let valid =
-            ["local", "ionq,target=qpu.aria-1,noise=aria-1,mitigation", "http://127.0.0.1:8080,target=simulator"];
+        let valid = [
+            "local",
+            "ionq,target=qpu.aria-1,noise=aria-1,mitigation",
+            "http://127.0.0.1:8080,target=simulator",
+            "ibm:ibm_fez,mitigation",
+        ];
         let alphabet = [',', '=', ':', '/', 'a', '1', ' ', '.', 'é', '\0'];
         for text in valid {
             let chars: Vec<char> = text.chars().collect();

@@ -1,4 +1,5 @@
-//! An asynchronous client of IBM Quantum's REST API: authentication and device descriptions.
+//! An asynchronous client of IBM Quantum's REST API: authentication, device descriptions and
+//! Sampler V2 jobs.
 //!
 //! * **Tokens.** The IBM Cloud API key is exchanged at IAM (`POST {iam}/identity/token`, a form
 //!   with `grant_type=urn:ibm:params:oauth:grant-type:apikey`) for a bearer token. The token is
@@ -12,6 +13,10 @@
 //! * **Device descriptions.** [`IbmClient::configuration`] fetches
 //!   `GET {api}/backends/{device}/configuration` (the JSON `qchess-route` reads as a target) and
 //!   keeps it on disk in the cache directory, reused for [`CONFIGURATION_TTL`].
+//! * **Jobs.** [`IbmClient::run`] submits one OpenQASM 3 ISA circuit as a Sampler V2 job
+//!   (`POST {api}/jobs`), polls `GET {api}/jobs/{id}` with growing waits until its status is
+//!   final (asking the service to cancel it on Ctrl-C), and reads `GET {api}/jobs/{id}/results`:
+//!   per classical register, one hex sample per shot ([`SamplerResult`]).
 //!
 //! ```no_run
 //! use qchess_remote::config::ApiKey;
@@ -37,6 +42,7 @@ use tokio::time::Instant;
 use crate::client::{Answer, classify, excerpt, malformed, network_error, parse};
 use crate::config::{ApiKey, RetryPolicy};
 use crate::error::RemoteError;
+use crate::interrupt::InterruptGuard;
 use crate::retry::{is_retryable, parse_retry_after, retry_delay};
 
 /// IBM Cloud's IAM service.
@@ -180,20 +186,81 @@ impl IbmClient {
     /// `GET {api}/{path}` with the token; on 401 the key is exchanged again and the request
     /// sent once more.
     pub async fn get(&self, what: &str, path: &str) -> Result<Value, RemoteError> {
+        self.call(what, Method::GET, path, None).await
+    }
+
+    /// A request to the API with the token, exchanging the key again once on 401.
+    async fn call(&self, what: &str, method: Method, path: &str, body: Option<&Value>) -> Result<Value, RemoteError> {
         let url = format!("{}/{}", self.config.api_url.trim_end_matches('/'), path.trim_start_matches('/'));
+        let body = body.map(|b| serde_json::to_vec(b).unwrap_or_default());
         let mut refreshed = false;
         loop {
             let token = self.token().await?;
-            let request =
-                Request { method: Method::GET, url: url.clone(), body: None, form: false, bearer: Some(token.clone()) };
+            let request = Request {
+                method: method.clone(),
+                url: url.clone(),
+                body: body.clone(),
+                form: false,
+                bearer: Some(token.clone()),
+            };
             match self.send(what, &request).await {
                 Err(RemoteError::Auth { status: 401, .. }) if !refreshed => {
                     self.drop_token(&token).await;
                     refreshed = true;
                 }
+                Ok(answer) if answer.body.is_empty() => return Ok(Value::Null),
                 other => return parse(&other?, what),
             }
         }
+    }
+
+    /// Runs one OpenQASM 3 ISA circuit for `shots` shots as a Sampler V2 job: submits it,
+    /// polls until it is final (canceling it on Ctrl-C), and decodes its samples.
+    pub async fn run(&self, circuit: &str, shots: u64) -> Result<SamplerResult, RemoteError> {
+        let job = serde_json::json!({
+            "program_id": "sampler",
+            "backend": self.config.device,
+            "params": { "pubs": [[circuit, null, shots]], "version": 2 },
+        });
+        let created = self.call("submitting the job", Method::POST, "jobs", Some(&job)).await?;
+        let job_id = created
+            .get("id")
+            .and_then(Value::as_str)
+            .filter(|id| !id.is_empty())
+            .ok_or_else(|| malformed("submitting the job", "the answer has no job id"))?;
+        let job_id = job_id.to_owned();
+        let interrupt = InterruptGuard::listen();
+        let mut delay = Duration::from_millis(100);
+        loop {
+            let what = format!("the status of job {job_id}");
+            let info = self.get(&what, &format!("jobs/{}", path_segment(&job_id))).await?;
+            let status =
+                info.pointer("/state/status").or_else(|| info.get("status")).and_then(Value::as_str).unwrap_or("");
+            match status {
+                "Completed" => break,
+                "Failed" => {
+                    let reason = info.pointer("/state/reason").and_then(Value::as_str).unwrap_or("no reason given");
+                    return Err(RemoteError::JobFailed { job_id, code: "Failed".into(), message: reason.to_owned() });
+                }
+                // `Cancelled - Ran too long` too.
+                cancelled if cancelled.starts_with("Cancelled") => {
+                    return Err(RemoteError::Canceled { job_id, by_user: false });
+                }
+                _ => {}
+            }
+            if interrupt.as_ref().is_some_and(InterruptGuard::interrupted) {
+                // Best effort: the wait is over whether or not the service hears us.
+                let _ = self
+                    .call("canceling the job", Method::POST, &format!("jobs/{}/cancel", path_segment(&job_id)), None)
+                    .await;
+                return Err(RemoteError::Canceled { job_id, by_user: true });
+            }
+            tokio::time::sleep(delay).await;
+            delay = (delay * 3 / 2).min(Duration::from_secs(5));
+        }
+        let what = format!("the results of job {job_id}");
+        let results = self.get(&what, &format!("jobs/{}/results", path_segment(&job_id))).await?;
+        SamplerResult::from_json(job_id, shots, &results).map_err(|detail| malformed(&what, &detail))
     }
 
     /// The device's configuration (`backend_name`, `n_qubits`, `basis_gates`, `coupling_map`,
@@ -272,6 +339,66 @@ impl IbmClient {
             }
             tokio::time::sleep(retry_delay(policy, attempts - 1, retry_after, rand::random::<f64>())).await;
         }
+    }
+}
+
+/// One classical register's samples.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RegisterSamples {
+    /// The register's name.
+    pub name: String,
+    /// Its bits.
+    pub num_bits: u32,
+    /// One value per shot, bit `i` = the register's bit `i`.
+    pub samples: Vec<u64>,
+}
+
+/// A finished Sampler job's first pub.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SamplerResult {
+    /// The job's id.
+    pub job_id: String,
+    /// Shots asked for.
+    pub shots: u64,
+    /// Each register's samples, in the order the service lists them.
+    pub registers: Vec<RegisterSamples>,
+}
+
+impl SamplerResult {
+    /// Reads `{"results": [{"data": {NAME: {"samples": ["0x..."], "num_bits": n}}}]}`.
+    pub fn from_json(job_id: String, shots: u64, body: &Value) -> Result<SamplerResult, String> {
+        let data = body.pointer("/results/0/data").and_then(Value::as_object).ok_or("no results[0].data")?;
+        let mut registers = Vec::new();
+        for (name, register) in data {
+            let num_bits =
+                register.get("num_bits").and_then(Value::as_u64).ok_or(format!("register {name} has no num_bits"))?;
+            if num_bits > 64 {
+                return Err(format!("register {name} has {num_bits} bits; at most 64 are read"));
+            }
+            let samples = register
+                .get("samples")
+                .and_then(Value::as_array)
+                .ok_or(format!("register {name} has no samples"))?
+                .iter()
+                .map(|s| {
+                    let text = s.as_str().unwrap_or("");
+                    u64::from_str_radix(text.trim_start_matches("0x"), 16)
+                        .map_err(|_| format!("register {name}: bad sample `{text}`"))
+                })
+                .collect::<Result<Vec<u64>, String>>()?;
+            registers.push(RegisterSamples { name: name.clone(), num_bits: num_bits as u32, samples });
+        }
+        Ok(SamplerResult { job_id, shots, registers })
+    }
+
+    /// How often each value of register `name` occurred.
+    pub fn counts(&self, name: &str) -> Option<std::collections::BTreeMap<u64, u64>> {
+        let register = self.registers.iter().find(|r| r.name == name)?;
+        let mut counts = std::collections::BTreeMap::new();
+        for &sample in &register.samples {
+            *counts.entry(sample).or_insert(0) += 1;
+        }
+        Some(counts)
     }
 }
 

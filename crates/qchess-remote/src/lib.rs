@@ -10,6 +10,8 @@
 //! * [`probabilities`], [`wire`], [`retry`]: results, JSON shapes and retry timing.
 //! * [`ibm`]: [`IbmClient`](ibm::IbmClient), IBM Quantum's REST API: IAM token exchange and refresh,
 //!   device configurations fetched and cached.
+//! * [`sampler`]: [`IbmRunner`](sampler::IbmRunner), qchess circuits routed onto an IBM device and
+//!   run as Sampler jobs, read back as the IonQ client's results.
 //! * [`error`]: [`RemoteError`], what went wrong, sorted by what the user can do about it.
 //!
 //! Depends on `qchess-core`, `qchess-circuit` and `qchess-qasm` (for the IonQ JSON lowering).
@@ -32,6 +34,7 @@ mod interrupt;
 pub mod probabilities;
 mod progress;
 pub mod retry;
+pub mod sampler;
 pub mod settings;
 pub mod wire;
 

@@ -177,10 +177,20 @@ impl Player {
             }
             Player::Search { searcher, depth } => {
                 let limits = SearchLimits { depth: Some(*depth), movetime: Some(movetime), ..SearchLimits::default() };
-                let found = searcher.search(game, &limits)?;
-                let mut rest = game.legal_moves();
-                rest.retain(|mv| *mv != found.best);
-                play_first_that_fits(game, std::iter::once(found.best).chain(rest).collect())
+                let mut moves = game.legal_moves();
+                match searcher.search(game, &limits) {
+                    Ok(found) => {
+                        moves.retain(|mv| *mv != found.best);
+                        moves.insert(0, found.best);
+                    }
+                    // A game whose record does not replay cannot be copied for the search:
+                    // play on with the best move one ply sees rather than stop the game.
+                    Err(crate::SearchError::Replay(_)) => {
+                        moves = rank_by_expected_score(game, &moves, &Weights::default())
+                    }
+                    Err(error) => return Err(error.into()),
+                }
+                play_first_that_fits(game, moves)
             }
             Player::Engine(engine) => {
                 let text = engine.best_move(game, movetime)?;

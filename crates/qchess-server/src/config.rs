@@ -22,15 +22,15 @@ pub struct Limits {
     pub max_shots: u64,
     /// Most gates one circuit may have.
     pub max_gates: usize,
-    /// Jobs kept at once; the oldest finished jobs are dropped to make room, and a submission
-    /// finding only unfinished jobs is answered 429. A finished job keeps only its results (at
+    /// Jobs kept at once; the oldest read jobs (or unread ones past [`Timeouts::result_ttl`])
+    /// are dropped to make room, and a submission finding none is answered 429. A finished job keeps only its results (at
     /// most `2^max_dense_qubits` outcomes, or the basis states of a sparse run), not its circuit.
     pub max_jobs: usize,
     /// Outcomes all stored results may hold together (16 bytes each). Only results that were
     /// fetched, or are older than [`Timeouts::result_ttl`], are dropped to make room; while
     /// unread results fill the store, submissions are answered 429 with `Retry-After`.
     pub max_result_entries: usize,
-    /// Connections served at once; more are answered 503 with `Retry-After` and closed.
+    /// Connections served at once; more wait in the listen queue until one closes.
     pub max_connections: usize,
     /// Basis states the quantum board API's state may hold; a move needing more is answered 422.
     pub max_board_states: usize,
@@ -47,7 +47,7 @@ impl Default for Limits {
             max_gates: 100_000,
             max_jobs: 10_000,
             max_result_entries: 1 << 24,
-            max_connections: 512,
+            max_connections: 4096,
             max_board_states: qchess_sim::sparse::DEFAULT_STATE_CAP,
         }
     }

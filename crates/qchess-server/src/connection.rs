@@ -5,7 +5,9 @@
 //! * a request body must arrive whole within [`Timeouts::body`] of its header (the handler
 //!   reading it sees an error, answered 408);
 //! * a connection that moves no byte for [`Timeouts::idle`] while no handler runs (an idle
-//!   keep-alive connection, or a client that stopped reading an answer) is closed.
+//!   keep-alive connection, or a client that stopped reading an answer) is closed;
+//! * while other connections wait for a place (the cap is reached), idle keep-alive
+//!   connections are closed at once.
 //!
 //! The watch works from outside HTTP: the socket reports every byte moved, the service reports
 //! when a request's header was parsed, when its handler returned and when its answer was sent.
@@ -16,7 +18,7 @@ use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -27,7 +29,7 @@ use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
-use tokio::sync::watch;
+use tokio::sync::{Notify, watch};
 use tower_service::Service as _;
 
 use crate::config::Timeouts;
@@ -86,14 +88,47 @@ impl Activity {
         (idle >= timeouts.idle.as_millis() as u64).then_some(Expiry::Idle)
     }
 
-    /// Resolves once the connection must close.
-    async fn watch(&self, timeouts: Timeouts) -> Expiry {
+    /// Whether the connection waits for a next request that has not begun.
+    fn is_idle(&self) -> bool {
+        self.handlers.load(Ordering::Relaxed) == 0
+            && self.open.load(Ordering::Relaxed) == 0
+            && self.header_since.load(Ordering::Relaxed) == 0
+    }
+
+    /// Resolves once the connection must close: a timeout, or an idle connection while others
+    /// wait for a place.
+    async fn watch(&self, timeouts: Timeouts, crowding: &Crowding) -> Expiry {
         let tick = (timeouts.header.min(timeouts.idle) / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
         loop {
-            tokio::time::sleep(tick).await;
+            tokio::select! {
+                () = tokio::time::sleep(tick) => {}
+                () = crowding.notify.notified() => {}
+            }
+            if crowding.crowded.load(Ordering::Relaxed) && self.is_idle() {
+                return Expiry::Crowded;
+            }
             if let Some(expiry) = self.expired(&timeouts) {
                 return expiry;
             }
+        }
+    }
+}
+
+/// Whether connections wait for a place because all are taken; idle keep-alive connections
+/// then close to make room, so that clients holding idle connections in their pools cannot keep
+/// others out.
+#[derive(Debug, Default)]
+pub struct Crowding {
+    crowded: AtomicBool,
+    notify: Notify,
+}
+
+impl Crowding {
+    /// Says whether connections wait for a place; when they start to, idle ones are told at once.
+    pub fn set(&self, crowded: bool) {
+        self.crowded.store(crowded, Ordering::Relaxed);
+        if crowded {
+            self.notify.notify_waiters();
         }
     }
 }
@@ -103,6 +138,7 @@ impl Activity {
 enum Expiry {
     Header,
     Idle,
+    Crowded,
 }
 
 /// The socket, reporting every byte it moves.
@@ -237,7 +273,13 @@ impl Drop for Handling {
 
 /// Serves one connection until the client leaves, a timeout closes it, or (after `shutdown`
 /// turns true) its request in flight is answered.
-pub async fn serve(stream: TcpStream, app: Router, timeouts: Timeouts, mut shutdown: watch::Receiver<bool>) {
+pub async fn serve(
+    stream: TcpStream,
+    app: Router,
+    timeouts: Timeouts,
+    crowding: Arc<Crowding>,
+    mut shutdown: watch::Receiver<bool>,
+) {
     let activity = Arc::new(Activity::new());
     let io = TokioIo::new(WatchedStream { stream, activity: Arc::clone(&activity) });
     let service_activity = Arc::clone(&activity);
@@ -260,7 +302,7 @@ pub async fn serve(stream: TcpStream, app: Router, timeouts: Timeouts, mut shutd
     });
     let connection = hyper::server::conn::http1::Builder::new().keep_alive(true).serve_connection(io, service);
     tokio::pin!(connection);
-    let watchdog = activity.watch(timeouts);
+    let watchdog = activity.watch(timeouts, &crowding);
     tokio::pin!(watchdog);
     let mut draining = *shutdown.borrow();
     if draining {
@@ -280,31 +322,6 @@ pub async fn serve(stream: TcpStream, app: Router, timeouts: Timeouts, mut shutd
             }
         }
     }
-}
-
-/// Answers a connection over the cap with 503 and `Retry-After`, then closes it.
-pub async fn refuse(mut stream: TcpStream, limit: usize) {
-    use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-    let body = serde_json::json!({
-        "statusCode": 503,
-        "error": "Service Unavailable",
-        "message": format!("the server has {limit} connections open, the most it serves at once (--max-connections); retry shortly"),
-    })
-    .to_string();
-    let answer = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\nconnection: close\r\ncontent-length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    let exchange = async {
-        stream.write_all(answer.as_bytes()).await?;
-        stream.shutdown().await?;
-        // Read what the client sent until it closes, so that closing does not reset the
-        // connection before the client read the answer.
-        let mut sink = [0u8; 4096];
-        while stream.read(&mut sink).await? > 0 {}
-        io::Result::Ok(())
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(2), exchange).await;
 }
 
 #[cfg(test)]

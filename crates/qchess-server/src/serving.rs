@@ -1,4 +1,4 @@
-//! Accepting connections up to the cap, and stopping: on the shutdown signal the server stops
+//! Accepting connections up to the cap (more wait in the listen queue), and stopping: on the shutdown signal the server stops
 //! accepting, refuses new jobs, fails the jobs that have not started (`ServerShutdown`), lets
 //! running jobs and requests in flight finish within [`Timeouts::shutdown_grace`], then fails
 //! and stops whatever still runs.
@@ -15,11 +15,8 @@ use tokio::task::JoinSet;
 
 use crate::AppState;
 use crate::config::Timeouts;
-use crate::connection;
+use crate::connection::{self, Crowding};
 use crate::jobs::{JobFailure, Phase};
-
-/// Connections over the cap answered 503 at once; beyond that they are closed unanswered.
-const MAX_REFUSING: usize = 64;
 
 /// How often shutdown looks whether everything finished.
 const DRAIN_POLL: Duration = Duration::from_millis(20);
@@ -47,11 +44,27 @@ pub async fn serve(
     let timeouts = state.config.timeouts;
     let cap = state.config.limits.max_connections;
     let slots = Arc::new(Semaphore::new(cap));
-    let refusing = Arc::new(Semaphore::new(MAX_REFUSING));
+    let crowding = Arc::new(Crowding::default());
     let (stopping, stop_signal) = watch::channel(false);
     let mut connections = JoinSet::new();
     tokio::pin!(shutdown);
     loop {
+        // At the cap, further connections wait in the listen queue until one closes: a burst
+        // of clients is served late rather than turned away. Idle keep-alive connections close
+        // at once to make room; silent ones at the header timeout.
+        let slot = match Arc::clone(&slots).try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                crowding.set(true);
+                let slot = tokio::select! {
+                    () = &mut shutdown => break,
+                    slot = Arc::clone(&slots).acquire_owned() => slot,
+                };
+                crowding.set(false);
+                let Ok(slot) = slot else { break };
+                slot
+            }
+        };
         let accepted = tokio::select! {
             () = &mut shutdown => break,
             accepted = listener.accept() => accepted,
@@ -67,23 +80,11 @@ pub async fn serve(
             }
         };
         let _ = stream.set_nodelay(true);
-        match Arc::clone(&slots).try_acquire_owned() {
-            Ok(slot) => {
-                let (app, stop_signal) = (app.clone(), stop_signal.clone());
-                connections.spawn(async move {
-                    connection::serve(stream, app, timeouts, stop_signal).await;
-                    drop(slot);
-                });
-            }
-            Err(_) => {
-                if let Ok(permit) = Arc::clone(&refusing).try_acquire_owned() {
-                    tokio::spawn(async move {
-                        connection::refuse(stream, cap).await;
-                        drop(permit);
-                    });
-                }
-            }
-        }
+        let (app, stop_signal, crowding) = (app.clone(), stop_signal.clone(), Arc::clone(&crowding));
+        connections.spawn(async move {
+            connection::serve(stream, app, timeouts, crowding, stop_signal).await;
+            drop(slot);
+        });
     }
     drop(listener);
     stop(&state, &stopping, &mut connections, &slots, cap, timeouts).await

@@ -243,7 +243,7 @@ fn the_key_limits_and_idle_timeout_apply() {
     rejected(
         keyed(http.post(format!("{base}/api/games")).json(&json!({"record": long_record}))),
         StatusCode::PAYLOAD_TOO_LARGE,
-        "length limit",
+        "--max-body-bytes",
     );
     // The page and what it loads need no key.
     for (path, kind) in [

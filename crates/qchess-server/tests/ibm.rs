@@ -111,3 +111,208 @@ fn a_token_the_api_refuses_is_exchanged_once_then_the_refusal_stands() {
     );
     assert_ne!(block_on(client.token()).expect("a token"), before, "the refused token was exchanged");
 }
+
+/// Submits a Sampler V2 job with a fresh token; returns the status and the JSON answer.
+fn submit(base: &str, circuit: &str, shots: u64) -> (u16, serde_json::Value) {
+    let client = IbmClient::new(config(base, KEY, "ibm_fez")).expect("client");
+    let token = block_on(client.token()).expect("a token");
+    let job = serde_json::json!({
+        "program_id": "sampler", "backend": "ibm_fez",
+        "params": { "pubs": [[circuit, null, shots]], "version": 2 },
+    });
+    let answer = reqwest::blocking::Client::new()
+        .post(format!("{base}/api/v1/jobs"))
+        .bearer_auth(&token)
+        .header("Service-CRN", "crn:v1:qchess:test")
+        .json(&job)
+        .send()
+        .expect("answers");
+    let status = answer.status().as_u16();
+    let body: serde_json::Value = answer.json().expect("JSON");
+    if status != 200 {
+        return (status, body);
+    }
+    let id = body["id"].as_str().expect("an id").to_owned();
+    let get = |path: &str| -> serde_json::Value {
+        reqwest::blocking::Client::new()
+            .get(format!("{base}/api/v1/jobs/{id}{path}"))
+            .bearer_auth(&token)
+            .header("Service-CRN", "crn:v1:qchess:test")
+            .send()
+            .expect("answers")
+            .json()
+            .expect("JSON")
+    };
+    assert_eq!(get("")["status"], "Completed");
+    (status, get("/results"))
+}
+
+/// A Bell pair on ibm_fez's coupled qubits 87 and 88 in its basis: H = rz(pi/2) sx rz(pi/2).
+const BELL: &str = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[156] q;\nbit[2] c;\n\
+    rz(pi/2) q[87]; sx q[87]; rz(pi/2) q[87];\n\
+    rz(pi/2) q[88]; sx q[88]; rz(pi/2) q[88];\ncz q[87], q[88];\n\
+    rz(pi/2) q[88]; sx q[88]; rz(pi/2) q[88];\nc[0] = measure q[87];\nc[1] = measure q[88];\n";
+
+#[test]
+fn sampler_jobs_run_isa_circuits_and_refuse_the_others() {
+    let base = start(Duration::from_secs(3600));
+    let (status, results) = submit(&base, BELL, 2000);
+    assert_eq!(status, 200, "{results}");
+    let register = &results["results"][0]["data"]["c"];
+    assert_eq!(register["num_bits"], 2);
+    let samples: Vec<&str> =
+        register["samples"].as_array().expect("samples").iter().filter_map(|s| s.as_str()).collect();
+    assert_eq!(samples.len(), 2000);
+    assert!(samples.iter().all(|s| *s == "0x0" || *s == "0x3"), "only 00 and 11: {samples:?}");
+    // Binomial(2000, 1/2): sigma 22.4; 6 sigma is a bound that fails with p < 1e-8.
+    let ones = samples.iter().filter(|s| **s == "0x3").count() as f64;
+    assert!((ones - 1000.0).abs() < 6.0 * 22.37, "{ones} of 2000 read 11");
+
+    let hadamard = BELL.replace("rz(pi/2) q[87]; sx q[87]; rz(pi/2) q[87];", "h q[87];");
+    let (status, refused) = submit(&base, &hadamard, 100);
+    assert_eq!(status, 400);
+    let message = refused["errors"][0]["message"].as_str().expect("a message");
+    assert!(message.contains("not an ISA circuit") && message.contains("instruction h"), "{message}");
+
+    let uncoupled = BELL.replace("cz q[87], q[88];", "cz q[0], q[88];");
+    let (status, refused) = submit(&base, &uncoupled, 100);
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["errors"][0]["message"].as_str().is_some_and(|m| m.contains("not an ISA circuit")), "{refused}");
+}
+
+#[test]
+fn the_client_runs_sampler_jobs_and_reports_refusals() {
+    let base = start(Duration::from_secs(3600));
+    let client = IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client");
+    let result = block_on(client.run(BELL, 1000)).expect("runs");
+    let counts = result.counts("c").expect("register c");
+    assert_eq!(counts.keys().copied().collect::<Vec<_>>(), vec![0, 3], "{counts:?}");
+    assert_eq!(counts.values().sum::<u64>(), 1000);
+    // Binomial(1000, 1/2): sigma 15.8; 6 sigma fails with p < 1e-8.
+    assert!((counts[&3] as f64 - 500.0).abs() < 6.0 * 15.82, "{counts:?}");
+
+    let refused = block_on(client.run(&BELL.replace("cz q[87], q[88];", "cx q[87], q[88];"), 100))
+        .expect_err("a non-ISA circuit is refused");
+    assert!(
+        matches!(&refused, RemoteError::Rejected { status: 400, message, .. } if message.contains("instruction cx")),
+        "{refused}"
+    );
+}
+
+/// A game circuit routed onto ibm_fez by `qchess-route` runs on the stand-in and, read back
+/// through the final measurements, gives the local exact probabilities within sampling error:
+/// a knight split to a3 and c3, then the c3 half jumps to d5 (a3 and d5 hold 1/2 each).
+#[test]
+fn a_routed_game_circuit_gives_the_local_probabilities() {
+    use qchess_circuit::compiler::{Register, Step};
+    use qchess_core::{Bitboard, Square, TypedMove};
+    use qchess_qasm::export::Export;
+    use qchess_route::emit::{EmitInfo, QasmVersion, to_qasm};
+    use qchess_route::program::from_circuit;
+    use qchess_route::{CompileOptions, compile};
+
+    let mut register = Register::new(Bitboard::from_square(Square::B1));
+    for mv in ["b1^a3c3:SPLIT_JUMP:BASIC", "c3d5:JUMP:BASIC"] {
+        let step = register.begin(&mv.parse::<TypedMove>().expect("a move")).expect("compiles");
+        assert!(matches!(step, Step::Done(_)));
+    }
+    let export = Export::from_register(&register).expect("exports");
+    let target = qchess_route::Target::resolve("ibm-heron").expect("a preset");
+    let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).expect("lowers");
+    let compiled = compile(&program, &target, &CompileOptions::default()).expect("routes");
+    let info = EmitInfo {
+        qubit_names: export.circuit.qubits.iter().map(|q| q.name.clone()).collect(),
+        circuit_clbits: export.circuit.clbits,
+    };
+    let qasm = to_qasm(&compiled, &target, &info, QasmVersion::V3);
+
+    let base = start(Duration::from_secs(3600));
+    let client = IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client");
+    let shots = 2000u64;
+    let result = block_on(client.run(&qasm, shots)).expect("runs");
+    let meas = &result.registers.iter().find(|r| r.name == "meas").expect("the final measurements").samples;
+    for (square, expected) in [(Square::A3, 0.5), (Square::D5, 0.5), (Square::C3, 0.0), (Square::B1, 0.0)] {
+        let probability = match export.sidecar.squares.iter().find(|(s, _)| *s == square) {
+            Some((_, qubit)) => {
+                let bit = export.sidecar.measure.iter().position(|q| q == qubit).expect("measured");
+                meas.iter().filter(|&&sample| sample >> bit & 1 == 1).count() as f64 / shots as f64
+            }
+            None => f64::from(u8::from(export.sidecar.classical.contains(square))),
+        };
+        // Binomial(2000, 1/2) has sigma 0.0112: 6 sigma fails with p < 1e-8; certain squares are exact.
+        assert!((probability - expected).abs() <= 6.0 * 0.0112, "{square}: {probability} vs {expected}");
+        if expected == 0.0 {
+            assert_eq!(probability, 0.0, "{square}");
+        }
+    }
+}
+
+/// Serves the IBM routes behind a layer that first answers each scripted status (with
+/// `Retry-After: 0` on 429), then lets requests through; returns the base URL and the count of
+/// requests seen.
+fn start_faulty(script: Vec<u16>) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    let seen = Arc::new(AtomicUsize::new(0));
+    let counter = Arc::clone(&seen);
+    let script = Arc::new(Mutex::new(std::collections::VecDeque::from(script)));
+    let (sender, receiver) = std::sync::mpsc::channel::<SocketAddr>();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
+            sender.send(listener.local_addr().expect("address")).expect("sends");
+            let key = ServerKey::new(KEY).expect("a key");
+            let app = ibm::service::<()>(Some(key), Duration::from_secs(3600)).layer(axum::middleware::from_fn(
+                move |request: axum::extract::Request, next: axum::middleware::Next| {
+                    let script = Arc::clone(&script);
+                    let counter = Arc::clone(&counter);
+                    async move {
+                        counter.fetch_add(1, Ordering::SeqCst);
+                        let fault = script.lock().expect("script").pop_front();
+                        match fault {
+                            Some(status) => {
+                                let status = axum::http::StatusCode::from_u16(status).expect("a status");
+                                let body =
+                                    serde_json::json!({ "errors": [{ "code": "0", "message": "scripted fault" }] });
+                                let mut response =
+                                    axum::response::IntoResponse::into_response((status, axum::Json(body)));
+                                response.headers_mut().insert("retry-after", axum::http::HeaderValue::from_static("0"));
+                                response
+                            }
+                            None => next.run(request).await,
+                        }
+                    }
+                },
+            ));
+            axum::serve(listener, app).await.expect("serves");
+        });
+    });
+    let addr = receiver.recv_timeout(Duration::from_secs(10)).expect("the server starts");
+    (format!("http://{addr}"), seen)
+}
+
+#[test]
+fn rate_limits_and_server_errors_are_retried_then_reported() {
+    use std::sync::atomic::Ordering;
+
+    // 429 on the token exchange and 503 then 502 on the configuration: all retried.
+    let (base, seen) = start_faulty(vec![429, 503, 502]);
+    let retry =
+        RetryPolicy { max_retries: 3, base_delay: Duration::from_millis(10), max_delay: Duration::from_millis(50) };
+    let client = IbmClient::new(IbmConfig { retry, ..config(&base, KEY, "ibm_fez") }).expect("client");
+    let configuration = block_on(client.configuration()).expect("fetched after the faults");
+    assert_eq!(configuration["backend_name"], "ibm_fez");
+    assert_eq!(seen.load(Ordering::SeqCst), 5, "two answered requests after three faults");
+
+    // A service that keeps failing is reported with the attempts made.
+    let (base, _) = start_faulty(vec![429; 10]);
+    let limited = block_on(IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client").token())
+        .expect_err("still rate limited");
+    assert!(matches!(limited, RemoteError::RateLimited { attempts: 2, .. }), "{limited}");
+    let (base, _) = start_faulty(vec![500; 10]);
+    let failing =
+        block_on(IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client").token()).expect_err("still failing");
+    assert!(matches!(failing, RemoteError::Server { status: 500, attempts: 2, .. }), "{failing}");
+}

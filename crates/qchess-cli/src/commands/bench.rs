@@ -24,6 +24,10 @@ pub struct Args {
     /// (`random_<qubits>.qasm`), for running them on other simulators.
     #[arg(long, value_name = "DIR")]
     write_qasm: Option<std::path::PathBuf>,
+    /// Run the dense-circuits workload only on circuits of these sizes (repeat the flag; the
+    /// standard sizes are 20, 24 and 26 qubits).
+    #[arg(long, value_name = "QUBITS", value_parser = clap::value_parser!(u8).range(2..=30))]
+    circuit_qubits: Vec<u8>,
 }
 
 /// Runs `qchess bench`.
@@ -33,6 +37,10 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         options.threads = usize::from(threads);
     }
     options.qasm_dir = args.write_qasm;
+    if !args.circuit_qubits.is_empty() {
+        options.circuits =
+            args.circuit_qubits.iter().map(|&q| qchess_bench::CircuitSize::standard(usize::from(q))).collect();
+    }
     if !args.workloads.is_empty() {
         options.workloads = args
             .workloads

@@ -44,7 +44,7 @@ pub struct Args {
     /// OpenQASM 2.0 circuits to compare, read on their measured bits (several may follow).
     #[arg(long, value_name = "FILE", num_args = 1..)]
     qasm: Vec<PathBuf>,
-    /// The first backend (the reference): local, ionq, or a qchess serve URL, with
+    /// The first backend (the reference): local, ionq, ibm:DEVICE, or a qchess serve URL, with
     /// `,target=...`, `,noise=...`, `,mitigation` options.
     #[arg(long, default_value = "local", value_name = "BACKEND")]
     backend: BackendSpec,

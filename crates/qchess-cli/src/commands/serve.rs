@@ -43,7 +43,8 @@ pub struct Args {
     /// Most shots one job may ask for.
     #[arg(long, default_value_t = Limits::default().max_shots)]
     max_shots: u64,
-    /// Jobs kept at once; the oldest finished jobs are dropped to make room.
+    /// Jobs kept at once; only read jobs (or unread ones past --result-ttl) make room, and a
+    /// full store answers new jobs 429 with Retry-After.
     #[arg(long, default_value_t = Limits::default().max_jobs)]
     max_jobs: usize,
     /// Largest request body in bytes.
@@ -59,7 +60,7 @@ pub struct Args {
     /// until then they are never dropped, and a full store answers new jobs 429.
     #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().result_ttl.as_secs_f64())]
     result_ttl: f64,
-    /// Connections served at once; more are answered 503 with Retry-After and closed.
+    /// Connections served at once; more wait to be accepted until one closes.
     #[arg(long, default_value_t = Limits::default().max_connections)]
     max_connections: usize,
     /// Seconds a connection may take to send a whole request header (counted from its opening

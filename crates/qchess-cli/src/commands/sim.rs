@@ -58,6 +58,10 @@ pub struct Args {
     /// Threads for dense passes (default: every core); results do not depend on it.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
+    /// Fuse runs of dense gates into blocks of at most this many qubits (0: apply each gate
+    /// on its own kernel). Default: 0 in double precision, 4 in single (the faster of each).
+    #[arg(long, value_name = "QUBITS", value_parser = clap::value_parser!(u8).range(0..=6))]
+    pub fuse: Option<u8>,
 }
 
 /// `--precision`.
@@ -80,14 +84,18 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     let circuit = qchess_qasm::parse::parse_file(&args.file).map_err(exit::bad_input)?;
     let deadline = args.time_limit.map_or_else(Deadline::none, Deadline::after);
     let dense = Limits::with_max_qubits(args.max_qubits).max_branches(args.max_branches).deadline(deadline);
-    let acceleration = Acceleration {
-        precision: match args.precision {
-            PrecisionArg::Double => Precision::Double,
-            PrecisionArg::Single => Precision::Single,
-        },
-        threads: args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from),
-        ..Acceleration::default()
+    let precision = match args.precision {
+        PrecisionArg::Double => Precision::Double,
+        PrecisionArg::Single => Precision::Single,
     };
+    let threads = args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+    let mut acceleration = match precision {
+        Precision::Double => Acceleration { threads, ..Acceleration::unfused() },
+        Precision::Single => Acceleration::fused(precision, threads),
+    };
+    if let Some(width) = args.fuse {
+        acceleration.max_fused_qubits = usize::from(width);
+    }
     let limits = AutoLimits { max_sparse_states: args.max_states, dense, acceleration };
     let name = args.file.display().to_string();
     let stdout = std::io::stdout();

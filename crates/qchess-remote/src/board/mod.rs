@@ -50,6 +50,8 @@ pub use shots::{AllowedPieces, Readout, Survivors, suggest_shots};
 use crate::client::{IonqClient, JobResult};
 use crate::config::ProviderConfig;
 use crate::error::RemoteError;
+use crate::ibm::IbmConfig;
+use crate::sampler::{IbmRunError, IbmRunner};
 
 /// Default shots per job before the post-selection factor.
 pub const DEFAULT_SHOTS: u64 = 1000;
@@ -76,6 +78,9 @@ pub enum Mitigation {
 pub struct RemoteBoardConfig {
     /// The provider connection.
     pub provider: ProviderConfig,
+    /// An IBM Quantum device: when set, circuits are routed onto it and run there as Sampler
+    /// jobs (see [`crate::sampler`]) and `provider` is unused.
+    pub ibm: Option<IbmConfig>,
     /// Shots per job before the post-selection factor of [`suggest_shots`].
     pub shots: u64,
     /// The most shots one job may ask for.
@@ -87,10 +92,24 @@ pub struct RemoteBoardConfig {
 }
 
 impl RemoteBoardConfig {
+    /// Whether results are exact probabilities rather than shot frequencies.
+    pub fn exact_results(&self) -> bool {
+        self.ibm.is_none() && self.provider.exact_results()
+    }
+
+    /// The backend's name: the IonQ target, or the IBM device.
+    pub fn backend_name(&self) -> String {
+        match &self.ibm {
+            Some(ibm) => ibm.device.clone(),
+            None => self.provider.target().as_str().to_owned(),
+        }
+    }
+
     /// Defaults: [`DEFAULT_SHOTS`], [`DEFAULT_MAX_SHOTS`], no mitigation, seed 0.
     pub fn new(provider: ProviderConfig) -> RemoteBoardConfig {
         RemoteBoardConfig {
             provider,
+            ibm: None,
             shots: DEFAULT_SHOTS,
             max_shots: DEFAULT_MAX_SHOTS,
             mitigation: Mitigation::None,
@@ -105,6 +124,9 @@ pub enum RemoteBoardError {
     /// The provider failed.
     #[error(transparent)]
     Remote(#[from] RemoteError),
+    /// The circuit could not be routed onto the IBM device, or the device could not be read.
+    #[error(transparent)]
+    Ibm(IbmRunError),
     /// Every shot contradicted a recorded outcome (or had an impossible piece count), even at
     /// the largest shot budget.
     #[error(
@@ -162,11 +184,45 @@ struct Cached {
     result: Arc<JobResult>,
 }
 
+/// What runs the board's circuits.
+#[derive(Debug)]
+enum Runner {
+    /// IonQ's API (or a compatible one).
+    Ionq(Box<IonqClient>),
+    /// An IBM Quantum device.
+    Ibm(Box<IbmRunner>),
+}
+
+impl Runner {
+    fn run(
+        &mut self,
+        runtime: &tokio::runtime::Runtime,
+        circuit: &Circuit,
+        shots: u64,
+    ) -> Result<JobResult, RemoteBoardError> {
+        match self {
+            Runner::Ionq(client) => Ok(runtime.block_on(client.run(circuit, shots))?),
+            Runner::Ibm(runner) => runtime.block_on(runner.run(circuit, shots)).map_err(|error| match error {
+                IbmRunError::Remote(remote) => RemoteBoardError::Remote(remote),
+                other => RemoteBoardError::Ibm(other),
+            }),
+        }
+    }
+
+    /// The backend's qubits, `None` when the provider would not say.
+    fn qubits(&mut self, runtime: &tokio::runtime::Runtime) -> Option<u32> {
+        match self {
+            Runner::Ionq(client) => runtime.block_on(client.backend_qubits()).ok(),
+            Runner::Ibm(runner) => runtime.block_on(runner.target()).ok().map(|target| target.num_qubits),
+        }
+    }
+}
+
 /// A sampled quantum board on a remote provider: see the [module docs](self).
 #[derive(Debug)]
 pub struct RemoteBoard {
     config: RemoteBoardConfig,
-    client: IonqClient,
+    runner: Runner,
     runtime: tokio::runtime::Runtime,
     rng: ChaCha8Rng,
     register: Register,
@@ -184,7 +240,10 @@ pub struct RemoteBoard {
 impl RemoteBoard {
     /// A board at a classical occupancy.
     pub fn new(occupancy: Bitboard, config: RemoteBoardConfig) -> Result<RemoteBoard, RemoteBoardError> {
-        let client = IonqClient::new(config.provider.clone())?;
+        let runner = match &config.ibm {
+            Some(ibm) => Runner::Ibm(Box::new(IbmRunner::new(ibm.clone(), config.seed)?)),
+            None => Runner::Ionq(Box::new(IonqClient::new(config.provider.clone())?)),
+        };
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
@@ -192,7 +251,7 @@ impl RemoteBoard {
         Ok(RemoteBoard {
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             config,
-            client,
+            runner,
             runtime,
             register: Register::new(occupancy),
             allowed: AllowedPieces::new(occupancy),
@@ -253,7 +312,7 @@ impl RemoteBoard {
         let readout = Readout::new(&self.register, &recycled);
         let circuit = self.register.circuit();
         let key = format!("{}|{:?}", circuit.num_qubits(), circuit.ops);
-        let exact = self.config.provider.exact_results();
+        let exact = self.config.exact_results();
         let mut shots = self.next_shots();
         loop {
             let result = match self.cache.iter().position(|c| c.key == key) {
@@ -265,7 +324,7 @@ impl RemoteBoard {
                 }
                 _ => {
                     self.check_fits(&recycled)?;
-                    let run = self.runtime.block_on(self.client.run(&recycled.circuit, shots));
+                    let run = self.runner.run(&self.runtime, &recycled.circuit, shots);
                     let result = Arc::new(run.map_err(|error| self.name_move(error, &recycled))?);
                     self.jobs += 1;
                     self.cache.retain(|c| c.key != key);
@@ -311,7 +370,7 @@ impl RemoteBoard {
         let device = match self.device_qubits {
             Some(known) => known,
             None => {
-                let asked = self.runtime.block_on(self.client.backend_qubits()).ok();
+                let asked = self.runner.qubits(&self.runtime);
                 self.device_qubits = Some(asked);
                 asked
             }
@@ -328,16 +387,18 @@ impl RemoteBoard {
             needed: recycled.circuit.num_qubits(),
             logical: recycled.logical_qubits(),
             device,
-            backend: self.config.provider.target().as_str().to_owned(),
+            backend: self.config.backend_name(),
         }
     }
 
     /// A provider's own refusal of a too wide circuit, said as [`RemoteBoardError::TooManyQubits`]
     /// when the backend's size is known.
-    fn name_move(&self, error: RemoteError, recycled: &Recycled) -> RemoteBoardError {
+    fn name_move(&self, error: RemoteBoardError, recycled: &Recycled) -> RemoteBoardError {
         match (&error, self.device_qubits.flatten()) {
-            (RemoteError::TooManyQubits { .. }, Some(device)) => self.too_many(recycled, device),
-            _ => error.into(),
+            (RemoteBoardError::Remote(RemoteError::TooManyQubits { .. }), Some(device)) => {
+                self.too_many(recycled, device)
+            }
+            _ => error,
         }
     }
 
@@ -477,7 +538,7 @@ impl QuantumBoard for RemoteBoard {
     /// classical position that needs no job). Unlike `distribution`, this never restarts the
     /// circuit, so a position the shots happen to agree on still reports its shot count.
     fn distribution_counts(&mut self) -> Result<Option<Vec<(Bitboard, u64)>>, BoardError> {
-        if self.register.quantum_squares().is_empty() || self.config.provider.exact_results() {
+        if self.register.quantum_squares().is_empty() || self.config.exact_results() {
             return Ok(None);
         }
         let survivors = self.survivors()?;
@@ -490,6 +551,6 @@ impl QuantumBoard for RemoteBoard {
     }
 
     fn is_exact(&self) -> bool {
-        self.config.provider.exact_results()
+        self.config.exact_results()
     }
 }

@@ -37,19 +37,27 @@ pub struct Acceleration {
     pub threads: usize,
 }
 
-/// Default fusion width: blocks of up to 4 qubits (16 x 16 matrices).
+/// Fusion width for single precision: blocks of up to 4 qubits (16 x 16 matrices).
 pub const DEFAULT_FUSED_QUBITS: usize = 4;
 
+/// Double precision runs each gate on its own specialised kernel by default: measured at 20
+/// qubits, those beat the fused block kernel in double precision (2.2 s against 2.9 s for 600
+/// gates), while in single precision fusion of 4 qubits is the fastest (1.7 s).
 impl Default for Acceleration {
     fn default() -> Acceleration {
-        Acceleration { max_fused_qubits: DEFAULT_FUSED_QUBITS, precision: Precision::Double, threads: 1 }
+        Acceleration { max_fused_qubits: 0, precision: Precision::Double, threads: 1 }
     }
 }
 
 impl Acceleration {
     /// No fusion, double precision, one thread: every gate on its own kernel.
     pub fn unfused() -> Acceleration {
-        Acceleration { max_fused_qubits: 0, ..Acceleration::default() }
+        Acceleration { max_fused_qubits: 0, precision: Precision::Double, threads: 1 }
+    }
+
+    /// Fused blocks of up to [`DEFAULT_FUSED_QUBITS`] qubits in `precision` on `threads` threads.
+    pub fn fused(precision: Precision, threads: usize) -> Acceleration {
+        Acceleration { max_fused_qubits: DEFAULT_FUSED_QUBITS, precision, threads }
     }
 
     /// Whether gates go through the fused block kernel.

@@ -75,7 +75,7 @@ pub enum DenseError {
     #[error(
         "exact probabilities would keep {branches} measurement branches of {} each in memory, over the budget of {}; sample with shots instead",
         format_bytes(state_bytes(*qubits)),
-        format_bytes(state_bytes(*limit))
+        format_bytes(branch_budget(*limit))
     )]
     TooManyBranches {
         /// Branches that would be pending at once.
@@ -136,6 +136,15 @@ pub enum DenseError {
     },
 }
 
+/// Pending measurement branches never hold more than this together, whatever the qubit limit.
+const BRANCH_MEMORY_CAP: u128 = 4 << 30;
+
+/// Bytes all pending branches of an exact run may hold: one state at the qubit limit, at most
+/// [`BRANCH_MEMORY_CAP`].
+pub(crate) fn branch_budget(max_qubits: usize) -> u128 {
+    state_bytes(max_qubits).min(BRANCH_MEMORY_CAP)
+}
+
 /// Bytes of a dense state vector of `qubits` qubits (saturating).
 pub(crate) fn state_bytes(qubits: usize) -> u128 {
     let amplitude = std::mem::size_of::<num_complex::Complex64>() as u128;
@@ -183,6 +192,11 @@ mod tests {
         let message = DenseError::TooManyQubits { qubits: 31, limit: 30 }.to_string();
         assert_eq!(message, "31 qubits need 32 GiB for a dense state vector, over the limit of 30 qubits (16 GiB)");
         assert_eq!(format_approx_bytes(900), "900 B");
+        let message = DenseError::TooManyBranches { branches: 2, qubits: 28, limit: 30 }.to_string();
+        assert!(
+            message.contains("2 measurement branches of 4 GiB each in memory, over the budget of 4 GiB"),
+            "{message}"
+        );
         assert_eq!(format_approx_bytes(8_192_000_000), "7.6 GiB");
         let message = DenseError::InsufficientMemory { qubits: 33, available: 3 << 30 }.to_string();
         assert_eq!(message, "33 qubits need 128 GiB for a dense state vector, but only 3.0 GiB of memory is available");

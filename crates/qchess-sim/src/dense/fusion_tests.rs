@@ -60,7 +60,7 @@ proptest! {
         let circuit = random_circuit(6, gates, seed);
         let reference = final_amplitudes(&circuit, Acceleration::unfused());
         for width in 1..=6 {
-            let fused = final_amplitudes(&circuit, Acceleration { max_fused_qubits: width, ..Acceleration::default() });
+            let fused = final_amplitudes(&circuit, Acceleration { max_fused_qubits: width, ..Acceleration::unfused() });
             for (a, b) in reference.iter().zip(&fused) {
                 prop_assert!((a - b).norm() < 1e-12, "width {}: {} vs {}", width, a, b);
             }
@@ -73,14 +73,14 @@ fn thread_counts_give_identical_amplitudes() {
     // 15 qubits: large enough for the passes to be split between threads.
     let circuit = random_circuit(15, 60, 5);
     let reference = final_amplitudes(&circuit, Acceleration::unfused());
-    let one = final_amplitudes(&circuit, Acceleration::default());
+    let one = final_amplitudes(&circuit, Acceleration::fused(Precision::Double, 1));
     for (a, b) in reference.iter().zip(&one) {
         assert!((a - b).norm() < 1e-12);
     }
     for threads in [2, 3, 4, 8] {
-        let threaded = final_amplitudes(&circuit, Acceleration { threads, ..Acceleration::default() });
+        let threaded = final_amplitudes(&circuit, Acceleration::fused(Precision::Double, threads));
         assert!(threaded == one, "{threads} threads changed the amplitudes");
-        let unfused = Acceleration { max_fused_qubits: 1, threads, ..Acceleration::default() };
+        let unfused = Acceleration { max_fused_qubits: 1, threads, precision: Precision::Double };
         let threaded = final_amplitudes(&circuit, unfused);
         for (a, b) in reference.iter().zip(&threaded) {
             assert!((a - b).norm() < 1e-12);
@@ -94,7 +94,7 @@ fn single_precision_agrees_with_double_to_1e5() {
         let mut circuit = random_circuit(12, 120, seed);
         circuit.push_measure(Qubit(3));
         let double = DenseSimulator::new().probabilities(&circuit).expect("runs");
-        let single = Acceleration { precision: Precision::Single, threads: 2, ..Acceleration::default() };
+        let single = Acceleration::fused(Precision::Single, 2);
         let simulator = DenseSimulator::new().with_acceleration(single);
         let single_run = simulator.probabilities(&circuit).expect("runs");
         for (d, s) in double.probabilities.iter().zip(&single_run.probabilities) {
@@ -116,7 +116,7 @@ fn single_precision_keeps_post_selection() {
     let bit = circuit.push_measure(a);
     circuit.push_gate(Gate::cx(a, b));
     circuit.postselect.push(qchess_circuit::ir::PostSelection { qubit: a, clbit: bit, value: true });
-    let single = Acceleration { precision: Precision::Single, ..Acceleration::default() };
+    let single = Acceleration::fused(Precision::Single, 1);
     let run = DenseSimulator::new().with_acceleration(single).probabilities(&circuit).expect("runs");
     assert!((run.probabilities[0b11] - 1.0).abs() < 1e-7);
     assert!((run.postselection_probability - 0.5).abs() < 1e-7);

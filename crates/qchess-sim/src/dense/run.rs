@@ -7,7 +7,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::accelerated::{self, Acceleration, Precision};
-use super::error::{DenseError, state_bytes};
+use super::error::{DenseError, branch_budget, state_bytes};
 use super::plan::{Plan, Step, plan};
 use super::state::{DenseState, Limits};
 
@@ -190,7 +190,7 @@ impl DenseSimulator {
         }
         let initial = DenseState::zero(num_qubits, &self.limits)?;
         let mut accumulated = vec![0.0f64; initial.amplitudes().len()];
-        let budget = state_bytes(self.limits.max_qubits);
+        let budget = branch_budget(self.limits.max_qubits);
         let per_state = state_bytes(num_qubits);
 
         let mut pending = vec![Branch { state: initial, clbits: vec![false; circuit.clbits as usize], next_op: 0 }];

@@ -10,6 +10,13 @@
 //!   publishes them. Both need `Authorization: Bearer TOKEN` with a live token and a
 //!   `Service-CRN` header; a missing, unknown or expired token is 401, as on the service.
 //!
+//! * `POST /api/v1/jobs` (Sampler V2: `{"program_id": "sampler", "backend", "params": {"pubs":
+//!   [[QASM3, null, SHOTS]]}}`): every circuit must be an ISA circuit of the device (its basis
+//!   gates only, two-qubit gates on coupled pairs in their direction), else 400 naming what is
+//!   not; it runs on a state vector over the qubits it uses ([`jobs`]). `GET /api/v1/jobs/{id}`,
+//!   `GET /api/v1/jobs/{id}/results` (per register, one hex sample per shot) and
+//!   `POST /api/v1/jobs/{id}/cancel` (409 once finished) follow.
+//!
 //! Errors have the service's shapes: IAM's `{"errorCode", "errorMessage"}`, and the API's
 //! `{"errors": [{"code", "message"}], "status_code"}`. Tokens live
 //! [`DEFAULT_TOKEN_SECONDS`] (IAM's hour), or `QCHESS_SERVE_IBM_TOKEN_SECONDS` when set, so tests
@@ -26,6 +33,9 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
+
+pub mod isa;
+pub mod jobs;
 
 use crate::AppState;
 use crate::config::ServerKey;
@@ -50,6 +60,7 @@ struct Tokens {
     key: Option<ServerKey>,
     lifetime: Duration,
     issued: Mutex<HashMap<String, Instant>>,
+    jobs: Mutex<jobs::Jobs>,
 }
 
 /// The routes of the [module docs](self) for `serve`: its `--api-key` (if any) is the one key
@@ -65,11 +76,16 @@ pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
 /// The routes of the [module docs](self) with their own token store: `key` is the one API key
 /// IAM accepts (any non-empty key when `None`), and tokens live `lifetime`.
 pub fn service<S: Clone + Send + Sync + 'static>(key: Option<ServerKey>, lifetime: Duration) -> Router<S> {
-    let tokens = Arc::new(Tokens { key, lifetime, issued: Mutex::new(HashMap::new()) });
+    let tokens =
+        Arc::new(Tokens { key, lifetime, issued: Mutex::new(HashMap::new()), jobs: Mutex::new(HashMap::new()) });
     Router::new()
         .route("/identity/token", post(token))
         .route("/api/v1/backends", get(backends))
         .route("/api/v1/backends/{name}/configuration", get(configuration))
+        .route("/api/v1/jobs", post(submit))
+        .route("/api/v1/jobs/{id}", get(job))
+        .route("/api/v1/jobs/{id}/results", get(results))
+        .route("/api/v1/jobs/{id}/cancel", post(cancel))
         .with_state(tokens)
 }
 
@@ -198,5 +214,88 @@ async fn configuration(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Pa
             let message = format!("Backend {} not found.", excerpt(&name));
             api_error(StatusCode::NOT_FOUND, "1216", &message)
         }
+    }
+}
+
+/// `POST /api/v1/jobs`.
+async fn submit(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Bytes) -> Response {
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    let request: Value = match serde_json::from_slice(&body) {
+        Ok(request) => request,
+        Err(e) => return api_error(StatusCode::BAD_REQUEST, "1201", &format!("the body is not JSON: {e}")),
+    };
+    let backend = request.get("backend").and_then(Value::as_str).unwrap_or("").to_owned();
+    let Some((_, conf)) = devices().into_iter().find(|(device, _)| *device == backend) else {
+        return api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(&backend)));
+    };
+    let target = match qchess_route::Target::from_json(conf, &backend) {
+        Ok(target) => target,
+        Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored configuration: {e}")),
+    };
+    // Simulating is quick at the sizes allowed; keep it off the async workers anyway.
+    let seed = rand::random::<u64>();
+    let ran = tokio::task::spawn_blocking(move || jobs::run(&request, &target, seed)).await;
+    let results = match ran {
+        Ok(Ok(results)) => results,
+        Ok(Err(message)) => return api_error(StatusCode::BAD_REQUEST, "1517", &message),
+        Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("the simulation failed: {e}")),
+    };
+    let id = format!("d{:019x}", rand::random::<u64>() >> 1);
+    let job = jobs::Job { backend: backend.clone(), status: "Completed", results };
+    tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), job);
+    axum::Json(json!({ "id": id, "backend": backend })).into_response()
+}
+
+/// The stored job `id`, or the service's 404.
+fn stored(tokens: &Tokens, id: &str) -> Result<jobs::Job, Box<Response>> {
+    let jobs = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner());
+    jobs.get(id)
+        .cloned()
+        .ok_or_else(|| Box::new(api_error(StatusCode::NOT_FOUND, "1291", &format!("Job {} not found.", excerpt(id)))))
+}
+
+/// `GET /api/v1/jobs/{id}`.
+async fn job(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    match stored(&tokens, &id) {
+        Ok(job) => axum::Json(json!({
+            "id": id,
+            "backend": job.backend,
+            "status": job.status,
+            "state": { "status": job.status },
+            "program": { "id": "sampler" },
+        }))
+        .into_response(),
+        Err(missing) => *missing,
+    }
+}
+
+/// `GET /api/v1/jobs/{id}/results`.
+async fn results(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    match stored(&tokens, &id) {
+        Ok(job) if job.status == "Completed" => axum::Json(job.results).into_response(),
+        Ok(job) => api_error(StatusCode::CONFLICT, "1234", &format!("Job {id} is {} and has no results.", job.status)),
+        Err(missing) => *missing,
+    }
+}
+
+/// `POST /api/v1/jobs/{id}/cancel`: jobs here finish when submitted, so a known job is past
+/// cancelling.
+async fn cancel(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    match stored(&tokens, &id) {
+        Ok(job) => {
+            api_error(StatusCode::CONFLICT, "1300", &format!("Job {id} is {} and cannot be cancelled.", job.status))
+        }
+        Err(missing) => *missing,
     }
 }

@@ -393,6 +393,32 @@ fn the_search_plays_a_classical_game_and_takes_the_king() {
 }
 
 #[test]
+fn the_checkmate_quantum_mode_toggles_without_a_turn() {
+    let base = start(|_| {});
+    let http = client();
+    let created = ok(http.post(format!("{base}/api/games")).json(&json!({"rules": "checkmate", "seed": 3})));
+    let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    assert_eq!(created["quantum_mode"], true);
+    let off = ok(http.post(format!("{game}/moves")).json(&json!({"move": "mode:classical"})));
+    assert_eq!((&off["quantum_mode"], &off["to_move"], &off["ply"]), (&false.into(), &"white".into(), &0.into()));
+    rejected(
+        http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})),
+        StatusCode::BAD_REQUEST,
+        "quantum mode is off",
+    );
+    rejected(
+        http.post(format!("{game}/moves")).json(&json!({"move": "mode:maybe"})),
+        StatusCode::BAD_REQUEST,
+        "mode:maybe",
+    );
+    ok(http.post(format!("{game}/moves")).json(&json!({"move": "mode:quantum"})));
+    let split = ok(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})));
+    assert!(close(probability(&split, "a3"), 0.5));
+    let record = ok(http.get(format!("{game}/record")))["record"].as_str().expect("text").to_owned();
+    assert!(record.contains("mode:classical mode:quantum 1. b1^a3c3"), "{record}");
+}
+
+#[test]
 fn concurrent_creations_never_pass_the_game_limit() {
     let base = start(|config| config.games.max_games = 10);
     let answers: Vec<StatusCode> = (0..40)

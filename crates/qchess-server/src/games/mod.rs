@@ -6,7 +6,8 @@
 //! * `POST /api/games`: a new game (`rules`, `backend`, `seed`, `white`, `black`, and a start
 //!   `fen` or a `record` to load); `GET` / `DELETE /api/games/{id}`: its state / drop it.
 //! * `GET /api/games/{id}/moves`: the legal moves; `POST` with `{"move": "b1^a3c3"}` plays one
-//!   in official notation (`.m0` / `.m1` force the outcome).
+//!   in official notation (`.m0` / `.m1` force the outcome); under the checkmate rules
+//!   `mode:classical` / `mode:quantum` switch quantum mode (state `quantum_mode`) without a turn.
 //! * `POST /api/games/{id}/computer`: the computer plays for the side to move (`random`,
 //!   `greedy` or the search at `ai:K` from `qchess-search`; external engines are never started).
 //! * `POST /api/games/{id}/undo`: takes back `plies` moves (default 1).

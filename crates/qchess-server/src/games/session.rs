@@ -179,9 +179,17 @@ impl Session {
         view::state(self)
     }
 
-    /// Plays `text` in official notation.
+    /// Plays `text` in official notation, or makes a quantum mode change of the checkmate
+    /// rules (`mode:classical`, `mode:quantum`), which uses no turn.
     pub fn play(&mut self, text: &str) -> Result<Value, ApiError> {
-        self.game.play(text.trim()).map_err(game_error)?;
+        let text = text.trim();
+        if qchess_engine::game::is_mode_token(text) {
+            let quantum =
+                qchess_engine::game::parse_mode_token(text).map_err(|e| ApiError::bad_request(e.to_string()))?;
+            self.game.set_quantum_mode(quantum).map_err(game_error)?;
+        } else {
+            self.game.play(text).map_err(game_error)?;
+        }
         Ok(self.state())
     }
 

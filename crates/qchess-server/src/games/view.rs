@@ -55,6 +55,7 @@ pub fn state(session: &mut Session) -> Value {
         "links": links,
         "links_error": links_error,
         "state_size": game.state_size(),
+        "quantum_mode": game.quantum_mode(),
     })
 }
 

@@ -188,3 +188,22 @@ fn resignation_clocks_and_rules_in_a_played_game() {
     let bad = play_piped(&["--clock", "five"], "");
     assert_eq!(bad.code, Some(2), "{}", bad.output);
 }
+
+#[test]
+fn quantum_mode_toggles_in_a_played_checkmate_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("toggled.pgn");
+    let script = format!("mode:classical\nb1^a3c3\nmode:quantum\nb1^a3c3\nmode:x\nsave {}\n", path.display());
+    let session = play_piped(&["--black", "human", "--rules", "checkmate", "--ascii"], &script);
+    assert_eq!(session.code, Some(0), "{}", session.output);
+    for expected in [
+        "quantum mode is off",
+        "b1^a3c3: quantum mode is off, so pieces cannot split",
+        "quantum mode is on",
+        "`mode:x` is not a mode change",
+    ] {
+        assert!(session.output.contains(expected), "{expected} in {}", session.output);
+    }
+    let record = std::fs::read_to_string(&path).expect("saved");
+    assert!(record.contains("mode:classical mode:quantum 1. b1^a3c3"), "{record}");
+}

@@ -2,31 +2,16 @@
 //! bad input answered 4xx with the game intact, limits, the API key, idle expiry, and 100
 //! games played to the end at once.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
-use qchess_server::{Server, ServerConfig, ServerKey};
+use qchess_server::ServerKey;
 use reqwest::StatusCode;
 use reqwest::blocking::{Client, RequestBuilder};
 use serde_json::{Value, json};
 
-/// Starts a server on its own thread and runtime; returns its base URL.
-fn start(configure: impl FnOnce(&mut ServerConfig) + Send + 'static) -> String {
-    let (sender, receiver) = std::sync::mpsc::channel::<SocketAddr>();
-    std::thread::spawn(move || {
-        let runtime =
-            tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("runtime");
-        runtime.block_on(async move {
-            let mut config = ServerConfig::new("127.0.0.1:0".parse().expect("address"));
-            configure(&mut config);
-            let server = Server::bind(config).await.expect("binds");
-            sender.send(server.local_addr()).expect("sends");
-            server.run(std::future::pending()).await.expect("serves");
-        });
-    });
-    let addr = receiver.recv_timeout(Duration::from_secs(10)).expect("the server starts");
-    format!("http://{addr}")
-}
+mod common;
+
+use common::start;
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(60)).build().expect("client")

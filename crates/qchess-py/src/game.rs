@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use qchess_core::{PositionSpec, Square};
 use qchess_engine::analysis::BELL_STATE_NAMES;
+use qchess_engine::game::{is_mode_token, parse_mode_token};
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{Game as EngineGame, GameOptions, PlayedMove, RuleSet};
 use qchess_search::player::{MAX_LEVEL, level_config};
@@ -160,9 +161,31 @@ impl Game {
         Ok(Move::from(&played))
     }
 
-    /// Plays several moves separated by spaces; returns them as played.
+    /// Plays several moves separated by spaces; returns them as played. Under the checkmate
+    /// rules, `mode:classical` / `mode:quantum` between moves switch quantum mode.
     fn play(&mut self, moves: &str) -> PyResult<Vec<Move>> {
-        moves.split_whitespace().map(|text| self.r#move(text)).collect()
+        let mut played = Vec::new();
+        for text in moves.split_whitespace() {
+            if is_mode_token(text) {
+                let quantum = parse_mode_token(text).map_err(|e| parse_error("mode", e))?;
+                self.set_quantum_mode(quantum)?;
+            } else {
+                played.push(self.r#move(text)?);
+            }
+        }
+        Ok(played)
+    }
+
+    /// Switches quantum mode (checkmate rules: whether pieces may split) without using the
+    /// turn; the change is recorded.
+    fn set_quantum_mode(&mut self, quantum: bool) -> PyResult<()> {
+        self.game.set_quantum_mode(quantum).map(drop).map_err(game_error)
+    }
+
+    /// Whether quantum mode is on (splits allowed under the checkmate rules).
+    #[getter]
+    fn quantum_mode(&self) -> bool {
+        self.game.quantum_mode()
     }
 
     /// Takes back the last move and returns it.

@@ -161,3 +161,19 @@ def test_best_move_finds_the_king_capture():
     game.move("e1e8")
     with pytest.raises(qchess.IllegalMoveError, match="no legal move"):
         game.best_move()
+
+
+def test_checkmate_rules_switch_quantum_mode():
+    game = qchess.Game(rules="checkmate")
+    assert game.quantum_mode
+    game.play("e2e4 mode:classical e7e5")
+    assert not game.quantum_mode
+    with pytest.raises(qchess.IllegalMoveError, match="quantum mode is off"):
+        game.move("g1^f3h3")
+    game.set_quantum_mode(True)
+    assert game.move("g1^f3h3").type == "SPLIT_JUMP"
+    assert "mode:classical" in game.record()
+    with pytest.raises(qchess.IllegalMoveError):
+        qchess.Game().set_quantum_mode(False)  # official rules have no quantum mode
+    with pytest.raises(qchess.ParseError, match="mode"):
+        qchess.Game(rules="checkmate").play("mode:both")

@@ -1,9 +1,12 @@
 //! `backend=`: where a game's moves run. `"local"` (the exact simulator, the default),
-//! `"ionq"` (IonQ's API) or the `http://` URL of a `qchess serve` or any IonQ v0.4 compatible
-//! API, with the remote options of the command line as keyword arguments.
+//! `"ionq"` (IonQ's API), the `http://` URL of a `qchess serve` or any IonQ v0.4 compatible
+//! API, or `"ibm:DEVICE"` (IBM Quantum: circuits routed onto the device and run as Sampler
+//! jobs), with the remote options of the command line as keyword arguments.
 
 use pyo3::PyResult;
 use qchess_core::{Bitboard, QuantumBoard};
+use qchess_remote::config::ApiKey;
+use qchess_remote::ibm::IbmConfig;
 use qchess_remote::{RemoteBoard, RemoteBoardConfig, RemoteSettings};
 
 use crate::errors::{backend_error, parse_error};
@@ -23,6 +26,13 @@ pub struct RemoteOptions {
     pub timeout: Option<f64>,
     /// `mitigation=`: drop shots whose piece count is impossible.
     pub mitigation: bool,
+    /// `ibm_api_key=`: the IBM Cloud API key (default: `QISKIT_IBM_TOKEN`).
+    pub ibm_api_key: Option<String>,
+    /// `ibm_crn=`: the IBM Quantum service instance (default: `QISKIT_IBM_INSTANCE`).
+    pub ibm_crn: Option<String>,
+    /// `ibm_url=`: one base URL for IAM and the API, such as a `qchess serve` (default:
+    /// `QCHESS_IBM_URL`, else IBM's own services).
+    pub ibm_url: Option<String>,
 }
 
 /// A validated backend.
@@ -43,6 +53,9 @@ impl Backend {
     /// Checks `name` with the remote options.
     pub fn resolve(name: Option<&str>, options: RemoteOptions) -> PyResult<Backend> {
         let name = name.unwrap_or("local").trim();
+        if let Some(device) = name.strip_prefix("ibm:") {
+            return Backend::ibm(name, device, options);
+        }
         let provider_url = match name {
             "local" => return Ok(Backend::Local),
             "ionq" => None,
@@ -50,7 +63,9 @@ impl Backend {
             other => {
                 return Err(parse_error(
                     "backend",
-                    format!("`{other}` is not a backend: use \"local\", \"ionq\" or the http:// URL of a qchess serve"),
+                    format!(
+                        "`{other}` is not a backend: use \"local\", \"ionq\", \"ibm:DEVICE\" or the http:// URL of a qchess serve"
+                    ),
                 ));
             }
         };
@@ -65,6 +80,38 @@ impl Backend {
             ..RemoteSettings::default()
         };
         let config = settings.board_config().map_err(|e| parse_error(&format!("backend `{name}`"), e))?;
+        Ok(Backend::Remote { label: name.to_owned(), config: Box::new(config) })
+    }
+
+    /// `ibm:DEVICE`: the key and instance from the options or the environment; the device is
+    /// asked for its configuration at the first move.
+    fn ibm(name: &str, device: &str, options: RemoteOptions) -> PyResult<Backend> {
+        let what = format!("backend `{name}`");
+        let setting = |given: Option<String>, env: &str| {
+            given.or_else(|| std::env::var(env).ok()).filter(|value| !value.trim().is_empty())
+        };
+        if device.trim().is_empty() {
+            return Err(parse_error(&what, "name the device, as in ibm:ibm_fez"));
+        }
+        let key = setting(options.ibm_api_key, "QISKIT_IBM_TOKEN")
+            .ok_or_else(|| parse_error(&what, "no IBM Cloud API key: pass ibm_api_key= or set QISKIT_IBM_TOKEN"))?;
+        let key = ApiKey::new(key).map_err(|e| parse_error(&what, e))?;
+        let crn = setting(options.ibm_crn, "QISKIT_IBM_INSTANCE").ok_or_else(|| {
+            parse_error(&what, "no IBM Quantum service instance: pass ibm_crn= or set QISKIT_IBM_INSTANCE")
+        })?;
+        let mut ibm = IbmConfig::new(key, crn.trim(), device.trim());
+        if let Some(url) = setting(options.ibm_url, "QCHESS_IBM_URL") {
+            ibm = ibm.at(&url);
+        }
+        let settings = RemoteSettings {
+            provider_url: Some(ibm.api_url.clone()),
+            shots: options.shots,
+            timeout_secs: options.timeout,
+            mitigation: options.mitigation,
+            ..RemoteSettings::default()
+        };
+        let mut config = settings.board_config().map_err(|e| parse_error(&what, e))?;
+        config.ibm = Some(ibm);
         Ok(Backend::Remote { label: name.to_owned(), config: Box::new(config) })
     }
 

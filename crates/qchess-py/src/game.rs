@@ -103,7 +103,7 @@ impl Game {
     #[new]
     #[pyo3(signature = (rules="official", position="startpos", seed=None, backend=None, *, api_key=None,
         target=None, noise_model=None, shots=None, timeout=None, mitigation=false, force_turn=true,
-        force_win=true, force_measure=true))]
+        force_win=true, force_measure=true, ibm_api_key=None, ibm_crn=None, ibm_url=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         rules: &str,
@@ -119,6 +119,9 @@ impl Game {
         force_turn: bool,
         force_win: bool,
         force_measure: bool,
+        ibm_api_key: Option<String>,
+        ibm_crn: Option<String>,
+        ibm_url: Option<String>,
     ) -> PyResult<Game> {
         let rules: RuleSet = rules.trim().parse().map_err(|e| parse_error("rules", e))?;
         let spec = self::position(position)?;
@@ -130,7 +133,8 @@ impl Game {
             rules,
             ..GameOptions::default()
         };
-        let remote = RemoteOptions { api_key, target, noise_model, shots, timeout, mitigation };
+        let remote =
+            RemoteOptions { api_key, target, noise_model, shots, timeout, mitigation, ibm_api_key, ibm_crn, ibm_url };
         let backend = Backend::resolve(backend, remote)?;
         let start = spec.start.to_fen();
         let mut game = match backend.remote_board(start.occupancy(), options.seed)? {

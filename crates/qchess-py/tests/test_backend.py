@@ -30,3 +30,36 @@ def test_unreachable_provider_is_a_backend_error():
     with pytest.raises(qchess.BackendError, match="127.0.0.1:9"):
         game.move("b1^a3c3")
     assert game.history == []
+
+
+def test_ibm_device_on_the_stand_in_agrees_with_local(serve_url):
+    # serve's IBM Quantum stand-in: IAM token exchange, ibm_fez's configuration, Sampler jobs
+    # that refuse circuits not in the device's ISA.
+    base = serve_url.removesuffix("/v0.4")
+    moves = "b1^a3c3 e7e6 g1^f3h3"
+    local = qchess.Game(position=f"startpos moves {moves}")
+    remote = qchess.Game(
+        position=f"startpos moves {moves}",
+        backend="ibm:ibm_fez",
+        ibm_api_key="any-key",
+        ibm_crn="crn:v1:qchess:test",
+        ibm_url=base,
+        shots=2000,
+        seed=3,
+    )
+    assert remote.backend == "ibm:ibm_fez"
+    theirs, ours = remote.probabilities(), local.probabilities()
+    for square, p in ours.items():
+        sigma = math.sqrt(max(p * (1 - p), 1e-12) / 2000)
+        assert abs(theirs[square] - p) <= 6 * sigma + 1e-12, (square, theirs[square], p)
+
+
+def test_ibm_backend_needs_a_device_key_and_instance(monkeypatch):
+    monkeypatch.delenv("QISKIT_IBM_TOKEN", raising=False)
+    monkeypatch.delenv("QISKIT_IBM_INSTANCE", raising=False)
+    with pytest.raises(qchess.ParseError, match="name the device"):
+        qchess.Game(backend="ibm:")
+    with pytest.raises(qchess.ParseError, match="QISKIT_IBM_TOKEN"):
+        qchess.Game(backend="ibm:ibm_fez")
+    with pytest.raises(qchess.ParseError, match="QISKIT_IBM_INSTANCE"):
+        qchess.Game(backend="ibm:ibm_fez", ibm_api_key="k")

@@ -48,6 +48,9 @@ class Game:
         force_turn: bool = True,
         force_win: bool = True,
         force_measure: bool = True,
+        ibm_api_key: str | None = None,
+        ibm_crn: str | None = None,
+        ibm_url: str | None = None,
     ) -> None: ...
     @staticmethod
     def from_record(text: str) -> Game: ...

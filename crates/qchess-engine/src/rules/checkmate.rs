@@ -64,7 +64,6 @@ use qchess_core::{
 use super::board::{Board, Step};
 use super::{RuleSet, RuleViolation, Rules};
 use crate::game::Turn;
-use crate::game::end::FIFTY_MOVE_LIMIT;
 use crate::{EndReason, Game, GameEnd, GameError};
 
 /// The checkmate rules. See the [module docs](self).
@@ -209,12 +208,7 @@ impl Rules for Checkmate {
     }
 
     fn check_start(&self, start: &Fen) -> Result<(), GameError> {
-        super::classical::Classical.check_start(start).map_err(|error| match error {
-            GameError::StartNotAllowed { reason, .. } => {
-                GameError::StartNotAllowed { rules: RuleSet::Checkmate, reason }
-            }
-            other => other,
-        })
+        super::classical::check_chess_start(start, RuleSet::Checkmate)
     }
 
     fn legal_moves(&self, game: &Game) -> Vec<LegalMove> {
@@ -319,14 +313,7 @@ impl Rules for Checkmate {
                 GameEnd::draw(EndReason::Stalemate)
             }));
         }
-        let reason = if game.fifty_move_counter() >= FIFTY_MOVE_LIMIT {
-            Some(EndReason::FiftyMoveRule)
-        } else if game.is_third_repetition() {
-            Some(EndReason::ThreefoldRepetition)
-        } else {
-            None
-        };
-        Ok(reason.map(GameEnd::draw))
+        Ok(super::classical::counted_draw(game, false))
     }
 }
 

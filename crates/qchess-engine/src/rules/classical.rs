@@ -42,9 +42,7 @@ impl Rules for Classical {
     }
 
     fn check_start(&self, start: &Fen) -> Result<(), GameError> {
-        ClassicalPosition::from_fen(start)
-            .map(|_| ())
-            .map_err(|e| GameError::StartNotAllowed { rules: RuleSet::Classical, reason: e.to_string() })
+        check_chess_start(start, RuleSet::Classical)
     }
 
     fn legal_moves(&self, game: &Game) -> Vec<LegalMove> {
@@ -106,21 +104,35 @@ impl Rules for Classical {
                 qchess_core::classical::ClassicalOutcome::Stalemate => GameEnd::draw(EndReason::Stalemate),
             }));
         }
-        let reason = if insufficient_material(game) {
-            Some(EndReason::InsufficientMaterial)
-        } else if game.fifty_move_counter() >= FIFTY_MOVE_LIMIT {
-            Some(EndReason::FiftyMoveRule)
-        } else if game.is_third_repetition() {
-            Some(EndReason::ThreefoldRepetition)
-        } else {
-            None
-        };
-        Ok(reason.map(GameEnd::draw))
+        Ok(counted_draw(game, insufficient_material(game)))
     }
 }
 
 /// Whether no sequence of legal moves can mate: kings alone, one minor piece, or bishops
 /// that all stand on squares of one colour.
+/// Whether `start` is a chess position (kings, no pawns on the back ranks, ...), as every rule
+/// set with check requires; refusals name `rules`.
+pub(crate) fn check_chess_start(start: &Fen, rules: RuleSet) -> Result<(), GameError> {
+    ClassicalPosition::from_fen(start)
+        .map(|_| ())
+        .map_err(|e| GameError::StartNotAllowed { rules, reason: e.to_string() })
+}
+
+/// The draws that count rather than mate: insufficient material (when the caller says the
+/// material is insufficient), the fifty-move rule and threefold repetition.
+pub(crate) fn counted_draw(game: &Game, material_insufficient: bool) -> Option<GameEnd> {
+    let reason = if material_insufficient {
+        EndReason::InsufficientMaterial
+    } else if game.fifty_move_counter() >= FIFTY_MOVE_LIMIT {
+        EndReason::FiftyMoveRule
+    } else if game.is_third_repetition() {
+        EndReason::ThreefoldRepetition
+    } else {
+        return None;
+    };
+    Some(GameEnd::draw(reason))
+}
+
 pub(crate) fn insufficient_material(game: &Game) -> bool {
     let mut minors = 0;
     let mut knights = 0;

@@ -41,7 +41,6 @@ use super::board::{Board, Step};
 use super::classical::insufficient_material;
 use super::{RuleSet, RuleViolation, Rules};
 use crate::game::Turn;
-use crate::game::end::FIFTY_MOVE_LIMIT;
 use crate::{EndReason, Game, GameEnd, GameError};
 
 /// The observer rules. See the [module docs](self).
@@ -231,12 +230,7 @@ impl Rules for Observer {
     }
 
     fn check_start(&self, start: &Fen) -> Result<(), GameError> {
-        super::classical::Classical.check_start(start).map_err(|error| match error {
-            GameError::StartNotAllowed { reason, .. } => {
-                GameError::StartNotAllowed { rules: RuleSet::Observer, reason }
-            }
-            other => other,
-        })
+        super::classical::check_chess_start(start, RuleSet::Observer)
     }
 
     fn legal_moves(&self, game: &Game) -> Vec<LegalMove> {
@@ -306,16 +300,7 @@ impl Rules for Observer {
                 GameEnd::draw(EndReason::Stalemate)
             }));
         }
-        let reason = if view.pairs.is_empty() && insufficient_material(game) {
-            Some(EndReason::InsufficientMaterial)
-        } else if game.fifty_move_counter() >= FIFTY_MOVE_LIMIT {
-            Some(EndReason::FiftyMoveRule)
-        } else if game.is_third_repetition() {
-            Some(EndReason::ThreefoldRepetition)
-        } else {
-            None
-        };
-        Ok(reason.map(GameEnd::draw))
+        Ok(super::classical::counted_draw(game, view.pairs.is_empty() && insufficient_material(game)))
     }
 }
 

@@ -100,11 +100,12 @@ fn a_game_on_ibm_fez_gives_the_local_probabilities() {
 }
 
 /// A measured move is post-selected on the device's samples: the pawn steps to f3 only where the
-/// knight went to h3, and the other knight's halves stay 1/2 each.
+/// knight went to h3. The device measures f3's qubit mid-circuit, resets it and gives it to a half
+/// of the next split (c6 to d4 and e5), so the post-selection reads the classical bit.
 #[test]
 fn a_measured_move_on_ibm_fez_is_post_selected() {
     let served = serve(3600);
-    let moves = "g1^f3h3 b8^a6c6 f2f3.m1 a6b4";
+    let moves = "g1^f3h3 b8^a6c6 f2f3.m1 c6^d4e5";
     let local = run({
         let mut c = Command::new(env!("CARGO_BIN_EXE_qchess"));
         c.args(["game", "--json", "--moves", moves]);

@@ -13,7 +13,12 @@
 //!   end (a captured piece's record, a square's earlier qubit) is reused after a `reset`. A
 //!   reset traces the qubit out, which leaves every other qubit's statistics as they were,
 //!   because no later op touches it. Devices without mid-circuit resets (IonQ's JSON circuits)
-//!   use [`Recycling::CleanOnly`].
+//!   use [`Recycling::CleanOnly`];
+//! * with [`Recycling::MidCircuit`], measured qubits are dead too: the device measures them
+//!   where the circuit does, into their classical bits, and post-selection reads those bits
+//!   instead of the qubits (see [`Recycled::postselection_bit`]), so a qubit is reused after a
+//!   reset once its measurement is done. A game then needs only the qubits of the squares in
+//!   superposition, of the move in flight and its ancillas, whatever its history.
 //!
 //! The qubits read at the end (every square's current qubit, every post-selected qubit, and
 //! the qubit a pending move is measuring) stay alive to the end; [`Recycled::physical`] says
@@ -46,6 +51,9 @@ pub enum Recycling {
     CleanOnly,
     /// Every dead qubit, after a `reset` unless it was released clean.
     Reset,
+    /// As [`Recycling::Reset`], and measured qubits once measured: the device must measure
+    /// mid-circuit and report the classical bits.
+    MidCircuit,
 }
 
 /// A register's circuit on physical qubits: see the [module docs](self).
@@ -57,6 +65,8 @@ pub struct Recycled {
     placement: Vec<Option<Qubit>>,
     /// How many logical qubits the register's circuit has.
     logical: usize,
+    /// Whether post-selections read classical bits ([`Recycling::MidCircuit`]).
+    mid_circuit: bool,
 }
 
 impl Recycled {
@@ -69,6 +79,22 @@ impl Recycled {
     /// How many qubits the register's circuit would use without recycling.
     pub fn logical_qubits(&self) -> usize {
         self.logical
+    }
+
+    /// The bit of a result that holds post-selection `index` (of `circuit.postselect`).
+    ///
+    /// Results are read with qubit `i` of [`Recycled::circuit`] as bit `i`. A post-selected
+    /// qubit that stayed to the end is read there; under [`Recycling::MidCircuit`] the qubit may
+    /// carry something else by then, so a runner appends the post-selected classical bits after
+    /// the qubits: post-selection `index` is bit `num_qubits + index`.
+    pub fn postselection_bit(&self, index: usize) -> Option<u32> {
+        let selection = self.circuit.postselect.get(index)?;
+        Some(if self.mid_circuit { (self.circuit.num_qubits() + index) as u32 } else { selection.qubit.0 })
+    }
+
+    /// Whether post-selections are read from classical bits measured mid-circuit.
+    pub fn measures_mid_circuit(&self) -> bool {
+        self.mid_circuit
     }
 }
 
@@ -142,7 +168,7 @@ pub fn recycle(register: &Register, recycling: Recycling) -> Recycled {
         .map(|p| PostSelection { qubit: map[p.qubit.index()].unwrap_or(p.qubit), ..*p })
         .collect();
     let placement = (0..count).map(|q| if fates[q] == Fate::Read { map[q] } else { None }).collect();
-    Recycled { circuit: physical, placement, logical: count }
+    Recycled { circuit: physical, placement, logical: count, mid_circuit: recycling == Recycling::MidCircuit }
 }
 
 /// Each logical qubit's fate at the end of the register's circuit.
@@ -153,7 +179,9 @@ fn fates(register: &Register, recycling: Recycling) -> Vec<Fate> {
         .iter()
         .map(|info| match info.role {
             // Unhooked square qubits and finished records are never touched again.
-            QubitRole::Square { .. } | QubitRole::Captured | QubitRole::EnPassant if recycling == Recycling::Reset => {
+            QubitRole::Square { .. } | QubitRole::Captured | QubitRole::EnPassant
+                if recycling != Recycling::CleanOnly =>
+            {
                 Fate::Dirty
             }
             _ => Fate::Kept,
@@ -162,10 +190,17 @@ fn fates(register: &Register, recycling: Recycling) -> Vec<Fate> {
     for &qubit in register.released_clean() {
         fates[qubit.index()] = Fate::Clean;
     }
+    if recycling == Recycling::MidCircuit {
+        // Measured where the circuit measures them; their bits carry the post-selection.
+        for selection in &circuit.postselect {
+            fates[selection.qubit.index()] = Fate::Dirty;
+        }
+    }
+    let postselected = circuit.postselect.iter().map(|p| p.qubit).filter(|_| recycling != Recycling::MidCircuit);
     let read = register
         .square_qubits()
         .map(|(_, qubit)| qubit)
-        .chain(circuit.postselect.iter().map(|p| p.qubit))
+        .chain(postselected)
         .chain(register.pending().map(|request| request.qubit));
     for qubit in read {
         fates[qubit.index()] = Fate::Read;

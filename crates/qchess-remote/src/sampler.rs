@@ -1,13 +1,17 @@
 //! qchess circuits on IBM Quantum: each circuit is routed by `qchess-route` onto the device's
-//! configuration (fetched once per runner), written as an OpenQASM 3 ISA circuit that measures
-//! every qubit at the end into `meas`, run as a Sampler V2 job, and its samples read back through
-//! the final layout as outcomes over the circuit's own qubits (qubit `i` = bit `i`), the form the
-//! IonQ client answers in.
+//! configuration (fetched once per runner), written as an OpenQASM 3 ISA circuit, run as a
+//! Sampler V2 job, and its samples read back through the final layout as outcomes over the
+//! circuit's own qubits (qubit `i` = bit `i`), the form the IonQ client answers in.
 //!
-//! Mid-circuit measurements of the circuit are dropped: a game circuit never touches a measured
-//! qubit again (measurement is deferred), so measuring it at the end reads the same outcome.
+//! The circuit's measurements stay where it makes them, into its classical register `c` (IBM
+//! devices measure and reset mid-circuit, so a recycled circuit may reuse a measured qubit);
+//! then every qubit is measured into `meas`. The outcomes carry the post-selected classical
+//! bits after the qubits: bit `n + k` is post-selection `k`'s bit, as
+//! [`Recycled::postselection_bit`](qchess_circuit::recycle::Recycled::postselection_bit) says.
 
-use qchess_circuit::ir::{Circuit, Op};
+use std::collections::BTreeMap;
+
+use qchess_circuit::ir::Circuit;
 use qchess_route::emit::{EmitInfo, QasmVersion, to_qasm};
 use qchess_route::program::from_circuit;
 use qchess_route::{CompileOptions, IsaOp, RouteError, Target, TargetError, compile};
@@ -20,6 +24,9 @@ use crate::probabilities::Probabilities;
 
 /// The classical register the final measurements go to.
 const MEASUREMENTS: &str = "meas";
+
+/// The classical register of the circuit's own measurements.
+const OWN_BITS: &str = "c";
 
 /// Why a circuit could not run on IBM Quantum.
 #[derive(Debug, Error)]
@@ -77,46 +84,67 @@ impl IbmRunner {
         let seed = self.seed;
         let device = self.device().to_owned();
         let target = self.target().await?;
-        let deferred = Circuit {
-            ops: circuit.ops.iter().filter(|op| !matches!(op, Op::Measure { .. })).cloned().collect(),
-            clbits: 0,
-            registers: Vec::new(),
-            postselect: Vec::new(),
-            ..circuit.clone()
-        };
         let route = |source| IbmRunError::Route { device: device.clone(), source };
-        let program = from_circuit(&deferred, 0, &[]).map_err(route)?;
+        let program = from_circuit(circuit, 0, &[]).map_err(route)?;
         let options = CompileOptions { seed, ..CompileOptions::default() };
         let mut compiled = compile(&program, target, &options).map_err(route)?;
         // Measured last, through the final layout: routing the measurements with the gates
         // could move a SWAP after a measurement it no longer waits for.
-        for (clbit, &qubit) in compiled.final_layout.iter().enumerate() {
-            compiled.ops.push(IsaOp::Measure { qubit, clbit: clbit as u32 });
+        for (index, &qubit) in compiled.final_layout.iter().enumerate() {
+            compiled.ops.push(IsaOp::Measure { qubit, clbit: circuit.clbits + index as u32 });
         }
-        compiled.num_clbits = compiled.final_layout.len() as u32;
-        let info =
-            EmitInfo { qubit_names: deferred.qubits.iter().map(|q| q.name.clone()).collect(), circuit_clbits: 0 };
+        compiled.num_clbits = circuit.clbits + compiled.final_layout.len() as u32;
+        let info = EmitInfo {
+            qubit_names: circuit.qubits.iter().map(|q| q.name.clone()).collect(),
+            circuit_clbits: circuit.clbits,
+        };
         Ok(to_qasm(&compiled, target, &info, QasmVersion::V3))
     }
 
-    /// Runs `circuit` for `shots` shots; the outcomes' bit `i` is the circuit's qubit `i`.
+    /// Runs `circuit` for `shots` shots; the outcomes' bit `i` is the circuit's qubit `i`, and
+    /// bit `n + k` the classical bit of its post-selection `k` (see the [module docs](self)).
     pub async fn run(&mut self, circuit: &Circuit, shots: u64) -> Result<JobResult, IbmRunError> {
         let qubits = circuit.num_qubits();
-        if qubits > 64 {
-            return Err(IbmRunError::TooWide(qubits));
+        let width = qubits + circuit.postselect.len();
+        if width > 64 || circuit.clbits > 64 {
+            return Err(IbmRunError::TooWide(width.max(circuit.clbits as usize)));
         }
         let qasm = self.isa_circuit(circuit).await?;
         let result = self.client.run(&qasm, shots).await?;
         let what = format!("the results of job {}", result.job_id);
         let malformed = |detail: String| RemoteError::MalformedResponse { what: what.clone(), detail };
-        let counts =
-            result.counts(MEASUREMENTS).ok_or_else(|| malformed(format!("there is no `{MEASUREMENTS}` register")))?;
-        let total: u64 = counts.values().sum();
-        if total == 0 {
+        let register = |name: &str| {
+            result
+                .registers
+                .iter()
+                .find(|r| r.name == name)
+                .map(|r| r.samples.as_slice())
+                .ok_or_else(|| malformed(format!("there is no `{name}` register")))
+        };
+        let measured = register(MEASUREMENTS)?;
+        let own = if circuit.clbits > 0 { register(OWN_BITS)? } else { &[] };
+        if measured.is_empty() {
             return Err(malformed("there are no samples".to_owned()).into());
         }
+        if circuit.clbits > 0 && own.len() != measured.len() {
+            return Err(malformed(format!(
+                "register `{OWN_BITS}` has {} samples and `{MEASUREMENTS}` {}",
+                own.len(),
+                measured.len()
+            ))
+            .into());
+        }
+        let mut counts: BTreeMap<u64, u64> = BTreeMap::new();
+        for (shot, &sample) in measured.iter().enumerate() {
+            let selected = circuit.postselect.iter().enumerate().fold(0u64, |bits, (k, selection)| {
+                let bit = own[shot] >> selection.clbit.0 & 1;
+                bits | bit << (qubits + k)
+            });
+            *counts.entry(sample | selected).or_insert(0) += 1;
+        }
+        let total = measured.len() as u64;
         let outcomes = counts.into_iter().map(|(outcome, n)| (outcome, n as f64 / total as f64)).collect();
-        let probabilities = Probabilities::new(qubits as u32, outcomes).map_err(|e| malformed(e.to_string()))?;
+        let probabilities = Probabilities::new(width as u32, outcomes).map_err(|e| malformed(e.to_string()))?;
         Ok(JobResult { job_id: result.job_id, shots: total, probabilities })
     }
 }

@@ -74,6 +74,30 @@ impl State {
         }
     }
 
+    /// The probability that measuring qubit `q` gives 1.
+    pub fn probability_of_one(&self, q: usize) -> f64 {
+        let bit = 1usize << q;
+        self.amps.iter().enumerate().filter(|(i, _)| i & bit != 0).map(|(_, a)| a.norm_sqr()).sum()
+    }
+
+    /// Projects qubit `q` onto `value` and renormalises: the state after a measurement of `q`
+    /// gave `value` (left unnormalised if that outcome had no weight at all).
+    pub fn collapse(&mut self, q: usize, value: bool) {
+        let bit = 1usize << q;
+        let mut kept = 0.0;
+        for (i, amp) in self.amps.iter_mut().enumerate() {
+            if (i & bit != 0) == value {
+                kept += amp.norm_sqr();
+            } else {
+                *amp = Complex64::new(0.0, 0.0);
+            }
+        }
+        if kept > 0.0 {
+            let scale = 1.0 / kept.sqrt();
+            self.amps.iter_mut().for_each(|amp| *amp *= scale);
+        }
+    }
+
     /// Exchanges qubits `a` and `b`.
     pub fn swap(&mut self, a: usize, b: usize) {
         let (ba, bb) = (1usize << a, 1usize << b);

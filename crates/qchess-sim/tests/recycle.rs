@@ -1,6 +1,6 @@
 //! Qubit recycling keeps circuits exact: for random typed-move sequences on a crowded small
 //! region (captures and measurements of superposed pieces are frequent), the recycled circuit,
-//! with clean reuse only and with resets, gives exactly the board distribution of the
+//! with clean reuse only, with resets, and with measured qubits reused, gives exactly the board distribution of the
 //! move-by-move simulation, on fewer qubits. Real games are checked in qchess-engine's tests.
 
 use std::collections::BTreeMap;
@@ -108,6 +108,13 @@ proptest! {
         // Resets run on the dense simulator: keep it small.
         if reset.circuit.num_qubits() <= 16 {
             assert_same(&expected, &recycled_boards(&register, &reset), "recycling with resets");
+        }
+
+        // Measured mid-circuit: the simulator post-selects each measurement where it happens.
+        let mid = recycle(&register, Recycling::MidCircuit);
+        prop_assert!(mid.circuit.num_qubits() <= reset.circuit.num_qubits());
+        if mid.circuit.num_qubits() <= 16 {
+            assert_same(&expected, &recycled_boards(&register, &mid), "recycling measured qubits");
         }
     }
 }

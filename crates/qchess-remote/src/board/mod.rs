@@ -6,7 +6,9 @@
 //! touched again, the provider measures every qubit at the end, and the board keeps only the
 //! shots that agree with the recorded outcomes (and, under [`Mitigation::DropImpossiblePieceCounts`],
 //! have a possible number of pieces). The shot budget grows with the number of post-selections
-//! ([`suggest_shots`]).
+//! ([`suggest_shots`]). IBM devices measure mid-circuit: there a measured qubit is reset and
+//! reused, and the post-selections read the measurements' classical bits
+//! ([`Recycling::MidCircuit`]).
 //!
 //! * A move that measures runs the circuit up to its measurement and draws the outcome from the
 //!   surviving shots with a seeded generator; a forced outcome that no surviving shot supports
@@ -209,6 +211,15 @@ impl Runner {
         }
     }
 
+    /// Which dead qubits this backend's circuits may reuse: IonQ JSON circuits can neither
+    /// reset nor measure mid-way; IBM devices do both.
+    fn recycling(&self) -> Recycling {
+        match self {
+            Runner::Ionq(_) => Recycling::CleanOnly,
+            Runner::Ibm(_) => Recycling::MidCircuit,
+        }
+    }
+
     /// The backend's qubits, `None` when the provider would not say.
     fn qubits(&mut self, runtime: &tokio::runtime::Runtime) -> Option<u32> {
         match self {
@@ -276,9 +287,10 @@ impl RemoteBoard {
 
     /// The circuit as it is submitted: [`RemoteBoard::circuit`] with the qubits of squares that
     /// became classical (and of uncomputed ancillas) reused, so a long game fits the device.
-    /// IonQ JSON circuits cannot reset a qubit, so only qubits known to be |0> are reused.
+    /// IonQ JSON circuits cannot reset a qubit, so only qubits known to be |0> are reused there;
+    /// on IBM devices every dead qubit is reset and reused, measured ones included.
     pub fn recycled(&self) -> Recycled {
-        recycle(&self.register, Recycling::CleanOnly)
+        recycle(&self.register, self.runner.recycling())
     }
 
     /// The compiler's register: circuit, square qubits, classical occupancy.

@@ -90,10 +90,13 @@ impl Readout {
     /// The readout of `register`'s circuit as it was submitted after `recycled`.
     pub fn new(register: &Register, recycled: &Recycled) -> Readout {
         let bit = |qubit| recycled.physical(qubit).unwrap_or(qubit).0;
+        let postselect = recycled.circuit.postselect.iter().enumerate();
         Readout {
             classical: register.classical_occupancy(),
             squares: register.square_qubits().map(|(square, qubit)| (square, bit(qubit))).collect(),
-            postselect: register.circuit().postselect.iter().map(|p| (bit(p.qubit), p.value)).collect(),
+            postselect: postselect
+                .filter_map(|(index, p)| Some((recycled.postselection_bit(index)?, p.value)))
+                .collect(),
         }
     }
 

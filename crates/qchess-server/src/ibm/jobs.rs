@@ -1,16 +1,17 @@
 //! Sampler V2 jobs of the IBM stand-in: ISA circuits checked against the device, run on a state
 //! vector over the qubits they use, and answered with per-shot samples per register.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use num_complex::Complex64;
-use qchess_route::verify::{State, run_isa};
+use qchess_route::verify::State;
 use qchess_route::{IsaOp, Target};
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
 use super::isa::{IsaCircuit, read};
+use super::shots::sample_shots;
 
 /// Shots of a pub that gives none (Sampler V2's default).
 pub const DEFAULT_SHOTS: u64 = 4096;
@@ -69,21 +70,8 @@ pub fn run(request: &Value, target: &Target, seed: u64) -> Result<Value, String>
     Ok(json!({ "results": results, "metadata": { "version": 2 } }))
 }
 
-/// `shots` samples of a circuit whose measurements are all final, per register.
+/// `shots` samples of a circuit, per register: see [`sample_shots`].
 fn sample(circuit: &IsaCircuit, shots: u64, rng: &mut ChaCha8Rng) -> Result<Value, String> {
-    let mut measured_at: BTreeMap<u32, usize> = BTreeMap::new();
-    for (index, op) in circuit.ops.iter().enumerate() {
-        if let Some(q) = op.qubits().find(|q| measured_at.contains_key(q)) {
-            return Err(format!("qubit {q} is used after its measurement; this stand-in runs only final measurements"));
-        }
-        match op {
-            IsaOp::Measure { qubit, .. } => {
-                measured_at.insert(*qubit, index);
-            }
-            IsaOp::Reset { .. } => return Err("this stand-in runs no resets".to_owned()),
-            _ => {}
-        }
-    }
     let mut used: Vec<u32> = circuit.ops.iter().flat_map(IsaOp::qubits).collect();
     used.sort_unstable();
     used.dedup();
@@ -93,31 +81,9 @@ fn sample(circuit: &IsaCircuit, shots: u64, rng: &mut ChaCha8Rng) -> Result<Valu
     let dense = |q: u32| used.binary_search(&q).unwrap_or(0);
     let mut amplitudes = vec![Complex64::new(0.0, 0.0); 1 << used.len()];
     amplitudes[0] = Complex64::new(1.0, 0.0);
-    let mut state = State::from_amplitudes(amplitudes);
-    run_isa(&circuit.ops, &mut state, &dense)?;
-    let probabilities: Vec<f64> = state.amplitudes().iter().map(|a| a.norm_sqr()).collect();
-    let measures: Vec<(usize, u32)> = circuit
-        .ops
-        .iter()
-        .filter_map(|op| match *op {
-            IsaOp::Measure { qubit, clbit } => Some((dense(qubit), clbit)),
-            _ => None,
-        })
-        .collect();
-    let mut samples: Vec<Vec<String>> = vec![Vec::with_capacity(shots as usize); circuit.registers.len()];
-    for _ in 0..shots {
-        let mut u = rng.random::<f64>();
-        let basis = probabilities.iter().position(|&p| {
-            u -= p;
-            u < 0.0
-        });
-        let basis = basis.unwrap_or(probabilities.len() - 1);
-        let mut bits: u128 = 0;
-        for &(position, clbit) in &measures {
-            if basis >> position & 1 == 1 && clbit < 128 {
-                bits |= 1 << clbit;
-            }
-        }
+    let bits_per_shot = sample_shots(&circuit.ops, State::from_amplitudes(amplitudes), &dense, shots, rng)?;
+    let mut samples: Vec<Vec<String>> = vec![Vec::with_capacity(bits_per_shot.len()); circuit.registers.len()];
+    for bits in bits_per_shot {
         for (register, out) in circuit.registers.iter().zip(&mut samples) {
             let value = (bits >> register.start) & ((1u128 << register.len.min(127)) - 1);
             out.push(format!("{value:#x}"));

@@ -36,6 +36,7 @@ use serde_json::{Value, json};
 
 pub mod isa;
 pub mod jobs;
+mod shots;
 
 use crate::AppState;
 use crate::config::ServerKey;

@@ -248,8 +248,8 @@ fn a_routed_game_circuit_gives_the_local_probabilities() {
 }
 
 /// Serves the IBM routes behind a layer that first answers each scripted status (with
-/// `Retry-After: 0` on 429), then lets requests through; returns the base URL and the count of
-/// requests seen.
+/// `Retry-After: 0` on 429; 200 lets that request through), then lets requests through; returns
+/// the base URL and the count of requests seen.
 fn start_faulty(script: Vec<u16>) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
@@ -270,7 +270,7 @@ fn start_faulty(script: Vec<u16>) -> (String, std::sync::Arc<std::sync::atomic::
                     let counter = Arc::clone(&counter);
                     async move {
                         counter.fetch_add(1, Ordering::SeqCst);
-                        let fault = script.lock().expect("script").pop_front();
+                        let fault = script.lock().expect("script").pop_front().filter(|&status| status != 200);
                         match fault {
                             Some(status) => {
                                 let status = axum::http::StatusCode::from_u16(status).expect("a status");
@@ -315,4 +315,40 @@ fn rate_limits_and_server_errors_are_retried_then_reported() {
     let failing =
         block_on(IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client").token()).expect_err("still failing");
     assert!(matches!(failing, RemoteError::Server { status: 500, attempts: 2, .. }), "{failing}");
+}
+
+#[test]
+fn job_submissions_are_retried_only_when_the_service_cannot_have_taken_them() {
+    use std::sync::atomic::Ordering;
+
+    let retry =
+        RetryPolicy { max_retries: 3, base_delay: Duration::from_millis(10), max_delay: Duration::from_millis(50) };
+    // The token exchange passes; the submission is answered 429 twice, then taken and run.
+    let (base, seen) = start_faulty(vec![200, 429, 429]);
+    let client = IbmClient::new(IbmConfig { retry, ..config(&base, KEY, "ibm_fez") }).expect("client");
+    let result = block_on(client.run(BELL, 100)).expect("runs after the rate limit");
+    assert_eq!(result.counts("c").expect("register c").values().sum::<u64>(), 100);
+    assert_eq!(seen.load(Ordering::SeqCst), 6, "token, three submissions, status, results");
+
+    // A submission answered 500 may have run: it is not sent again.
+    let (base, seen) = start_faulty(vec![200, 500]);
+    let client = IbmClient::new(IbmConfig { retry, ..config(&base, KEY, "ibm_fez") }).expect("client");
+    let failed = block_on(client.run(BELL, 100)).expect_err("the submission failed");
+    assert!(matches!(failed, RemoteError::Server { status: 500, attempts: 1, .. }), "{failed}");
+    assert_eq!(seen.load(Ordering::SeqCst), 2, "the token exchange and one submission");
+}
+
+#[test]
+fn answers_beyond_max_response_bytes_are_refused_unread() {
+    let base = start(Duration::from_secs(3600));
+    // ibm_fez's configuration is 85 kB; the token and a small job's answers fit in 4 kB.
+    let client =
+        IbmClient::new(IbmConfig { max_response_bytes: 4096, ..config(&base, KEY, "ibm_fez") }).expect("client");
+    let refused = block_on(client.configuration()).expect_err("too large");
+    assert!(matches!(&refused, RemoteError::ResponseTooLarge { limit: 4096, .. }), "{refused}");
+    assert!(refused.to_string().contains("--max-response-bytes"), "{refused}");
+    let result = block_on(client.run(BELL, 10)).expect("small answers are read");
+    assert_eq!(result.counts("c").expect("register c").values().sum::<u64>(), 10);
+    let roomy = IbmClient::new(IbmConfig { max_response_bytes: 1 << 20, ..config(&base, KEY, "ibm_fez") });
+    assert_eq!(block_on(roomy.expect("client").configuration()).expect("fits")["backend_name"], "ibm_fez");
 }

@@ -1,5 +1,5 @@
 //! When to try a request again, how long to wait first, and the one loop both clients (IonQ's
-//! and IBM's) send their requests through: [`send_with_retries`], which reads every answer
+//! and IBM's) send their requests through: `send_with_retries`, which reads every answer
 //! with [`read_capped`] so that no answer is held beyond the client's size limit.
 
 use std::time::Duration;

@@ -76,6 +76,14 @@ pub fn run(
         .ok_or("params.pubs must be a non-empty list".to_owned())?;
     let mut results = Vec::new();
     for (index, pub_) in pubs.iter().enumerate() {
+        // qiskit-ibm-runtime sends its circuits as QPY (`{"__type__": "QuantumCircuit", "__value__":
+        // base64 QPY}`), which this stand-in does not read.
+        let circuit_of = |value: &Value| value.as_array().and_then(|parts| parts.first()).unwrap_or(value).clone();
+        if circuit_of(pub_).get("__type__").and_then(Value::as_str) == Some("QuantumCircuit") {
+            return Err(JobError::Refused(format!(
+                "pub {index} is a QPY circuit; this stand-in reads OpenQASM 3 circuits only"
+            )));
+        }
         let (text, shots) = match pub_ {
             Value::String(text) => (text.as_str(), default_shots),
             Value::Array(parts) => {

@@ -5,10 +5,13 @@
 //!   `grant_type=urn:ibm:params:oauth:grant-type:apikey` and an `apikey` (the server's
 //!   `--api-key` when it has one, any non-empty key otherwise); the answer is a bearer token with
 //!   `access_token`, `token_type`, `expires_in` and `expiration`, as IAM gives it.
-//! * `GET /api/v1/backends`, `GET /api/v1/backends/{name}/configuration` and
+//! * `GET /api/v1/backends` (`{"devices": [{"name", "qubits", "status", ...}]}`),
+//!   `GET /api/v1/backends/{name}/configuration` and
 //!   `GET /api/v1/backends/{name}/properties`: the devices this server describes (`ibm_fez`,
 //!   Heron; `ibm_brisbane`, Eagle), their configurations and calibrations as IBM publishes them.
-//!   They need `Authorization: Bearer TOKEN` with a live token and a `Service-CRN` header; a
+//!   `.../status` says each is online with an empty queue, and `GET /api/v1/instances/usage` says
+//!   no time was used. They need `Authorization: Bearer
+//!   TOKEN` with a live token and a `Service-CRN` header; a
 //!   missing, unknown or expired token is 401, as on the service.
 //!
 //! * `POST /api/v1/jobs` (Sampler V2: `{"program_id": "sampler", "backend", "params": {"pubs":
@@ -147,6 +150,8 @@ pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<
         .route("/api/v1/backends", get(backends))
         .route("/api/v1/backends/{name}/configuration", get(configuration))
         .route("/api/v1/backends/{name}/properties", get(properties))
+        .route("/api/v1/backends/{name}/status", get(status))
+        .route("/api/v1/instances/usage", get(usage))
         .route("/api/v1/jobs", post(submit))
         .route("/api/v1/jobs/{id}", get(job))
         .route("/api/v1/jobs/{id}/results", get(results))
@@ -183,9 +188,10 @@ async fn token(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Byte
     if !accepted {
         return iam_error(StatusCode::BAD_REQUEST, "BXNIM0415E", "Provided API key could not be found.");
     }
-    let access = format!("qchess-{:032x}", rand::random::<u128>());
     let expires_in = tokens.options.token_lifetime.as_secs();
-    let expiration = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) + expires_in;
+    let issued_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let expiration = issued_at + expires_in;
+    let access = jwt(issued_at, expiration);
     let mut issued = tokens.issued.lock().unwrap_or_else(|p| p.into_inner());
     let now = Instant::now();
     issued.retain(|_, expiry| *expiry > now);
@@ -199,6 +205,33 @@ async fn token(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Byte
         "scope": "ibm openid",
     }))
     .into_response()
+}
+
+/// An access token shaped as IAM's: a JWT (`header.claims.signature`, base64url) whose claims
+/// give `iat` and `exp`, which IBM's own SDKs decode to schedule a refresh. The signature is
+/// random bytes: nothing verifies it but this server, by looking the token up.
+fn jwt(issued_at: u64, expiration: u64) -> String {
+    let header = json!({ "alg": "RS256", "typ": "JWT", "kid": "qchess" });
+    let claims = json!({
+        "iam_id": "qchess-serve", "sub": "qchess-serve", "iat": issued_at, "exp": expiration,
+        "jti": format!("{:032x}", rand::random::<u128>()),
+    });
+    let signature: [u8; 32] = rand::random();
+    [base64url(header.to_string().as_bytes()), base64url(claims.to_string().as_bytes()), base64url(&signature)]
+        .join(".")
+}
+
+/// `bytes` in unpadded base64url.
+fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let word = chunk.iter().enumerate().fold(0u32, |word, (i, &b)| word | u32::from(b) << (16 - 8 * i));
+        for sextet in 0..=chunk.len() {
+            text.push(char::from(ALPHABET[(word >> (18 - 6 * sextet) & 63) as usize]));
+        }
+    }
+    text
 }
 
 /// The fields of a form body (`a=b&c=d`, `+` and `%XX` decoded).
@@ -261,8 +294,35 @@ async fn backends(State(tokens): State<Arc<Tokens>>, headers: HeaderMap) -> Resp
     if let Some(refused) = refusal(&tokens, &headers) {
         return refused;
     }
-    let names: Vec<&str> = devices().iter().map(|device| device.name).collect();
-    axum::Json(json!({ "devices": names })).into_response()
+    let listed: Vec<Value> = devices()
+        .iter()
+        .map(|device| {
+            let qubits = serde_json::from_str::<Value>(device.configuration).ok().and_then(|c| c["n_qubits"].as_u64());
+            json!({
+                "name": device.name,
+                "qubits": qubits,
+                "is_simulator": false,
+                "status": { "name": "online", "reason": "available" },
+            })
+        })
+        .collect();
+    axum::Json(json!({ "devices": listed })).into_response()
+}
+
+/// `GET /api/v1/instances/usage`: the service instance's time used and allowed (the stand-in
+/// counts none and allows any; `qiskit-ibm-runtime` asks before each job).
+async fn usage(State(tokens): State<Arc<Tokens>>, headers: HeaderMap) -> Response {
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    let instance = headers.get("service-crn").and_then(|v| v.to_str().ok()).unwrap_or("");
+    axum::Json(json!({
+        "instance_id": instance,
+        "usage_consumed_seconds": 0,
+        "usage_limit_reached": false,
+        "usage_limit_seconds": null,
+    }))
+    .into_response()
 }
 
 /// `GET /api/v1/backends/{name}/configuration`.
@@ -273,6 +333,20 @@ async fn configuration(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Pa
 /// `GET /api/v1/backends/{name}/properties`.
 async fn properties(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(name): Path<String>) -> Response {
     described(&tokens, &headers, &name, |device| device.properties)
+}
+
+/// `GET /api/v1/backends/{name}/status`: every device here is online with an empty queue.
+async fn status(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(name): Path<String>) -> Response {
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    match device(&name) {
+        Some(device) => axum::Json(json!({
+            "name": device.name, "state": true, "status": "active", "message": "available", "length_queue": 0,
+        }))
+        .into_response(),
+        None => api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(&name))),
+    }
 }
 
 /// One of a device's published descriptions, or the service's refusal.
@@ -384,5 +458,31 @@ async fn cancel(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id):
             api_error(StatusCode::CONFLICT, "1300", &format!("Job {id} is {} and cannot be cancelled.", job.status))
         }
         Err(missing) => *missing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_matches_the_rfc_vectors() {
+        for (bytes, text) in
+            [(&b""[..], ""), (b"f", "Zg"), (b"fo", "Zm8"), (b"foo", "Zm9v"), (b"foob", "Zm9vYg"), (b"fooba", "Zm9vYmE")]
+        {
+            assert_eq!(base64url(bytes), text);
+        }
+        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
+    }
+
+    #[test]
+    fn tokens_are_jwts_with_their_times() {
+        let token = jwt(1_000, 4_600);
+        let parts: Vec<&str> = token.split('.').collect();
+        assert_eq!(parts.len(), 3, "{token}");
+        assert!(token.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)), "{token}");
+        let claims = base64url(json!({}).to_string().as_bytes());
+        assert_eq!(claims, "e30");
+        assert!(parts[1].starts_with(&base64url(b"{\"exp\":4600,\"iam_id\"")[..20]), "{token}");
     }
 }

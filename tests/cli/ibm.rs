@@ -174,6 +174,23 @@ fn a_token_that_expires_mid_game_is_exchanged_again() {
     }
 }
 
+/// `--max-response-bytes` bounds IBM's answers as it bounds IonQ's: ibm_fez's configuration
+/// (85 kB) is refused under a 4 kB cap.
+#[test]
+fn max_response_bytes_caps_ibm_answers() {
+    let served = serve(3600);
+    let capped = run(on_serve(
+        &served,
+        &["game", "--backend", "ibm:ibm_fez", "--max-response-bytes", "4096", "--moves", "b1^a3c3"],
+    ));
+    assert_eq!(capped.code, Some(1), "{}", capped.stderr);
+    assert!(
+        capped.stderr.contains("larger than 4096 bytes") && capped.stderr.contains("--max-response-bytes"),
+        "{}",
+        capped.stderr
+    );
+}
+
 #[test]
 fn bad_specs_and_unknown_devices_exit_2() {
     let bare = run({

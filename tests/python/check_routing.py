@@ -181,8 +181,25 @@ def operator_equivalence(report: Report, name: str, position: str, moves: str, s
                      "; ".join(problems) or f"{n} qubits, 2q {out['two_qubit_gates']}, Operator equal up to layouts: {same}")
 
 
+def bench_against_qiskit(report: Report) -> None:
+    """`qchess bench --workload routing --qiskit PYTHON` runs Qiskit's side (scripts/bench-routing.py)
+    with this interpreter on every circuit and target; the workload itself fails when Qiskit's
+    count of our routed circuit differs from ours."""
+    bench = run_qchess("bench", "--quick", "--workload", "routing", "--qiskit", sys.executable)
+    routing = bench["workloads"][0]["details"]
+    rows = routing["circuits"]
+    compared = [r for r in rows if r["qiskit"] and r["qiskit"]["two_qubit_gates"] >= 1]
+    report.check("bench routing --qiskit: Qiskit figures for every circuit", len(rows) >= 16 and len(compared) == len(rows),
+                 f"{len(compared)} of {len(rows)}")
+    for target in DEVICES:
+        medians = routing["medians"][target]["all"]
+        report.check(f"bench routing --qiskit: {target} medians side by side", "qiskit" in medians
+                     and medians["qiskit"]["median_speedup"] > 1, json.dumps(medians.get("qiskit")))
+
+
 def run() -> Report:
     report = Report("check_routing")
+    bench_against_qiskit(report)
     games = [g for g in GAME_SEQUENCES if "fifty" not in g[0] or g[3] == 0] + MORE_GAMES
     seen = set()
     for name, position, moves, seed in games:

@@ -8,6 +8,9 @@ use thiserror::Error;
 /// Why a benchmark workload could not finish, or finished with a wrong answer.
 #[derive(Debug, Error)]
 pub enum BenchError {
+    /// The routing workload could not build, route or compare a circuit.
+    #[error("routing: {0}")]
+    Routing(String),
     /// The search workload could not set up a position or search it.
     #[error("search workload: {0}")]
     Search(String),

@@ -8,6 +8,7 @@
 //! | `dense` | random one- and two-qubit gates on full state vectors against the memory-bandwidth floor |
 //! | `dense-circuits` | seeded random circuits (20, 24, 26 qubits) to the final state: unfused, fused, single precision, threads; `--write-qasm DIR` saves them for other simulators |
 //! | `search` | the search at a fixed move time on positions from random games: nodes per second on one thread, and each move's latency |
+//! | `routing` | whole-game circuits (example games, seeded random games) routed onto IBM Heron and Eagle: two-qubit gates, depth, compile time; with [`RoutingPlan::qiskit`], Qiskit's transpiler at level 3 on the same circuits, side by side |
 //!
 //! Every workload reports the fields of [`WorkloadReport`]; those that do not apply are `None`.
 //! [`BenchOptions::quick`] shrinks every workload so the whole run takes seconds (for tests).
@@ -31,6 +32,7 @@ mod growth;
 pub mod machine;
 mod random;
 mod report;
+mod routing;
 mod search;
 pub mod stats;
 
@@ -44,6 +46,7 @@ pub use dense::DenseSize;
 pub use error::BenchError;
 pub use random::{MoveMix, RandomPlan};
 pub use report::{BenchReport, WorkloadReport};
+pub use routing::RoutingPlan;
 pub use search::SearchPlan;
 
 /// One benchmark workload.
@@ -65,11 +68,13 @@ pub enum Workload {
     DenseCircuits,
     /// The search's nodes per second and move latency.
     Search,
+    /// Whole-game circuits routed onto IBM devices, optionally against Qiskit.
+    Routing,
 }
 
 impl Workload {
     /// The workloads a plain `qchess bench` runs, in order: all but `dense-circuits`, which
-    /// takes minutes and is asked for by name.
+    /// takes minutes, and `routing`, a compiler comparison; both are asked for by name.
     pub const DEFAULT: [Workload; 7] = [
         Workload::Fixed,
         Workload::RandomDefault,
@@ -81,7 +86,7 @@ impl Workload {
     ];
 
     /// Every workload.
-    pub const ALL: [Workload; 8] = [
+    pub const ALL: [Workload; 9] = [
         Workload::Fixed,
         Workload::RandomDefault,
         Workload::RandomSplitHeavy,
@@ -90,6 +95,7 @@ impl Workload {
         Workload::Dense,
         Workload::DenseCircuits,
         Workload::Search,
+        Workload::Routing,
     ];
 
     /// The workload's name.
@@ -103,6 +109,7 @@ impl Workload {
             Workload::Dense => "dense",
             Workload::DenseCircuits => "dense-circuits",
             Workload::Search => "search",
+            Workload::Routing => "routing",
         }
     }
 }
@@ -145,6 +152,8 @@ pub struct BenchOptions {
     pub qasm_dir: Option<std::path::PathBuf>,
     /// The search workload's positions and move time.
     pub search: SearchPlan,
+    /// The routing workload's targets, games, repetitions and comparison.
+    pub routing: RoutingPlan,
 }
 
 impl BenchOptions {
@@ -161,6 +170,7 @@ impl BenchOptions {
             threads: available_threads(),
             qasm_dir: None,
             search: SearchPlan { positions: 30, movetime_ms: 100 },
+            routing: RoutingPlan::standard(),
         }
     }
 
@@ -176,6 +186,7 @@ impl BenchOptions {
             threads: available_threads(),
             qasm_dir: None,
             search: SearchPlan { positions: 4, movetime_ms: 20 },
+            routing: RoutingPlan::quick(),
         }
     }
 }
@@ -201,6 +212,7 @@ pub fn run(options: &BenchOptions, mut progress: impl FnMut(Workload)) -> Result
             Workload::Dense => dense::run(&options.dense)?,
             Workload::DenseCircuits => circuits::run(&options.circuits, options.threads, options.qasm_dir.as_deref())?,
             Workload::Search => search::run(options.search)?,
+            Workload::Routing => routing::run(&options.routing)?,
         };
         report.seconds = started.elapsed().as_secs_f64();
         report.peak_rss_mb = if measured_rss { machine::peak_rss_mb() } else { None };
@@ -221,7 +233,7 @@ mod tests {
         let error = "random".parse::<Workload>().expect_err("unknown");
         assert_eq!(
             error.to_string(),
-            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, dense-circuits, search"
+            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, dense-circuits, search, routing"
         );
     }
 }

@@ -67,7 +67,7 @@ pub struct RandomPlan {
 
 /// What one game did.
 #[derive(Debug, Clone, Copy, Default)]
-struct GameFigures {
+pub(crate) struct GameFigures {
     plies: usize,
     legal_moves: usize,
     ended: bool,
@@ -84,7 +84,7 @@ fn game_seed(mix: MoveMix, index: usize) -> u64 {
 
 /// Plays game `index` of `mix`, timing each ply into `timings` and calling `observe` after
 /// each ply (outside the timed part).
-fn play_game(
+pub(crate) fn play_game(
     mix: MoveMix,
     index: usize,
     plies: usize,

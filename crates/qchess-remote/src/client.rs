@@ -3,10 +3,12 @@
 //! [`IonqClient::run`] does the whole round trip for one circuit: lower it to IonQ's QIS gates,
 //! submit an `ionq.circuit.v1` job, poll its status with growing waits (showing a progress bar
 //! on a terminal), fetch its probabilities, and cancel it when the overall timeout passes or
-//! the user presses Ctrl-C. Every request has its own timeout and is retried within the
+//! the user presses Ctrl-C. Every request goes through the retry loop shared with the IBM
+//! client ([`crate::retry`]): it has its own timeout, is retried within the
 //! [`RetryPolicy`](crate::config::RetryPolicy) on 429 (honouring `Retry-After`), on 5xx and on
-//! a dropped connection; submissions are only retried when the server cannot have taken them
-//! (a refused connection, 429, 502, 503, 504).
+//! a dropped connection (submissions only when the server cannot have taken them: a refused
+//! connection, 429, 502, 503, 504), and its answer is read no further than
+//! `--max-response-bytes`.
 //!
 //! ```no_run
 //! use qchess_circuit::ir::{Circuit, Gate, QubitRole};
@@ -37,7 +39,7 @@ use crate::error::RemoteError;
 use crate::interrupt::InterruptGuard;
 use crate::probabilities::Probabilities;
 use crate::progress::Progress;
-use crate::retry::{is_retryable, parse_retry_after, retry_delay};
+use crate::retry::{Attempts, send_with_retries};
 use crate::wire::{CIRCUIT_JOB_TYPE, ErrorBody, JobCreated, JobInfo, JobRequest, JobStatus, Noise};
 
 /// How often a waiting loop looks for Ctrl-C between polls.
@@ -45,9 +47,6 @@ const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
 
 /// How long canceling a job may take when the wait is being abandoned anyway.
 const CANCEL_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// Bytes read of an error answer: enough for any message worth showing.
-const ERROR_BODY_LIMIT: u64 = 64 * 1024;
 
 /// Longest error text kept from a provider's answer.
 const MESSAGE_LIMIT: usize = 300;
@@ -266,7 +265,7 @@ impl IonqClient {
         format!("{}/{id}{rest}", self.config.jobs_url())
     }
 
-    /// Sends one request with retries; returns the body of a 2xx answer.
+    /// Sends one request with retries (see [`send_with_retries`]); returns the body of a 2xx answer.
     async fn send(
         &self,
         what: &str,
@@ -275,110 +274,26 @@ impl IonqClient {
         body: Option<Vec<u8>>,
         deadline: Instant,
     ) -> Result<Answer, RemoteError> {
-        let idempotent = method != Method::POST;
-        let policy = self.config.retry();
-        let mut attempts = 0u32;
-        loop {
-            attempts += 1;
-            let now = Instant::now();
-            if now >= deadline {
-                return Err(RemoteError::Timeout { what: what.to_owned(), after: self.config.overall_timeout() });
-            }
-            let timeout = self.config.request_timeout().min(deadline - now);
-            let mut request = self.http.request(method.clone(), url).timeout(timeout);
+        let attempts = Attempts {
+            what,
+            idempotent: method != Method::POST,
+            policy: self.config.retry(),
+            request_timeout: self.config.request_timeout(),
+            deadline: Some((deadline, self.config.overall_timeout())),
+            max_response_bytes: self.config.max_response_bytes(),
+        };
+        let build = || {
+            let mut request = self.http.request(method.clone(), url);
             if let Some(key) = self.config.api_key() {
                 request = request.header(reqwest::header::AUTHORIZATION, key.header_value());
             }
             if let Some(body) = &body {
                 request = request.header(reqwest::header::CONTENT_TYPE, "application/json").body(body.clone());
             }
-            // What went wrong this time, if it may pass: the error to give up with, and a wait.
-            let (failure, retry_after) = match request.send().await {
-                Ok(response) => {
-                    let status = response.status();
-                    let retry_after = response
-                        .headers()
-                        .get(reqwest::header::RETRY_AFTER)
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(parse_retry_after);
-                    // Error answers are read only as far as their message needs.
-                    let limit = if status.is_success() { self.config.max_response_bytes() } else { ERROR_BODY_LIMIT };
-                    match read_capped(response, limit).await {
-                        Ok(Capped::Whole(body)) if status.is_success() => return Ok(Answer { body }),
-                        Ok(Capped::TooLarge) if status.is_success() => {
-                            return Err(RemoteError::ResponseTooLarge { what: what.to_owned(), limit });
-                        }
-                        Ok(Capped::Whole(bytes)) | Ok(Capped::Cut(bytes)) => {
-                            let error = status_error(what, status, &bytes, attempts);
-                            // A submission answered 500 may have been taken: do not send it twice.
-                            let retry = is_retryable(status.as_u16(), idempotent)
-                                && (idempotent || status != StatusCode::INTERNAL_SERVER_ERROR);
-                            if !retry {
-                                return Err(error);
-                            }
-                            (error, retry_after)
-                        }
-                        Ok(Capped::TooLarge) => (status_error(what, status, b"", attempts), retry_after),
-                        Err(e) if idempotent => (network_error(what, attempts, &e), None),
-                        Err(e) => return Err(network_error(what, attempts, &e)),
-                    }
-                }
-                Err(e) if e.is_timeout() && Instant::now() >= deadline => {
-                    return Err(RemoteError::Timeout { what: what.to_owned(), after: self.config.overall_timeout() });
-                }
-                Err(e) if e.is_timeout() => {
-                    let error = RemoteError::Timeout { what: what.to_owned(), after: timeout };
-                    if !idempotent {
-                        return Err(error);
-                    }
-                    (error, None)
-                }
-                // A refused connection never reached the server, so even a submission can be retried.
-                Err(e) if idempotent || e.is_connect() => (network_error(what, attempts, &e), None),
-                Err(e) => return Err(network_error(what, attempts, &e)),
-            };
-            if attempts > policy.max_retries {
-                return Err(failure);
-            }
-            let wait = retry_delay(&policy, attempts - 1, retry_after, rand::random::<f64>());
-            if Instant::now() + wait >= deadline {
-                return Err(failure);
-            }
-            tokio::time::sleep(wait).await;
-        }
+            request
+        };
+        send_with_retries(&attempts, build, status_error).await.map(|body| Answer { body })
     }
-}
-
-/// An answer's body, read no further than a limit.
-enum Capped {
-    /// The whole body.
-    Whole(Vec<u8>),
-    /// The body's first bytes (of an error answer, whose message is all that matters).
-    Cut(Vec<u8>),
-    /// A successful answer larger than the limit: nothing of it is kept.
-    TooLarge,
-}
-
-/// Reads at most `limit` bytes of a body, without ever holding more: a length announced
-/// beyond the limit is refused before reading, and reading stops when the limit is passed.
-async fn read_capped(mut response: reqwest::Response, limit: u64) -> Result<Capped, reqwest::Error> {
-    let keep_start = !response.status().is_success();
-    if response.content_length().is_some_and(|length| length > limit) && !keep_start {
-        return Ok(Capped::TooLarge);
-    }
-    let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await? {
-        if (body.len() + chunk.len()) as u64 > limit {
-            if keep_start {
-                let room = (limit as usize).saturating_sub(body.len());
-                body.extend_from_slice(&chunk[..room.min(chunk.len())]);
-                return Ok(Capped::Cut(body));
-            }
-            return Ok(Capped::TooLarge);
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(Capped::Whole(body))
 }
 
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(answer: &Answer, what: &str) -> Result<T, RemoteError> {
@@ -387,18 +302,6 @@ pub(crate) fn parse<T: serde::de::DeserializeOwned>(answer: &Answer, what: &str)
 
 pub(crate) fn malformed(what: &str, detail: &str) -> RemoteError {
     RemoteError::MalformedResponse { what: what.to_owned(), detail: detail.to_owned() }
-}
-
-pub(crate) fn network_error(what: &str, attempts: u32, error: &reqwest::Error) -> RemoteError {
-    use std::error::Error as _;
-    let mut detail = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        detail.push_str(": ");
-        detail.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    RemoteError::Network { what: what.to_owned(), attempts, detail }
 }
 
 /// Sorts a non-2xx answer into the error taxonomy.

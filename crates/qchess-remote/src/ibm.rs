@@ -6,10 +6,12 @@
 //!   kept and exchanged again shortly before it expires ([`REFRESH_MARGIN`], or a tenth of its
 //!   life when that is shorter), and at once when the API answers 401: the request is then sent
 //!   once more with the new token.
-//! * **Requests** carry `Authorization: Bearer TOKEN` and `Service-CRN: CRN`. Each has its own
-//!   timeout and is retried on 429 (honouring `Retry-After`), 5xx and dropped connections within
-//!   the [`RetryPolicy`], and failures sort into the same [`RemoteError`] taxonomy as the IonQ
-//!   client's.
+//! * **Requests** carry `Authorization: Bearer TOKEN` and `Service-CRN: CRN`. They go through
+//!   the retry loop the IonQ client uses ([`crate::retry`]): each has its own timeout, is retried
+//!   on 429 (honouring `Retry-After`), 5xx and dropped connections within the [`RetryPolicy`]
+//!   (a job submission only when the service cannot have taken it), its answer is read no
+//!   further than [`IbmConfig::max_response_bytes`], and failures sort into the same
+//!   [`RemoteError`] taxonomy as the IonQ client's.
 //! * **Device descriptions.** [`IbmClient::configuration`] fetches
 //!   `GET {api}/backends/{device}/configuration` (the JSON `qchess-route` reads as a target) and
 //!   keeps it on disk in the cache directory, reused for [`CONFIGURATION_TTL`].
@@ -39,11 +41,11 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
-use crate::client::{Answer, classify, excerpt, malformed, network_error, parse};
-use crate::config::{ApiKey, RetryPolicy};
+use crate::client::{Answer, classify, excerpt, malformed, parse};
+use crate::config::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, RetryPolicy};
 use crate::error::RemoteError;
 use crate::interrupt::InterruptGuard;
-use crate::retry::{is_retryable, parse_retry_after, retry_delay};
+use crate::retry::{Attempts, send_with_retries};
 
 /// IBM Cloud's IAM service.
 pub const DEFAULT_IAM_URL: &str = "https://iam.cloud.ibm.com";
@@ -79,10 +81,14 @@ pub struct IbmConfig {
     pub request_timeout: Duration,
     /// Retries of a failed request.
     pub retry: RetryPolicy,
+    /// The most bytes of one successful answer read (`--max-response-bytes`); a larger answer
+    /// is [`RemoteError::ResponseTooLarge`].
+    pub max_response_bytes: u64,
 }
 
 impl IbmConfig {
-    /// The public service's URLs, 30 s per request, the default retries, no cache.
+    /// The public service's URLs, 30 s per request, the default retries, no cache, answers of
+    /// at most [`DEFAULT_MAX_RESPONSE_BYTES`].
     pub fn new(api_key: ApiKey, crn: impl Into<String>, device: impl Into<String>) -> IbmConfig {
         IbmConfig {
             iam_url: DEFAULT_IAM_URL.to_owned(),
@@ -93,6 +99,7 @@ impl IbmConfig {
             cache_dir: None,
             request_timeout: Duration::from_secs(30),
             retry: RetryPolicy::default(),
+            max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
         }
     }
 
@@ -289,56 +296,34 @@ impl IbmClient {
         Some(dir.join(format!("{}.configuration.json", path_segment(&self.config.device))))
     }
 
-    /// Sends one request with retries; returns the body of a 2xx answer.
+    /// Sends one request with retries (see [`send_with_retries`]); returns the body of a 2xx answer.
     async fn send(&self, what: &str, request: &Request) -> Result<Answer, RemoteError> {
-        let idempotent = request.method != Method::POST || request.form;
-        let policy = &self.config.retry;
-        let mut attempts = 0u32;
-        loop {
-            attempts += 1;
-            let mut builder =
-                self.http.request(request.method.clone(), &request.url).timeout(self.config.request_timeout);
+        let attempts = Attempts {
+            what,
+            // Exchanging the key again does no harm; a job submitted twice would run twice.
+            idempotent: request.method != Method::POST || request.form,
+            policy: self.config.retry,
+            request_timeout: self.config.request_timeout,
+            deadline: None,
+            max_response_bytes: self.config.max_response_bytes,
+        };
+        let build = || {
+            let mut builder = self
+                .http
+                .request(request.method.clone(), &request.url)
+                .header(reqwest::header::ACCEPT, "application/json");
             if let Some(token) = &request.bearer {
                 builder = builder
                     .header(reqwest::header::AUTHORIZATION, format!("Bearer {token}"))
                     .header("Service-CRN", &self.config.crn);
             }
-            builder = builder.header(reqwest::header::ACCEPT, "application/json");
             if let Some(body) = &request.body {
                 let kind = if request.form { "application/x-www-form-urlencoded" } else { "application/json" };
                 builder = builder.header(reqwest::header::CONTENT_TYPE, kind).body(body.clone());
             }
-            let (failure, retry_after) = match builder.send().await {
-                Ok(response) => {
-                    let status = response.status();
-                    let retry_after = response
-                        .headers()
-                        .get(reqwest::header::RETRY_AFTER)
-                        .and_then(|v| v.to_str().ok())
-                        .and_then(parse_retry_after);
-                    match response.bytes().await {
-                        Ok(bytes) if status.is_success() => return Ok(Answer { body: bytes.to_vec() }),
-                        Ok(bytes) => {
-                            let error = status_error(what, status, &bytes, attempts);
-                            if !is_retryable(status.as_u16(), idempotent) {
-                                return Err(error);
-                            }
-                            (error, retry_after)
-                        }
-                        Err(e) => (network_error(what, attempts, &e), None),
-                    }
-                }
-                Err(e) if e.is_timeout() => {
-                    (RemoteError::Timeout { what: what.to_owned(), after: self.config.request_timeout }, None)
-                }
-                Err(e) if idempotent || e.is_connect() => (network_error(what, attempts, &e), None),
-                Err(e) => return Err(network_error(what, attempts, &e)),
-            };
-            if attempts > policy.max_retries {
-                return Err(failure);
-            }
-            tokio::time::sleep(retry_delay(policy, attempts - 1, retry_after, rand::random::<f64>())).await;
-        }
+            builder
+        };
+        send_with_retries(&attempts, build, status_error).await.map(|body| Answer { body })
     }
 }
 

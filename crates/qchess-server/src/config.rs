@@ -187,6 +187,8 @@ pub struct ServerConfig {
     pub timeouts: Timeouts,
     /// Noise of the hardware stand-ins.
     pub noise: NoiseOptions,
+    /// Whether the IBM stand-in samples its jobs with the device's calibrated noise.
+    pub ibm_noise: crate::ibm::noise::IbmNoise,
     /// Seed of shot sampling (per job, mixed with the job's number unless the job gives one)
     /// and of the quantum board's measurement outcomes.
     pub seed: u64,
@@ -201,7 +203,7 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
-    /// Defaults: no key, default limits and timeouts, no noise, seed 0, no queue delay,
+    /// Defaults: no key, default limits and timeouts, no noise (IBM's stand-in included), seed 0, no queue delay,
     /// two workers, no defect.
     pub fn new(addr: SocketAddr) -> ServerConfig {
         ServerConfig {
@@ -210,6 +212,7 @@ impl ServerConfig {
             limits: Limits::default(),
             timeouts: Timeouts::default(),
             noise: NoiseOptions::default(),
+            ibm_noise: crate::ibm::noise::IbmNoise::Ideal,
             seed: 0,
             queue_delay: Duration::ZERO,
             workers: 2,

@@ -1,5 +1,6 @@
 //! Running a provider job: read its QIS circuit, simulate it exactly (sparse while few basis
-//! states are populated, dense otherwise), and for hardware stand-ins sample noisy shots.
+//! states are populated, dense otherwise), and for hardware stand-ins sample noisy shots
+//! ([`for_each_noisy_shot`], also the IBM stand-in's sampler).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
@@ -203,8 +204,48 @@ pub fn sample_shots(
     seed: u64,
     stop: &Stop,
 ) -> Result<Vec<(u64, f64)>, JobFailure> {
+    let noise = ShotNoise::uniform(noise, gates, qubits);
+    let mut counts: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
+    for_each_noisy_shot(exact, qubits, shots, &noise, seed, stop, |outcome| *counts.entry(outcome).or_insert(0) += 1)?;
+    let mut frequencies: Vec<(u64, f64)> =
+        counts.into_iter().map(|(outcome, count)| (outcome, count as f64 / shots as f64)).collect();
+    frequencies.sort_by_key(|&(outcome, _)| outcome);
+    Ok(frequencies)
+}
+
+/// The noise each shot goes through: with probability `depolarized` the shot is a uniformly
+/// random outcome over every qubit (global depolarizing noise), and then bit `i` is read
+/// flipped with probability `readout[i]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShotNoise {
+    /// The probability that a shot is a uniformly random outcome.
+    pub depolarized: f64,
+    /// Per bit, the probability of reading it wrong (missing bits read right).
+    pub readout: Vec<f64>,
+}
+
+impl ShotNoise {
+    /// The same error on every gate and every bit: `NoiseOptions` on a circuit of `gates` gates
+    /// over `qubits` qubits.
+    pub fn uniform(noise: NoiseOptions, gates: usize, qubits: u32) -> ShotNoise {
+        let readout =
+            if noise.readout_error > 0.0 { vec![noise.readout_error; qubits.min(64) as usize] } else { vec![] };
+        ShotNoise { depolarized: 1.0 - (1.0 - noise.depolarizing).powf(gates as f64), readout }
+    }
+}
+
+/// Draws `shots` outcomes over `qubits` qubits from an exact distribution through `noise`,
+/// with a generator seeded by `seed`, handing each to `record` in the order drawn.
+pub fn for_each_noisy_shot(
+    exact: &[(u64, f64)],
+    qubits: u32,
+    shots: u64,
+    noise: &ShotNoise,
+    seed: u64,
+    stop: &Stop,
+    mut record: impl FnMut(u64),
+) -> Result<(), JobFailure> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let depolarized = 1.0 - (1.0 - noise.depolarizing).powf(gates as f64);
     let mask = if qubits >= 64 { u64::MAX } else { (1u64 << qubits) - 1 };
     let mut cumulative = Vec::with_capacity(exact.len());
     let mut total = 0.0;
@@ -212,31 +253,28 @@ pub fn sample_shots(
         total += p;
         cumulative.push(total);
     }
-    let mut counts: std::collections::HashMap<u64, u64> = std::collections::HashMap::new();
+    let read_wrong = noise.readout.iter().any(|&p| p > 0.0);
     for shot in 0..shots {
         if shot % 4096 == 0 {
             stop.check()?;
         }
-        let mut outcome = if depolarized > 0.0 && rng.random::<f64>() < depolarized {
+        let mut outcome = if noise.depolarized > 0.0 && rng.random::<f64>() < noise.depolarized {
             rng.random::<u64>() & mask
         } else {
             let u = rng.random::<f64>() * total;
             let index = cumulative.partition_point(|&c| c <= u).min(exact.len().saturating_sub(1));
             exact.get(index).map_or(0, |o| o.0)
         };
-        if noise.readout_error > 0.0 {
+        if read_wrong {
             for bit in 0..qubits.min(64) {
-                if rng.random::<f64>() < noise.readout_error {
+                if rng.random::<f64>() < noise.readout.get(bit as usize).copied().unwrap_or(0.0) {
                     outcome ^= 1 << bit;
                 }
             }
         }
-        *counts.entry(outcome).or_insert(0) += 1;
+        record(outcome);
     }
-    let mut frequencies: Vec<(u64, f64)> =
-        counts.into_iter().map(|(outcome, count)| (outcome, count as f64 / shots as f64)).collect();
-    frequencies.sort_by_key(|&(outcome, _)| outcome);
-    Ok(frequencies)
+    Ok(())
 }
 
 /// Number of gates of a circuit.

@@ -14,14 +14,18 @@ const KEY: &str = "ibm-cloud-key";
 
 /// Serves the IBM routes (tokens living `lifetime`) on their own thread; returns the base URL.
 fn start(lifetime: Duration) -> String {
+    start_with(ibm::IbmOptions::new(Some(ServerKey::new(KEY).expect("a key")), lifetime))
+}
+
+/// Serves the IBM routes set up by `options` on their own thread; returns the base URL.
+fn start_with(options: ibm::IbmOptions) -> String {
     let (sender, receiver) = std::sync::mpsc::channel::<SocketAddr>();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
             sender.send(listener.local_addr().expect("address")).expect("sends");
-            let key = ServerKey::new(KEY).expect("a key");
-            axum::serve(listener, ibm::service::<()>(Some(key), lifetime)).await.expect("serves");
+            axum::serve(listener, ibm::service::<()>(options)).await.expect("serves");
         });
     });
     let addr = receiver.recv_timeout(Duration::from_secs(10)).expect("the server starts");
@@ -248,8 +252,8 @@ fn a_routed_game_circuit_gives_the_local_probabilities() {
 }
 
 /// Serves the IBM routes behind a layer that first answers each scripted status (with
-/// `Retry-After: 0` on 429), then lets requests through; returns the base URL and the count of
-/// requests seen.
+/// `Retry-After: 0` on 429; 200 lets that request through), then lets requests through; returns
+/// the base URL and the count of requests seen.
 fn start_faulty(script: Vec<u16>) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
@@ -264,13 +268,14 @@ fn start_faulty(script: Vec<u16>) -> (String, std::sync::Arc<std::sync::atomic::
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
             sender.send(listener.local_addr().expect("address")).expect("sends");
             let key = ServerKey::new(KEY).expect("a key");
-            let app = ibm::service::<()>(Some(key), Duration::from_secs(3600)).layer(axum::middleware::from_fn(
+            let options = ibm::IbmOptions::new(Some(key), Duration::from_secs(3600));
+            let app = ibm::service::<()>(options).layer(axum::middleware::from_fn(
                 move |request: axum::extract::Request, next: axum::middleware::Next| {
                     let script = Arc::clone(&script);
                     let counter = Arc::clone(&counter);
                     async move {
                         counter.fetch_add(1, Ordering::SeqCst);
-                        let fault = script.lock().expect("script").pop_front();
+                        let fault = script.lock().expect("script").pop_front().filter(|&status| status != 200);
                         match fault {
                             Some(status) => {
                                 let status = axum::http::StatusCode::from_u16(status).expect("a status");
@@ -315,4 +320,151 @@ fn rate_limits_and_server_errors_are_retried_then_reported() {
     let failing =
         block_on(IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client").token()).expect_err("still failing");
     assert!(matches!(failing, RemoteError::Server { status: 500, attempts: 2, .. }), "{failing}");
+}
+
+#[test]
+fn job_submissions_are_retried_only_when_the_service_cannot_have_taken_them() {
+    use std::sync::atomic::Ordering;
+
+    let retry =
+        RetryPolicy { max_retries: 3, base_delay: Duration::from_millis(10), max_delay: Duration::from_millis(50) };
+    // The token exchange passes; the submission is answered 429 twice, then taken and run.
+    let (base, seen) = start_faulty(vec![200, 429, 429]);
+    let client = IbmClient::new(IbmConfig { retry, ..config(&base, KEY, "ibm_fez") }).expect("client");
+    let result = block_on(client.run(BELL, 100)).expect("runs after the rate limit");
+    assert_eq!(result.counts("c").expect("register c").values().sum::<u64>(), 100);
+    assert_eq!(seen.load(Ordering::SeqCst), 6, "token, three submissions, status, results");
+
+    // A submission answered 500 may have run: it is not sent again.
+    let (base, seen) = start_faulty(vec![200, 500]);
+    let client = IbmClient::new(IbmConfig { retry, ..config(&base, KEY, "ibm_fez") }).expect("client");
+    let failed = block_on(client.run(BELL, 100)).expect_err("the submission failed");
+    assert!(matches!(failed, RemoteError::Server { status: 500, attempts: 1, .. }), "{failed}");
+    assert_eq!(seen.load(Ordering::SeqCst), 2, "the token exchange and one submission");
+}
+
+#[test]
+fn answers_beyond_max_response_bytes_are_refused_unread() {
+    let base = start(Duration::from_secs(3600));
+    // ibm_fez's configuration is 85 kB; the token and a small job's answers fit in 4 kB.
+    let client =
+        IbmClient::new(IbmConfig { max_response_bytes: 4096, ..config(&base, KEY, "ibm_fez") }).expect("client");
+    let refused = block_on(client.configuration()).expect_err("too large");
+    assert!(matches!(&refused, RemoteError::ResponseTooLarge { limit: 4096, .. }), "{refused}");
+    assert!(refused.to_string().contains("--max-response-bytes"), "{refused}");
+    let result = block_on(client.run(BELL, 10)).expect("small answers are read");
+    assert_eq!(result.counts("c").expect("register c").values().sum::<u64>(), 10);
+    let roomy = IbmClient::new(IbmConfig { max_response_bytes: 1 << 20, ..config(&base, KEY, "ibm_fez") });
+    assert_eq!(block_on(roomy.expect("client").configuration()).expect("fits")["backend_name"], "ibm_fez");
+}
+
+/// Register `c`'s samples of a results body.
+fn samples(results: &serde_json::Value) -> Vec<u64> {
+    let register = results["results"][0]["data"]["c"]["samples"].as_array().expect("samples");
+    register
+        .iter()
+        .map(|s| u64::from_str_radix(s.as_str().expect("hex").trim_start_matches("0x"), 16).expect("hex"))
+        .collect()
+}
+
+/// A calibrated figure of ibm_fez's published properties, read here straight from the file.
+fn fez_figure(gate: &str, qubits: &[u32]) -> f64 {
+    let properties: serde_json::Value =
+        serde_json::from_str(qchess_route::target::presets::FEZ_PROPS).expect("published properties");
+    if gate == "readout" {
+        let parameters = properties["qubits"][qubits[0] as usize].as_array().expect("qubit parameters");
+        return parameters.iter().find(|p| p["name"] == "readout_error").expect("a readout error")["value"]
+            .as_f64()
+            .expect("a number");
+    }
+    let entry = properties["gates"]
+        .as_array()
+        .expect("gates")
+        .iter()
+        .find(|g| {
+            g["gate"] == gate
+                && g["qubits"]
+                    .as_array()
+                    .expect("qubits")
+                    .iter()
+                    .map(|q| q.as_u64().expect("a qubit") as u32)
+                    .collect::<Vec<_>>()
+                    == qubits
+        })
+        .unwrap_or_else(|| panic!("no {gate} on {qubits:?}"));
+    entry["parameters"].as_array().expect("parameters").iter().find(|p| p["name"] == "gate_error").expect("an error")["value"]
+        .as_f64()
+        .expect("a number")
+}
+
+/// Asserts that `count` of `shots` is within 6 binomial sigmas of `expected` (a failure with
+/// probability below 2e-9 when the model holds), and at least 10 sigmas from `without`, the
+/// prediction without the error under test (so that the error is seen, not lost in sampling).
+fn assert_predicted(what: &str, count: usize, shots: u64, expected: f64, without: f64) {
+    let observed = count as f64 / shots as f64;
+    let sigma = (expected * (1.0 - expected) / shots as f64).sqrt();
+    assert!((observed - expected).abs() <= 6.0 * sigma, "{what}: {observed} vs predicted {expected} (sigma {sigma})");
+    assert!(
+        (expected - without).abs() >= 10.0 * sigma,
+        "{what}: the error ({expected} vs {without}) is too small to see"
+    );
+}
+
+/// A Bell pair on ibm_fez's qubits 87 and 88 (as [`BELL`]) with `extra` more CZs on the pair
+/// before its last Hadamard, cancelling in pairs.
+fn bell_with_czs(extra: usize) -> String {
+    BELL.replace("cz q[87], q[88];", &"cz q[87], q[88];\n".repeat(extra + 1))
+}
+
+/// `--ibm-noise device` moves results by what ibm_fez's calibration predicts: an X then a
+/// measurement of qubit 87 reads 0 at the rate of its readout error (and half its X error), and
+/// a Bell pair on 87 and 88 whose CZ is repeated 41 times gives odd outcomes at the rate its one-
+/// and two-qubit gate errors (global depolarizing) and both readout errors predict. The ideal
+/// mode gives none of them, and a device-noise server with the same seed gives the same samples.
+#[test]
+fn device_noise_moves_results_by_the_calibrated_error_rates() {
+    let key = || Some(ServerKey::new(KEY).expect("a key"));
+    let hour = Duration::from_secs(3600);
+    let device = ibm::IbmOptions { noise: ibm::noise::IbmNoise::Device, seed: 11, ..ibm::IbmOptions::new(key(), hour) };
+    let (noisy, again, ideal) =
+        (start_with(device.clone()), start_with(device), start_with(ibm::IbmOptions::new(key(), hour)));
+    let shots = 100_000;
+
+    let x = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[156] q;\nbit[1] c;\nx q[87];\nc[0] = measure q[87];\n";
+    let (status, results) = submit(&noisy, x, shots);
+    assert_eq!(status, 200, "{results}");
+    let x_samples = samples(&results);
+    let read_zero = x_samples.iter().filter(|&&s| s == 0).count();
+    let (x_error, readout) = (fez_figure("x", &[87]), fez_figure("readout", &[87]));
+    // Depolarized (probability x_error): 0 or 1 evenly, whatever the readout does; else 1,
+    // read as 0 with the readout error.
+    let expected = x_error / 2.0 + (1.0 - x_error) * readout;
+    assert_predicted("x then measure reads 0", read_zero, shots, expected, x_error / 2.0);
+    let (_, clean) = submit(&ideal, x, shots);
+    assert!(samples(&clean).iter().all(|&s| s == 1), "the ideal mode reads 1 every time");
+
+    let czs: usize = 41;
+    let circuit = bell_with_czs(czs - 1);
+    let (status, results) = submit(&noisy, &circuit, shots);
+    assert_eq!(status, 200, "{results}");
+    let bell = samples(&results);
+    let odd = bell.iter().filter(|&&s| s == 1 || s == 2).count();
+    let survives = (1.0 - fez_figure("sx", &[87]))
+        * (1.0 - fez_figure("sx", &[88])).powi(2)
+        * (1.0 - fez_figure("cz", &[87, 88])).powi(czs as i32);
+    let (r87, r88) = (fez_figure("readout", &[87]), fez_figure("readout", &[88]));
+    // Uniform over the four outcomes when depolarized (odd with 1/2); then exactly one of the
+    // two bits read wrong turns even into odd and back.
+    let one_wrong = r87 * (1.0 - r88) + r88 * (1.0 - r87);
+    let odd_before = (1.0 - survives) / 2.0;
+    let expected = odd_before * (1.0 - one_wrong) + (1.0 - odd_before) * one_wrong;
+    assert_predicted("Bell pair after 41 CZs reads 01 or 10", odd, shots, expected, one_wrong);
+    let (_, clean) = submit(&ideal, &circuit, shots);
+    assert!(samples(&clean).iter().all(|&s| s == 0 || s == 3), "the ideal mode reads 00 or 11 only");
+
+    // Seeded: the same seed and job number give the same samples.
+    let (_, first) = submit(&again, x, shots);
+    assert_eq!(samples(&first), x_samples, "the first job of a server seeded 11 is the same");
+    let (_, second) = submit(&again, &circuit, shots);
+    assert_eq!(samples(&second), bell, "the second job of a server seeded 11 is the same");
 }

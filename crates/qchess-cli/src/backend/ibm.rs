@@ -57,6 +57,7 @@ pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> 
         ..RemoteSettings::default()
     };
     let mut config = settings.board_config().map_err(|e| bad_input_at(place(), e))?;
+    ibm.max_response_bytes = config.provider.max_response_bytes();
     if let Some(seconds) = remote.timeout {
         ibm.request_timeout = std::time::Duration::from_secs_f64(seconds);
     }

@@ -10,8 +10,8 @@ use crate::output::print;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Run only this workload (repeat the flag for several): fixed, random-default,
-    /// random-split-heavy, random-no-merge, growth, dense,
-    /// dense-circuits, search.
+    /// random-split-heavy, random-no-merge, growth, dense, search, and two asked for by name
+    /// only: dense-circuits and routing.
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Shrink every workload so the run takes seconds (figures are then only indicative).
@@ -28,6 +28,11 @@ pub struct Args {
     /// standard sizes are 20, 24 and 26 qubits).
     #[arg(long, value_name = "QUBITS", value_parser = clap::value_parser!(u8).range(2..=30))]
     circuit_qubits: Vec<u8>,
+    /// With the routing workload, also transpile its circuits with Qiskit (optimisation level 3)
+    /// using this Python interpreter, which needs qiskit and qiskit-qasm3-import, and print both
+    /// side by side.
+    #[arg(long, value_name = "PYTHON")]
+    qiskit: Option<std::path::PathBuf>,
 }
 
 /// Runs `qchess bench`.
@@ -37,6 +42,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         options.threads = usize::from(threads);
     }
     options.qasm_dir = args.write_qasm;
+    options.routing.qiskit = args.qiskit;
     if !args.circuit_qubits.is_empty() {
         options.circuits =
             args.circuit_qubits.iter().map(|&q| qchess_bench::CircuitSize::standard(usize::from(q))).collect();

@@ -31,6 +31,11 @@ pub struct Args {
     /// Probability of reading each bit wrong on the hardware stand-ins.
     #[arg(long, default_value_t = 0.0)]
     readout_error: f64,
+    /// How the IBM Quantum stand-in samples Sampler jobs: ideal (the exact distribution, so
+    /// results agree with the local simulator within sampling error) or device (the device's
+    /// calibrated gate and readout errors).
+    #[arg(long, value_name = "device|ideal", default_value = "ideal")]
+    ibm_noise: qchess_server::ibm::noise::IbmNoise,
     /// Seed of shot sampling and of the quantum board's measurement outcomes.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -125,6 +130,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         },
         timeouts,
         noise: NoiseOptions { depolarizing: args.depolarizing, readout_error: args.readout_error },
+        ibm_noise: args.ibm_noise,
         seed: args.seed,
         queue_delay: Duration::from_millis(args.queue_delay_ms),
         workers: args.workers,

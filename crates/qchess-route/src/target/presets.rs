@@ -15,10 +15,12 @@ use super::{Basis, Target, TargetError, ibm};
 
 /// IBM's published configuration of `ibm_fez` (Heron r2), as the service serves it.
 pub const FEZ_CONF: &str = include_str!("../../data/conf_fez.json");
-const FEZ_PROPS: &str = include_str!("../../data/props_fez.json");
+/// IBM's published calibration (properties) of `ibm_fez`, as the service serves it.
+pub const FEZ_PROPS: &str = include_str!("../../data/props_fez.json");
 /// IBM's published configuration of `ibm_brisbane` (Eagle r3), as the service serves it.
 pub const BRISBANE_CONF: &str = include_str!("../../data/conf_brisbane.json");
-const BRISBANE_PROPS: &str = include_str!("../../data/props_brisbane.json");
+/// IBM's published calibration (properties) of `ibm_brisbane`, as the service serves it.
+pub const BRISBANE_PROPS: &str = include_str!("../../data/props_brisbane.json");
 
 /// The Sycamore lattice as Google publishes it: `#` is a qubit at (row, column); qubits in the
 /// same row or column next to each other are coupled.

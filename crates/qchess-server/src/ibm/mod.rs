@@ -5,15 +5,21 @@
 //!   `grant_type=urn:ibm:params:oauth:grant-type:apikey` and an `apikey` (the server's
 //!   `--api-key` when it has one, any non-empty key otherwise); the answer is a bearer token with
 //!   `access_token`, `token_type`, `expires_in` and `expiration`, as IAM gives it.
-//! * `GET /api/v1/backends` and `GET /api/v1/backends/{name}/configuration`: the devices this
-//!   server describes (`ibm_fez`, Heron; `ibm_brisbane`, Eagle) and their configurations as IBM
-//!   publishes them. Both need `Authorization: Bearer TOKEN` with a live token and a
-//!   `Service-CRN` header; a missing, unknown or expired token is 401, as on the service.
+//! * `GET /api/v1/backends` (`{"devices": [{"name", "qubits", "status", ...}]}`),
+//!   `GET /api/v1/backends/{name}/configuration` and
+//!   `GET /api/v1/backends/{name}/properties`: the devices this server describes (`ibm_fez`,
+//!   Heron; `ibm_brisbane`, Eagle), their configurations and calibrations as IBM publishes them.
+//!   `.../status` says each is online with an empty queue, and `GET /api/v1/instances/usage` says
+//!   no time was used. They need `Authorization: Bearer
+//!   TOKEN` with a live token and a `Service-CRN` header; a
+//!   missing, unknown or expired token is 401, as on the service.
 //!
 //! * `POST /api/v1/jobs` (Sampler V2: `{"program_id": "sampler", "backend", "params": {"pubs":
 //!   [[QASM3, null, SHOTS]]}}`): every circuit must be an ISA circuit of the device (its basis
 //!   gates only, two-qubit gates on coupled pairs in their direction), else 400 naming what is
-//!   not; it runs on a state vector over the qubits it uses ([`jobs`]). `GET /api/v1/jobs/{id}`,
+//!   not; it runs on a state vector over the qubits it uses ([`jobs`]) and is sampled with the
+//!   device's calibrated gate and readout errors or without noise ([`noise`], `--ibm-noise`),
+//!   from the server's seed mixed with the job's number. `GET /api/v1/jobs/{id}`,
 //!   `GET /api/v1/jobs/{id}/results` (per register, one hex sample per shot) and
 //!   `POST /api/v1/jobs/{id}/cancel` (409 once finished) follow.
 //!
@@ -23,6 +29,7 @@
 //! can watch one expire.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -36,10 +43,13 @@ use serde_json::{Value, json};
 
 pub mod isa;
 pub mod jobs;
+pub mod noise;
 mod shots;
 
+use self::noise::{Calibration, IbmNoise};
 use crate::AppState;
-use crate::config::ServerKey;
+use crate::config::{ServerKey, Timeouts};
+use crate::simulate::Stop;
 
 /// How long a token lives by default (IAM's `expires_in`).
 pub const DEFAULT_TOKEN_SECONDS: u64 = 3600;
@@ -47,42 +57,102 @@ pub const DEFAULT_TOKEN_SECONDS: u64 = 3600;
 /// The grant type of an API-key exchange.
 const APIKEY_GRANT: &str = "urn:ibm:params:oauth:grant-type:apikey";
 
-/// The devices described here: API name and the configuration IBM publishes for it.
-fn devices() -> [(&'static str, &'static str); 2] {
+/// A device described here: its API name and the configuration and properties IBM publishes.
+#[derive(Debug, Clone, Copy)]
+struct Device {
+    name: &'static str,
+    configuration: &'static str,
+    properties: &'static str,
+}
+
+/// The devices described here.
+fn devices() -> [Device; 2] {
+    use qchess_route::target::presets::{BRISBANE_CONF, BRISBANE_PROPS, FEZ_CONF, FEZ_PROPS};
     [
-        ("ibm_fez", qchess_route::target::presets::FEZ_CONF),
-        ("ibm_brisbane", qchess_route::target::presets::BRISBANE_CONF),
+        Device { name: "ibm_fez", configuration: FEZ_CONF, properties: FEZ_PROPS },
+        Device { name: "ibm_brisbane", configuration: BRISBANE_CONF, properties: BRISBANE_PROPS },
     ]
 }
 
-/// Tokens handed out and when each expires.
-#[derive(Debug)]
-struct Tokens {
-    key: Option<ServerKey>,
-    lifetime: Duration,
-    issued: Mutex<HashMap<String, Instant>>,
-    jobs: Mutex<jobs::Jobs>,
+/// The device named `name`.
+fn device(name: &str) -> Option<Device> {
+    devices().into_iter().find(|device| device.name == name)
 }
 
+/// How the stand-in is set up.
+#[derive(Debug, Clone)]
+pub struct IbmOptions {
+    /// The one API key IAM accepts (any non-empty key when `None`).
+    pub key: Option<ServerKey>,
+    /// How long a token lives.
+    pub token_lifetime: Duration,
+    /// Whether jobs are sampled with the device's noise.
+    pub noise: IbmNoise,
+    /// Seed of shot sampling, mixed with each job's number.
+    pub seed: u64,
+    /// How long one job may run before it fails.
+    pub job_time_limit: Duration,
+}
+
+impl IbmOptions {
+    /// `key`, tokens living `token_lifetime`, no noise, seed 0, the default job time limit.
+    pub fn new(key: Option<ServerKey>, token_lifetime: Duration) -> IbmOptions {
+        IbmOptions {
+            key,
+            token_lifetime,
+            noise: IbmNoise::Ideal,
+            seed: 0,
+            job_time_limit: Timeouts::default().job_time_limit,
+        }
+    }
+}
+
+/// Tokens handed out and when each expires, and the jobs run.
+#[derive(Debug)]
+struct Tokens {
+    options: IbmOptions,
+    issued: Mutex<HashMap<String, Instant>>,
+    jobs: Mutex<jobs::Jobs>,
+    /// Jobs submitted so far, numbering each job's seed.
+    submitted: AtomicU64,
+}
+
+/// Jobs here run while their submission is answered, so the server's shutdown (which waits for
+/// requests in flight) never needs to stop one: only the time limit does.
+static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
+
 /// The routes of the [module docs](self) for `serve`: its `--api-key` (if any) is the one key
-/// IAM accepts, and tokens live `QCHESS_SERVE_IBM_TOKEN_SECONDS` or [`DEFAULT_TOKEN_SECONDS`].
+/// IAM accepts, tokens live `QCHESS_SERVE_IBM_TOKEN_SECONDS` or [`DEFAULT_TOKEN_SECONDS`], and
+/// jobs are sampled as `--ibm-noise` says, from `--seed`, within `--time-limit`.
 pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
     let lifetime = std::env::var("QCHESS_SERVE_IBM_TOKEN_SECONDS")
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
         .unwrap_or(DEFAULT_TOKEN_SECONDS);
-    service(state.config.api_key.clone(), Duration::from_secs(lifetime))
+    let options = IbmOptions {
+        noise: state.config.ibm_noise,
+        seed: state.config.seed,
+        job_time_limit: state.config.timeouts.job_time_limit,
+        ..IbmOptions::new(state.config.api_key.clone(), Duration::from_secs(lifetime))
+    };
+    service(options)
 }
 
-/// The routes of the [module docs](self) with their own token store: `key` is the one API key
-/// IAM accepts (any non-empty key when `None`), and tokens live `lifetime`.
-pub fn service<S: Clone + Send + Sync + 'static>(key: Option<ServerKey>, lifetime: Duration) -> Router<S> {
-    let tokens =
-        Arc::new(Tokens { key, lifetime, issued: Mutex::new(HashMap::new()), jobs: Mutex::new(HashMap::new()) });
+/// The routes of the [module docs](self) with their own token and job store.
+pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<S> {
+    let tokens = Arc::new(Tokens {
+        options,
+        issued: Mutex::new(HashMap::new()),
+        jobs: Mutex::new(HashMap::new()),
+        submitted: AtomicU64::new(0),
+    });
     Router::new()
         .route("/identity/token", post(token))
         .route("/api/v1/backends", get(backends))
         .route("/api/v1/backends/{name}/configuration", get(configuration))
+        .route("/api/v1/backends/{name}/properties", get(properties))
+        .route("/api/v1/backends/{name}/status", get(status))
+        .route("/api/v1/instances/usage", get(usage))
         .route("/api/v1/jobs", post(submit))
         .route("/api/v1/jobs/{id}", get(job))
         .route("/api/v1/jobs/{id}/results", get(results))
@@ -112,20 +182,21 @@ async fn token(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Byte
         return iam_error(StatusCode::BAD_REQUEST, "BXNIM0103E", "Unsupported grant type.");
     }
     let key = form.get("apikey").map(String::as_str).unwrap_or("");
-    let accepted = match &tokens.key {
+    let accepted = match &tokens.options.key {
         Some(expected) => expected.matches(key),
         None => !key.is_empty(),
     };
     if !accepted {
         return iam_error(StatusCode::BAD_REQUEST, "BXNIM0415E", "Provided API key could not be found.");
     }
-    let access = format!("qchess-{:032x}", rand::random::<u128>());
-    let expires_in = tokens.lifetime.as_secs();
-    let expiration = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs()) + expires_in;
+    let expires_in = tokens.options.token_lifetime.as_secs();
+    let issued_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let expiration = issued_at + expires_in;
+    let access = jwt(issued_at, expiration);
     let mut issued = tokens.issued.lock().unwrap_or_else(|p| p.into_inner());
     let now = Instant::now();
     issued.retain(|_, expiry| *expiry > now);
-    issued.insert(access.clone(), now + tokens.lifetime);
+    issued.insert(access.clone(), now + tokens.options.token_lifetime);
     axum::Json(json!({
         "access_token": access,
         "refresh_token": "not_supported",
@@ -135,6 +206,33 @@ async fn token(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Byte
         "scope": "ibm openid",
     }))
     .into_response()
+}
+
+/// An access token shaped as IAM's: a JWT (`header.claims.signature`, base64url) whose claims
+/// give `iat` and `exp`, which IBM's own SDKs decode to schedule a refresh. The signature is
+/// random bytes: nothing verifies it but this server, by looking the token up.
+fn jwt(issued_at: u64, expiration: u64) -> String {
+    let header = json!({ "alg": "RS256", "typ": "JWT", "kid": "qchess" });
+    let claims = json!({
+        "iam_id": "qchess-serve", "sub": "qchess-serve", "iat": issued_at, "exp": expiration,
+        "jti": format!("{:032x}", rand::random::<u128>()),
+    });
+    let signature: [u8; 32] = rand::random();
+    [base64url(header.to_string().as_bytes()), base64url(claims.to_string().as_bytes()), base64url(&signature)]
+        .join(".")
+}
+
+/// `bytes` in unpadded base64url.
+fn base64url(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let word = chunk.iter().enumerate().fold(0u32, |word, (i, &b)| word | u32::from(b) << (16 - 8 * i));
+        for sextet in 0..=chunk.len() {
+            text.push(char::from(ALPHABET[(word >> (18 - 6 * sextet) & 63) as usize]));
+        }
+    }
+    text
 }
 
 /// The fields of a form body (`a=b&c=d`, `+` and `%XX` decoded).
@@ -197,24 +295,72 @@ async fn backends(State(tokens): State<Arc<Tokens>>, headers: HeaderMap) -> Resp
     if let Some(refused) = refusal(&tokens, &headers) {
         return refused;
     }
-    let names: Vec<&str> = devices().iter().map(|(name, _)| *name).collect();
-    axum::Json(json!({ "devices": names })).into_response()
+    let listed: Vec<Value> = devices()
+        .iter()
+        .map(|device| {
+            let qubits = serde_json::from_str::<Value>(device.configuration).ok().and_then(|c| c["n_qubits"].as_u64());
+            json!({
+                "name": device.name,
+                "qubits": qubits,
+                "is_simulator": false,
+                "status": { "name": "online", "reason": "available" },
+            })
+        })
+        .collect();
+    axum::Json(json!({ "devices": listed })).into_response()
+}
+
+/// `GET /api/v1/instances/usage`: the service instance's time used and allowed (the stand-in
+/// counts none and allows any; `qiskit-ibm-runtime` asks before each job).
+async fn usage(State(tokens): State<Arc<Tokens>>, headers: HeaderMap) -> Response {
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    let instance = headers.get("service-crn").and_then(|v| v.to_str().ok()).unwrap_or("");
+    axum::Json(json!({
+        "instance_id": instance,
+        "usage_consumed_seconds": 0,
+        "usage_limit_reached": false,
+        "usage_limit_seconds": null,
+    }))
+    .into_response()
 }
 
 /// `GET /api/v1/backends/{name}/configuration`.
 async fn configuration(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(name): Path<String>) -> Response {
+    described(&tokens, &headers, &name, |device| device.configuration)
+}
+
+/// `GET /api/v1/backends/{name}/properties`.
+async fn properties(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(name): Path<String>) -> Response {
+    described(&tokens, &headers, &name, |device| device.properties)
+}
+
+/// `GET /api/v1/backends/{name}/status`: every device here is online with an empty queue.
+async fn status(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(name): Path<String>) -> Response {
     if let Some(refused) = refusal(&tokens, &headers) {
         return refused;
     }
-    match devices().into_iter().find(|(device, _)| *device == name) {
-        Some((_, text)) => match serde_json::from_str::<Value>(text) {
+    match device(&name) {
+        Some(device) => axum::Json(json!({
+            "name": device.name, "state": true, "status": "active", "message": "available", "length_queue": 0,
+        }))
+        .into_response(),
+        None => api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(&name))),
+    }
+}
+
+/// One of a device's published descriptions, or the service's refusal.
+fn described(tokens: &Tokens, headers: &HeaderMap, name: &str, text: impl Fn(&Device) -> &'static str) -> Response {
+    if let Some(refused) = refusal(tokens, headers) {
+        return refused;
+    }
+    match device(name) {
+        Some(device) => match serde_json::from_str::<Value>(text(&device)) {
             Ok(value) => axum::Json(value).into_response(),
-            Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored configuration: {e}")),
+            Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored description: {e}")),
         },
-        None => {
-            let message = format!("Backend {} not found.", excerpt(&name));
-            api_error(StatusCode::NOT_FOUND, "1216", &message)
-        }
+        None => api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(name))),
     }
 }
 
@@ -228,23 +374,38 @@ async fn submit(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Byt
         Err(e) => return api_error(StatusCode::BAD_REQUEST, "1201", &format!("the body is not JSON: {e}")),
     };
     let backend = request.get("backend").and_then(Value::as_str).unwrap_or("").to_owned();
-    let Some((_, conf)) = devices().into_iter().find(|(device, _)| *device == backend) else {
+    let Some(device) = device(&backend) else {
         return api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(&backend)));
     };
-    let target = match qchess_route::Target::from_json(conf, &backend) {
+    let stored_error = |e: String| api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored device: {e}"));
+    let target = match qchess_route::Target::from_json(device.configuration, &backend) {
         Ok(target) => target,
-        Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored configuration: {e}")),
+        Err(e) => return stored_error(e.to_string()),
     };
+    let calibration = match tokens.options.noise {
+        IbmNoise::Ideal => None,
+        IbmNoise::Device => match Calibration::from_properties(target.clone(), device.properties, &backend) {
+            Ok(calibration) => Some(calibration),
+            Err(e) => return stored_error(e),
+        },
+    };
+    let serial = tokens.submitted.fetch_add(1, Ordering::SeqCst);
+    let seed = tokens.options.seed ^ serial.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let limit = tokens.options.job_time_limit;
     // Simulating is quick at the sizes allowed; keep it off the async workers anyway.
-    let seed = rand::random::<u64>();
-    let ran = tokio::task::spawn_blocking(move || jobs::run(&request, &target, seed)).await;
-    let results = match ran {
-        Ok(Ok(results)) => results,
-        Ok(Err(message)) => return api_error(StatusCode::BAD_REQUEST, "1517", &message),
+    let ran = tokio::task::spawn_blocking(move || {
+        let stop = Stop::new(limit, &NEVER_STOPPED);
+        jobs::run(&request, &target, calibration.as_ref(), seed, &stop)
+    })
+    .await;
+    let (status, results, reason) = match ran {
+        Ok(Ok(results)) => ("Completed", results, None),
+        Ok(Err(jobs::JobError::Refused(message))) => return api_error(StatusCode::BAD_REQUEST, "1517", &message),
+        Ok(Err(jobs::JobError::Failed(reason))) => ("Failed", Value::Null, Some(reason)),
         Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("the simulation failed: {e}")),
     };
     let id = format!("d{:019x}", rand::random::<u64>() >> 1);
-    let job = jobs::Job { backend: backend.clone(), status: "Completed", results };
+    let job = jobs::Job { backend: backend.clone(), status, results, reason };
     tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), job);
     axum::Json(json!({ "id": id, "backend": backend })).into_response()
 }
@@ -267,7 +428,7 @@ async fn job(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Pa
             "id": id,
             "backend": job.backend,
             "status": job.status,
-            "state": { "status": job.status },
+            "state": { "status": job.status, "reason": job.reason },
             "program": { "id": "sampler" },
         }))
         .into_response(),
@@ -298,5 +459,31 @@ async fn cancel(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id):
             api_error(StatusCode::CONFLICT, "1300", &format!("Job {id} is {} and cannot be cancelled.", job.status))
         }
         Err(missing) => *missing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64url_matches_the_rfc_vectors() {
+        for (bytes, text) in
+            [(&b""[..], ""), (b"f", "Zg"), (b"fo", "Zm8"), (b"foo", "Zm9v"), (b"foob", "Zm9vYg"), (b"fooba", "Zm9vYmE")]
+        {
+            assert_eq!(base64url(bytes), text);
+        }
+        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
+    }
+
+    #[test]
+    fn tokens_are_jwts_with_their_times() {
+        let token = jwt(1_000, 4_600);
+        let parts: Vec<&str> = token.split('.').collect();
+        assert_eq!(parts.len(), 3, "{token}");
+        assert!(token.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)), "{token}");
+        let claims = base64url(json!({}).to_string().as_bytes());
+        assert_eq!(claims, "e30");
+        assert!(parts[1].starts_with(&base64url(b"{\"exp\":4600,\"iam_id\"")[..20]), "{token}");
     }
 }

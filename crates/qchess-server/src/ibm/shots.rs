@@ -12,17 +12,21 @@ use qchess_route::verify::{State, run_isa};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
+use super::jobs::JobError;
+use crate::simulate::Stop;
+
 /// The classical bits of each shot (bit `c` = classical bit `c`; bits past 127 are dropped).
 pub fn sample_shots(
     ops: &[IsaOp],
     state: State,
     dense: &dyn Fn(u32) -> usize,
     shots: u64,
+    stop: &Stop,
     rng: &mut ChaCha8Rng,
-) -> Result<Vec<u128>, String> {
+) -> Result<Vec<u128>, JobError> {
     // Past `tail` only measurements remain: those are read off the final distribution.
     let tail = ops.iter().rposition(|op| !matches!(op, IsaOp::Measure { .. })).map_or(0, |last| last + 1);
-    let branching = Branching { ops, tail, dense };
+    let branching = Branching { ops, tail, dense, stop };
     let mut out = Vec::with_capacity(shots as usize);
     branching.follow(0, state, shots, 0, rng, &mut out)?;
     Ok(out)
@@ -33,6 +37,7 @@ struct Branching<'a> {
     ops: &'a [IsaOp],
     tail: usize,
     dense: &'a dyn Fn(u32) -> usize,
+    stop: &'a Stop<'a>,
 }
 
 impl Branching<'_> {
@@ -45,8 +50,9 @@ impl Branching<'_> {
         mut bits: u128,
         rng: &mut ChaCha8Rng,
         out: &mut Vec<u128>,
-    ) -> Result<(), String> {
+    ) -> Result<(), JobError> {
         loop {
+            self.stop.check().map_err(|failure| JobError::Failed(failure.message))?;
             let unitary = self.ops[start..self.tail]
                 .iter()
                 .position(|op| matches!(op, IsaOp::Measure { .. } | IsaOp::Reset { .. }))
@@ -145,7 +151,10 @@ mod tests {
         let mut amplitudes = vec![ZERO; 1 << qubits];
         amplitudes[0] = ONE;
         let mut rng = ChaCha8Rng::seed_from_u64(7);
-        let bits = sample_shots(ops, State::from_amplitudes(amplitudes), &|q| q as usize, shots, &mut rng).unwrap();
+        static RUNNING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+        let stop = Stop::new(std::time::Duration::from_secs(3600), &RUNNING);
+        let bits =
+            sample_shots(ops, State::from_amplitudes(amplitudes), &|q| q as usize, shots, &stop, &mut rng).unwrap();
         assert_eq!(bits.len() as u64, shots);
         let mut counts = [0; 4];
         bits.iter().for_each(|&b| counts[(b & 3) as usize] += 1);

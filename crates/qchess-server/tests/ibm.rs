@@ -468,3 +468,29 @@ fn device_noise_moves_results_by_the_calibrated_error_rates() {
     let (_, second) = submit(&again, &circuit, shots);
     assert_eq!(samples(&second), bell, "the second job of a server seeded 11 is the same");
 }
+
+/// A circuit that measures, resets and measures again goes through the same device noise: each
+/// bit is a coin in a depolarized shot and is read wrong at the qubit's readout error.
+#[test]
+fn device_noise_reaches_mid_circuit_measurements() {
+    let key = || Some(ServerKey::new(KEY).expect("a key"));
+    let device = ibm::IbmOptions {
+        noise: ibm::noise::IbmNoise::Device,
+        seed: 5,
+        ..ibm::IbmOptions::new(key(), Duration::from_secs(3600))
+    };
+    let noisy = start_with(device);
+    let shots = 100_000;
+    let circuit = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[156] q;\nbit[2] c;\nx q[87];\n\
+                   c[0] = measure q[87];\nreset q[87];\nc[1] = measure q[87];\n";
+    let (status, results) = submit(&noisy, circuit, shots);
+    assert_eq!(status, 200, "{results}");
+    let bits = samples(&results);
+    let (x_error, readout) = (fez_figure("x", &[87]), fez_figure("readout", &[87]));
+    // Ideally c0 = 1 and c1 = 0: each reads the other way at this rate.
+    let expected = x_error / 2.0 + (1.0 - x_error) * readout;
+    let first_wrong = bits.iter().filter(|&&s| s & 1 == 0).count();
+    let second_wrong = bits.iter().filter(|&&s| s & 2 != 0).count();
+    assert_predicted("the measurement before the reset reads 0", first_wrong, shots, expected, x_error / 2.0);
+    assert_predicted("the measurement after the reset reads 1", second_wrong, shots, expected, x_error / 2.0);
+}

@@ -26,6 +26,9 @@ tests/python/run_all.sh
 section "IonQ clients (cirq-ionq, qiskit-ionq) against qchess serve"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ionq/run.sh
 
+section "IBM client (qiskit-ibm-runtime) against qchess serve"
+QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ibm/run.sh
+
 section "python package (maturin wheel, pytest)"
 scripts/test-python-package.sh
 

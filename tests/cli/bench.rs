@@ -96,3 +96,19 @@ fn an_unknown_workload_is_bad_input() {
         run.stderr
     );
 }
+
+#[test]
+fn routing_without_qiskit_prints_only_ours_and_a_bad_interpreter_is_named() {
+    let run = qchess(&["bench", "--quick", "--workload", "routing", "--json"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let json = run.json();
+    let routing = &json["workloads"][0];
+    assert_eq!(routing["name"], "routing");
+    assert!(routing["details"]["qiskit"].as_str().is_some_and(|q| q.starts_with("not run")), "{routing}");
+    let line = routing["details"]["ibm-heron, all games"].as_str().expect("a summary line");
+    assert!(line.contains("two-qubit gates") && !line.contains("Qiskit"), "{line}");
+
+    let missing = qchess(&["bench", "--quick", "--workload", "routing", "--qiskit", "/nonexistent/python3"]);
+    assert_eq!(missing.code, Some(1), "{}", missing.stderr);
+    assert!(missing.stderr.contains("--qiskit: cannot start /nonexistent/python3"), "{}", missing.stderr);
+}

@@ -336,8 +336,26 @@ fn summarise(rows: &[(&Routed, Option<Theirs>)]) -> (Value, String) {
     (figures, line)
 }
 
+/// Checks, before anything is compiled, that `python` runs and has what the Qiskit side imports.
+fn check_python(python: &std::path::Path) -> Result<(), BenchError> {
+    let output = Command::new(python)
+        .args(["-c", "import qiskit, qiskit.qasm2, qiskit.qasm3, qiskit_qasm3_import"])
+        .stdin(Stdio::null())
+        .output()
+        .map_err(|e| failed(format!("--qiskit: cannot start {}: {e}", python.display())))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let last = stderr.lines().rev().find(|line| !line.trim().is_empty()).unwrap_or("no message");
+    Err(failed(format!("--qiskit: {} cannot import qiskit and qiskit_qasm3_import: {last}", python.display())))
+}
+
 /// Runs the routing workload.
 pub(crate) fn run(plan: &RoutingPlan) -> Result<WorkloadReport, BenchError> {
+    if let Some(python) = &plan.qiskit {
+        check_python(python)?;
+    }
     let targets =
         plan.targets.iter().map(|spec| Target::resolve(spec).map_err(|e| failed(format!("target {spec}: {e}"))));
     let targets: Vec<Target> = targets.collect::<Result<_, _>>()?;

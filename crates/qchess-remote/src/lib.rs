@@ -7,7 +7,8 @@
 //! * [`board`]: [`RemoteBoard`], a [`QuantumBoard`](qchess_core::QuantumBoard) whose
 //!   accumulated circuit runs on the provider with deferred measurement and post-selection.
 //! * [`settings`]: command-line flags to a validated [`RemoteBoardConfig`].
-//! * [`probabilities`], [`wire`], [`retry`]: results, JSON shapes and retry timing.
+//! * [`probabilities`], [`wire`], [`retry`]: results, JSON shapes, and the retry loop and capped
+//!   body reader both clients send through.
 //! * [`ibm`]: [`IbmClient`](ibm::IbmClient), IBM Quantum's REST API: IAM token exchange and refresh,
 //!   device configurations fetched and cached.
 //! * [`sampler`]: [`IbmRunner`](sampler::IbmRunner), qchess circuits routed onto an IBM device and

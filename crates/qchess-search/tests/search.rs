@@ -129,6 +129,33 @@ fn the_best_move_flips_when_the_outcome_probabilities_flip() {
 }
 
 #[test]
+fn observer_pairs_are_searched_at_the_root() {
+    // Observer rules: the queen is split over e5 and c2, and a lone half may not move. A pair
+    // whose two halves both capture (e5xe8|c2xc7, e5xc7|c2xc7) takes a rook whichever square
+    // the queen turns out to be on: 500 for certain, where one capturing half gains 250
+    // expected and no single move gains anything.
+    let fen: Fen = "4r1k1/2r5/8/8/4Q3/8/8/K7 w - - 0 1".parse().unwrap();
+    let options = GameOptions { rules: RuleSet::Observer, ..GameOptions::default() };
+    let mut position = Game::new(&fen, options).unwrap();
+    for mv in ["e4^e5c2", "g8f8"] {
+        position.play(mv).unwrap();
+    }
+    let config = SearchConfig { weights: Weights::material_only(), quiescence_plies: 0, ..SearchConfig::default() };
+    let found = Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap();
+    let pair = found.pair.expect("a pair is best");
+    assert!(["e5e8|c2c7", "e5c7|c2c7"].contains(&pair.to_string().as_str()), "{found:?}");
+    assert_eq!(found.to_play(), pair);
+    // Queen (900) against two rooks (1000), one of which is taken for certain.
+    assert!((found.score - (900.0 - 500.0)).abs() < 1e-9, "{found:?}");
+    position.play_notation(&pair).unwrap();
+    let rooks = ["e8", "c7"]
+        .iter()
+        .filter(|sq| position.piece_at(sq.parse().unwrap()).is_some_and(|p| p.char() == 'r'))
+        .count();
+    assert_eq!(rooks, 1, "one rook is gone, whichever half played");
+}
+
+#[test]
 fn the_state_budget_holds_on_a_split_heavy_position() {
     let moves = ["b1^a3c3", "b8^a6c6", "g1^f3h3", "g8^f6h6", "e2e3", "e7e6", "f1^d3c4", "f8^d6c5"];
     let position = game(qchess_core::START_FEN, &moves);

@@ -299,3 +299,22 @@ fn a_declared_move_collapses_the_group_before_it_is_validated() {
     assert_eq!(failed.piece_at(sq("e4")).map(|p| p.char()), Some('N'));
     assert_group_collapsed(&failed);
 }
+
+#[test]
+fn a_capture_whose_board_measurement_is_certain_is_recorded_without_an_outcome() {
+    // The queen splits to d6 and d8; the knight's move onto d6 finds it empty (`.m0`), so the
+    // queen is certainly on d8. Its square is still a qubit of the board's circuit, and taking
+    // the knight measures that qubit, with probability 1. The rules see no measurement there
+    // (neither square is superposed), so the record must write none: a `d8xd6.m1` does not
+    // replay ("this move makes no measurement").
+    let mut game = checkmate("startpos");
+    play_all(&mut game, "c2c4 c7c6 g1f3 d8c7 f3^d4h4 b7b6 h2h4.m1 c7^d6d8 h4f5 d7d5 f5d6.m0");
+    assert!(game.position().superposed().is_empty());
+    let capture = game.play("d8xd6").expect("plays");
+    assert_eq!(capture.report.outcome_probability, Some(1.0), "the board measured a certain qubit");
+    assert_eq!(capture.declared.to_string(), "d8xd6");
+    let record = GameRecord::from_game(&game, &RecordInfo::default());
+    let replayed = record.to_string().parse::<GameRecord>().expect("parses").replay().expect("replays");
+    assert_eq!(replayed.probabilities(), game.probabilities());
+    assert_eq!(replayed.piece_at(sq("d6")).map(|p| p.char()), Some('q'));
+}

@@ -180,6 +180,11 @@ impl Player {
                 let mut moves = game.legal_moves();
                 match searcher.search(game, &limits) {
                     Ok(found) => {
+                        if let Some(pair) = found.pair
+                            && let Ok(played) = game.play_notation(&pair)
+                        {
+                            return Ok(played);
+                        }
                         moves.retain(|mv| *mv != found.best);
                         moves.insert(0, found.best);
                     }

@@ -44,6 +44,21 @@ fn a_back_rank_capture_in_two_is_forced() {
 }
 
 #[test]
+fn a_king_capture_in_three_is_found() {
+    // The king on h8 is walled in by white pieces it can take only to be taken back (g8 by the
+    // h7 bishop, h7 by the g8 bishop, g7 by the rook) and has no empty square to split to; the
+    // walls shut every line to h8. Only a knight on f7 or g6 reaches it, and the knight on c4
+    // needs two moves (c4e5 or c4d6) to get there, while Black's pawn has two tempo moves at
+    // most (a7a6, a6a5) before a4 stops it: a capture in three moves, not two.
+    let position = game("6Bk/p5NB/8/8/P1N5/8/8/2K3R1 w - - 0 1", &[]);
+    let shallow = search(&position, 3);
+    assert_eq!(shallow.plies_to_capture(), None, "no capture in two: {shallow:?}");
+    let found = search(&position, 5);
+    assert_eq!(found.plies_to_capture(), Some(5), "{found:?}");
+    assert!(["c4e5", "c4d6"].contains(&found.best.to_string().as_str()), "{found:?}");
+}
+
+#[test]
 fn a_capture_through_a_measurement_wins_either_way() {
     // The knight is split between f7 and g6, both attacking the boxed-in king on h8. Taking from
     // f7 measures whether the knight is there: m1 (1/2) captures now; m0 leaves it all on g6,
@@ -69,6 +84,75 @@ fn chance_nodes_weigh_outcomes_by_their_exact_probabilities() {
     assert_eq!(found.best.to_string(), "h3xg5");
     // White's knight (310) against Black's queen, pawn and half a rook: exactly -940 for White.
     assert!((found.score - (310.0 - 900.0 - 100.0 - 250.0)).abs() < 1e-9, "{found:?}");
+}
+
+/// The material-only search at depth 1 of `fen` after `setup`.
+fn material_choice(fen: &str, setup: &[&str]) -> qchess_search::SearchInfo {
+    let position = game(fen, setup);
+    let config = SearchConfig { weights: Weights::material_only(), quiescence_plies: 0, ..SearchConfig::default() };
+    Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap()
+}
+
+/// The right move depends on which way a measurement is likely to go, and flips when the
+/// probabilities flip.
+///
+/// The knight splits twice (h3 1/2, e5 1/4, d4 1/4) and the rook slides from a4 to h4 through
+/// d4: it reaches h4 when d4 is empty (3/4) and stays on a4 otherwise (1/4). A capture by the
+/// rook measures whether it is there. Taking the queen from the likely square (h4xh8, 3/4)
+/// gains 900 * 3/4 = 675 expected, more than the pawn's certain capture of a rook (500);
+/// taking it from the unlikely square (a4xa8, 1/4) gains 225, less. Equal weights (450 either
+/// way) would take the rook in both positions.
+///
+/// The example is 0.3 against 0.7. Splits, slides and merges are sqrt-iSWAP and
+/// iSWAP gates, whose amplitudes are sums of powers of `i / sqrt 2`: without measurements every
+/// occupancy probability is `(a + b sqrt 2) / 2^k` with integers `a`, `b`, and 3/10 is not of
+/// that form. This test uses 1/4 against 3/4, which one slide through a quarter-occupied
+/// square gives; closer pairs of that form (5/16 against 11/16) need longer setups, and 3/8
+/// against 5/8 (two independent blockers) is further from 0.3.
+#[test]
+fn the_best_move_flips_when_the_outcome_probabilities_flip() {
+    let setup = ["g1^f3h3", "c8b8", "f3^e5d4", "b8c8", "a4h4", "c8b8"];
+    // The queen where the rook is likely (3/4): take it.
+    let likely = "2k4q/8/8/8/R7/2r5/1P6/K5N1 w - - 0 1";
+    let position = game(likely, &setup);
+    assert!((position.probability("h4".parse().unwrap()) - 0.75).abs() < 1e-12);
+    assert!((position.probability("a4".parse().unwrap()) - 0.25).abs() < 1e-12);
+    let found = material_choice(likely, &setup);
+    assert_eq!(found.best.to_string(), "h4xh8", "{found:?}");
+    // White: rook, knight, pawn (910) against queen and rook (1400), plus the expected queen.
+    assert!((found.score - (910.0 - 1400.0 + 0.75 * 900.0)).abs() < 1e-9, "{found:?}");
+    // The queen where the rook is unlikely (1/4): take the rook for certain instead.
+    let unlikely = "q1k5/8/8/8/R7/2r5/1P6/K5N1 w - - 0 1";
+    let found = material_choice(unlikely, &setup);
+    assert_eq!(found.best.to_string(), "b2xc3", "{found:?}");
+    assert!((found.score - (910.0 - 900.0)).abs() < 1e-9, "{found:?}");
+}
+
+#[test]
+fn observer_pairs_are_searched_at_the_root() {
+    // Observer rules: the queen is split over e5 and c2, and a lone half may not move. A pair
+    // whose two halves both capture (e5xe8|c2xc7, e5xc7|c2xc7) takes a rook whichever square
+    // the queen turns out to be on: 500 for certain, where one capturing half gains 250
+    // expected and no single move gains anything.
+    let fen: Fen = "4r1k1/2r5/8/8/4Q3/8/8/K7 w - - 0 1".parse().unwrap();
+    let options = GameOptions { rules: RuleSet::Observer, ..GameOptions::default() };
+    let mut position = Game::new(&fen, options).unwrap();
+    for mv in ["e4^e5c2", "g8f8"] {
+        position.play(mv).unwrap();
+    }
+    let config = SearchConfig { weights: Weights::material_only(), quiescence_plies: 0, ..SearchConfig::default() };
+    let found = Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap();
+    let pair = found.pair.expect("a pair is best");
+    assert!(["e5e8|c2c7", "e5c7|c2c7"].contains(&pair.to_string().as_str()), "{found:?}");
+    assert_eq!(found.to_play(), pair);
+    // Queen (900) against two rooks (1000), one of which is taken for certain.
+    assert!((found.score - (900.0 - 500.0)).abs() < 1e-9, "{found:?}");
+    position.play_notation(&pair).unwrap();
+    let rooks = ["e8", "c7"]
+        .iter()
+        .filter(|sq| position.piece_at(sq.parse().unwrap()).is_some_and(|p| p.char() == 'r'))
+        .count();
+    assert_eq!(rooks, 1, "one rook is gone, whichever half played");
 }
 
 #[test]
@@ -126,10 +210,9 @@ proptest! {
             }
         }
         prop_assume!(!position.is_over());
-        // The search copies the game through its record; a record the engine cannot replay
-        // (today: measured captures under the checkmate rules) is the engine's to fix.
+        // The search copies the game through its record, so every record must replay.
         let record = qchess_engine::record::GameRecord::from_game(&position, &Default::default());
-        prop_assume!(record.replay().is_ok());
+        prop_assert!(record.replay().is_ok(), "{record}");
         let limits = SearchLimits { depth: Some(2), nodes: Some(400), ..SearchLimits::default() };
         let found = Searcher::new(SearchConfig::default()).search(&position, &limits).unwrap();
         prop_assert!(position.legal_moves().contains(&found.best), "{} not legal", found.best);

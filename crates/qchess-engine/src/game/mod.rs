@@ -59,6 +59,7 @@ use crate::{GameEnd, GameError, GameOptions, GameResult, MoveCode};
 
 pub use mode::{ModeChange, ParseModeError, is_mode_token, mode_token, parse_mode_token};
 pub use turn::Turn;
+pub(crate) use turn::written_outcome;
 
 /// A quantum board the game can own: any [`QuantumBoard`] that is `'static`, so the game can
 /// tell whether it is a [`LocalBoard`].

@@ -51,9 +51,7 @@ impl<'g> Turn<'g> {
         }
         let report = game.board.apply(&typed).map_err(|e| board_error(&legal.notation, e))?;
         self.steps += 1;
-        // Only a measurement of a qubit can go either way; a certain (classical) one is not
-        // written, so records stay as the players wrote them.
-        let outcome = report.outcome_probability.and(report.outcome);
+        let outcome = written_outcome(&report);
         let recorded = LegalMove { notation: legal.notation.with_outcome(outcome), typed: typed.with_outcome(outcome) };
         let probabilities = game.board.square_probabilities().map_err(GameError::Backend)?;
         let next = game
@@ -192,4 +190,15 @@ fn inconsistent(mv: &LegalMove, error: PositionError) -> GameError {
         }
         other => GameError::Position(other),
     }
+}
+
+/// The outcome a record writes for a board step: only a measurement that could have gone
+/// either way. A board may measure a qubit whose outcome was certain (a piece that once
+/// moved through a circuit but stands on its square with probability 1); the rules see no
+/// measurement there, so writing `.m1` would give a record that does not replay.
+pub(crate) fn written_outcome(report: &MoveReport) -> Option<bool> {
+    report
+        .outcome_probability
+        .filter(|&p| p < 1.0 - qchess_core::quantum_board::CERTAINTY_TOLERANCE)
+        .and(report.outcome)
 }

@@ -277,7 +277,7 @@ impl Rules for Checkmate {
             Probe::Target { capture: false } => !occupied,
             _ => occupied,
         };
-        let outcome = collapse.outcome_probability.and(collapse.outcome);
+        let outcome = crate::game::written_outcome(&collapse);
         let written =
             Notation::Move(AlgebraicMove { marker: mv.marker, ..declared.legal.notation.with_outcome(outcome) });
         let collapsed = turn.game().position();
@@ -341,6 +341,6 @@ fn measure_action(
     };
     let nominal = LegalMove { notation: AlgebraicMove::new(squares), typed };
     turn.fail(nominal, Piece::new(side, Role::King))?;
-    turn.declare(Notation::Measure(square, collapse.outcome_probability.and(collapse.outcome)));
+    turn.declare(Notation::Measure(square, crate::game::written_outcome(&collapse)));
     Ok(())
 }

@@ -9,7 +9,7 @@ mod node;
 use std::sync::Arc;
 use std::time::Duration;
 
-use qchess_core::{AlgebraicMove, Bitboard, LegalMove};
+use qchess_core::{AlgebraicMove, Bitboard, LegalMove, Notation};
 use qchess_engine::Game;
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
@@ -50,8 +50,11 @@ impl Default for SearchConfig {
 /// What one finished iteration (or the whole search) found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchInfo {
-    /// The move to play.
+    /// The best single move (one typed move).
     pub best: LegalMove,
+    /// An observer-rules pair (`e5e8|c2c7`, offensive superposition) that scored better than
+    /// [`best`](Self::best): then it is the move to play. Pairs are searched at the root only.
+    pub pair: Option<Notation>,
     /// Its score in centipawns from the side to move's view (see [`WIN`]).
     pub score: f64,
     /// The depth of the last finished iteration (0 when none finished).
@@ -65,11 +68,16 @@ pub struct SearchInfo {
     /// The largest quantum state (basis states) the search kept on its board.
     pub peak_states: usize,
     /// The expected line: the best move, then the best replies (through the likelier outcome
-    /// of each measurement).
+    /// of each measurement). Just the best single move when a pair is to be played.
     pub pv: Vec<AlgebraicMove>,
 }
 
 impl SearchInfo {
+    /// The move to play as written: the pair when one is best, else the best move.
+    pub fn to_play(&self) -> Notation {
+        self.pair.unwrap_or(Notation::Move(self.best.notation))
+    }
+
     /// Nodes per second.
     pub fn nodes_per_second(&self) -> u64 {
         let seconds = self.elapsed.as_secs_f64();
@@ -146,7 +154,13 @@ impl Searcher {
         if !root_moves.is_empty() {
             moves.retain(|mv| root_moves.iter().any(|wanted| same_move(wanted, &mv.notation)));
         }
-        if moves.is_empty() {
+        // Observer-rules pairs are no single typed move; the root searches them on their own.
+        let mut pairs: Vec<Notation> =
+            copy.legal_notations().into_iter().filter(|n| matches!(n, Notation::Pair(..))).collect();
+        if !root_moves.is_empty() {
+            pairs.retain(|pair| root_moves.iter().any(|wanted| same_pair(wanted, pair)));
+        }
+        if moves.is_empty() && pairs.is_empty() {
             return Err(SearchError::NoLegalMove);
         }
         self.order.age();
@@ -166,35 +180,54 @@ impl Searcher {
         let first_key = position_key(&copy);
         let stored = run.table.probe(first_key).and_then(|e| e.best);
         run.order.sort(&mut moves, stored, 0, copy.position(), &self.config.weights);
+        let first_pair = pairs.first().copied().filter(|_| moves.is_empty());
+        // With pairs only, `best` is the first pair's first half as the board reads it.
+        let half = |pair: &Notation| match pair {
+            Notation::Pair(first, _) => copy.position().validate(&Notation::Move(*first)).ok(),
+            _ => None,
+        };
+        let Some(first) = moves.first().copied().or_else(|| first_pair.as_ref().and_then(half)) else {
+            return Err(SearchError::NoLegalMove);
+        };
         let mut found = SearchInfo {
-            best: moves[0],
+            best: first,
+            pair: first_pair,
             score: 0.0,
             depth: 0,
             seldepth: 0,
             nodes: 0,
             elapsed: Duration::ZERO,
             peak_states: root_states,
-            pv: vec![moves[0].notation],
+            pv: vec![first.notation],
         };
         for depth in 1..=limits.max_depth() {
             if depth > 1 && !run.deadline.next_iteration_fits(control) {
                 break;
             }
-            let Some((best, score)) = run.root(&mut copy, &mut moves, depth as i32) else {
+            let Some((best, score)) = run.root(&mut copy, &mut moves, &mut pairs, depth as i32) else {
                 if depth == 1 {
                     found.nodes = run.nodes;
                 }
                 break;
             };
+            let (best, pair) = match best {
+                RootMove::Single(mv) => (mv, None),
+                RootMove::Pair(pair) => (found.best, Some(pair)),
+            };
             found = SearchInfo {
                 best,
+                pair,
                 score,
                 depth,
                 seldepth: run.seldepth as u32,
                 nodes: run.nodes,
                 elapsed: run.deadline.elapsed(),
                 peak_states: run.peak_states,
-                pv: principal_variation(&mut copy, run.table, best, depth as usize),
+                pv: if pair.is_some() {
+                    Vec::new()
+                } else {
+                    principal_variation(&mut copy, run.table, best, depth as usize)
+                },
             };
             report(&found);
             if score.abs() >= CERTAIN_WIN {
@@ -208,11 +241,24 @@ impl Searcher {
     }
 }
 
+/// A root move: one typed move, or an observer-rules pair.
+#[derive(Debug, Clone, Copy)]
+enum RootMove {
+    Single(LegalMove),
+    Pair(Notation),
+}
+
 impl Run<'_> {
-    /// One iteration over the root moves, best of the last iteration first; `None` when it
-    /// was stopped before finishing or no move could be searched.
-    fn root(&mut self, game: &mut Game, moves: &mut [LegalMove], depth: i32) -> Option<(LegalMove, f64)> {
-        let mut best: Option<(LegalMove, f64)> = None;
+    /// One iteration over the root moves, best of the last iteration first, then the pairs;
+    /// `None` when it was stopped before finishing or no move could be searched.
+    fn root(
+        &mut self,
+        game: &mut Game,
+        moves: &mut [LegalMove],
+        pairs: &mut [Notation],
+        depth: i32,
+    ) -> Option<(RootMove, f64)> {
+        let mut best: Option<(RootMove, f64)> = None;
         let mut scored = Vec::with_capacity(moves.len());
         for mv in moves.iter() {
             let alpha = best.map_or(-WIN - 1.0, |(_, score)| score);
@@ -226,7 +272,7 @@ impl Run<'_> {
             };
             scored.push((value, *mv));
             if best.is_none_or(|(_, score)| value > score) {
-                best = Some((*mv, value));
+                best = Some((RootMove::Single(*mv), value));
             }
         }
         // The next iteration tries the best first, the others in the order they scored.
@@ -234,13 +280,57 @@ impl Run<'_> {
         for (slot, (_, mv)) in moves.iter_mut().zip(scored) {
             *slot = mv;
         }
+        let mut scored_pairs = Vec::with_capacity(pairs.len());
+        for pair in pairs.iter() {
+            let value = self.pair_value(game, pair, depth - 1);
+            if self.stopped {
+                return None;
+            }
+            let Some(value) = value else { continue };
+            scored_pairs.push((value, *pair));
+            if best.is_none_or(|(_, score)| value > score) {
+                best = Some((RootMove::Pair(*pair), value));
+            }
+        }
+        scored_pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (slot, (_, pair)) in pairs.iter_mut().zip(scored_pairs) {
+            *slot = pair;
+        }
         best
+    }
+
+    /// The value of an observer-rules pair: its first half's source is measured, `m1` plays
+    /// the first half and `m0` the second, each outcome searched `depth` plies on its own
+    /// collapsed state (with a full window: pairs are few) and weighted by its exact
+    /// probability. `None` when neither outcome plays.
+    fn pair_value(&mut self, game: &mut Game, pair: &Notation, depth: i32) -> Option<f64> {
+        let Notation::Pair(first, second) = *pair else { return None };
+        let mut total = 0.0;
+        let mut weight = 0.0;
+        for outcome in [true, false] {
+            let forced = Notation::Pair(first, second.with_outcome(Some(outcome)));
+            let Ok(played) = game.play_notation(&forced) else { continue };
+            let p = played.collapse.and_then(|c| c.outcome_probability).unwrap_or(1.0);
+            let value = -self.negamax(game, depth, -WIN - 1.0, WIN + 1.0, 1);
+            let _ = game.undo();
+            if self.stopped {
+                return Some(0.0);
+            }
+            total += p * value;
+            weight += p;
+        }
+        (weight > 0.0).then_some(total)
     }
 }
 
 /// Whether a requested root move names the same move as a generated one (outcomes aside).
 fn same_move(wanted: &AlgebraicMove, generated: &AlgebraicMove) -> bool {
     wanted.squares == generated.squares && (wanted.promotion.is_none() || wanted.promotion == generated.promotion)
+}
+
+/// Whether a requested root move names the same pair as a generated one (outcomes aside).
+fn same_pair(wanted: &AlgebraicMove, pair: &Notation) -> bool {
+    matches!(pair, Notation::Pair(first, _) if same_move(wanted, first))
 }
 
 /// The game replayed onto an exact local board the search owns, big enough for the state the

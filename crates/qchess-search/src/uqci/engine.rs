@@ -241,7 +241,7 @@ impl Engine {
                 Ok(found) => {
                     out.line(&info_line(&found));
                     let ponder = found.pv.get(1).map(|mv| format!(" ponder {mv}")).unwrap_or_default();
-                    out.line(&format!("bestmove {}{ponder}", found.best));
+                    out.line(&format!("bestmove {}{ponder}", found.to_play()));
                 }
                 Err(error) => {
                     out.line(&format!("info string go: {error}"));

@@ -343,7 +343,7 @@ fn play_standard(
             let collapse = turn.measure(step.to, mv.outcome, &notation.to_string())?;
             let legal = collapsed_step(turn.game().position(), step);
             let played = turn.run(legal, piece, resets)?;
-            let outcome = collapse.outcome_probability.and(collapse.outcome);
+            let outcome = crate::game::written_outcome(&collapse);
             turn.declare(Notation::Move(played.notation.with_outcome(outcome)));
         }
         _ => {
@@ -419,7 +419,7 @@ fn play_pair(
     };
     let legal = official(turn.game().position(), step, &Notation::Move(half))?;
     let played = turn.run(legal, piece, piece.role == Role::Pawn)?;
-    let outcome = collapse.outcome_probability.and(collapse.outcome);
+    let outcome = crate::game::written_outcome(&collapse);
     let (mut x, mut y) = (first, second);
     x.outcome = None;
     y.outcome = outcome;

@@ -115,6 +115,9 @@ fn apply_fused<T: Real>(
     outcome
 }
 
+/// Bytes of a cache line.
+const CACHE_LINE: usize = 64;
+
 /// Unnormalised outcome probabilities of a circuit that needs no trajectory, simulated in
 /// single precision: gates fused, post-selections projected, final measurements left to the
 /// caller.
@@ -128,16 +131,22 @@ pub(crate) fn single_precision_probabilities(
     limits.check(qubits)?;
     super::memory::check_available(state_bytes(qubits) / 2, qubits)?;
     let len = 1usize << qubits;
-    let mut amplitudes: Vec<Complex32> = Vec::new();
-    amplitudes.try_reserve_exact(len).map_err(|_| DenseError::OutOfMemory { qubits })?;
-    amplitudes.resize(len, Complex32::new(0.0, 0.0));
+    // One cache line more than needed, so that the amplitudes can start on a cache line: a
+    // planar chunk of eight amplitudes is then exactly one line.
+    let spare = CACHE_LINE / std::mem::size_of::<Complex32>();
+    let mut storage: Vec<Complex32> = Vec::new();
+    storage.try_reserve_exact(len + spare).map_err(|_| DenseError::OutOfMemory { qubits })?;
+    storage.resize(len + spare, Complex32::new(0.0, 0.0));
+    let misalignment = storage.as_ptr() as usize % CACHE_LINE;
+    let start = ((CACHE_LINE - misalignment) % CACHE_LINE) / std::mem::size_of::<Complex32>();
+    let amplitudes = &mut storage[start..start + len];
     amplitudes[0] = Complex32::new(1.0, 0.0);
     let mut segment: Vec<Gate> = Vec::new();
     for (op, step) in circuit.ops.iter().zip(&plan.steps) {
         match (op, step) {
             (Op::Gate { gate, .. }, Step::Gate) => segment.push(gate.clone()),
             (Op::Measure { qubit, .. }, Step::Postselect { value }) => {
-                apply_fused(&mut amplitudes, &segment, acceleration, &limits.deadline)?;
+                apply_fused(amplitudes, &segment, acceleration, &limits.deadline)?;
                 segment.clear();
                 let bit = 1usize << qubit.index();
                 for (index, amplitude) in amplitudes.iter_mut().enumerate() {
@@ -149,6 +158,6 @@ pub(crate) fn single_precision_probabilities(
             _ => {}
         }
     }
-    apply_fused(&mut amplitudes, &segment, acceleration, &limits.deadline)?;
+    apply_fused(amplitudes, &segment, acceleration, &limits.deadline)?;
     Ok(amplitudes.iter().map(|a| a.norm_sqr().to_f64()).collect())
 }

@@ -18,13 +18,14 @@ import tempfile
 
 CHILD = r"""
 import json, sys, time
-kind, path, threads, precision = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+kind, path, threads, precision, fuse = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
 text = open(path).read()
 if kind == "qsim":
     import qsimcirq
     from cirq.contrib.qasm_import import circuit_from_qasm
     circuit = circuit_from_qasm(text)
-    simulator = qsimcirq.QSimSimulator(qsim_options=qsimcirq.QSimOptions(cpu_threads=threads))
+    options = qsimcirq.QSimOptions(cpu_threads=threads, max_fused_gate_size=fuse)
+    simulator = qsimcirq.QSimSimulator(qsim_options=options)
     started = time.perf_counter()
     state = simulator.simulate(circuit).final_state_vector
 else:
@@ -40,10 +41,11 @@ print(json.dumps({"seconds": seconds, "amplitudes": len(state)}))
 """
 
 
-def run_child(kind, path, threads, precision):
-    """Runs one simulation in a fresh process: its seconds and its peak RSS in MB."""
+def run_child(kind, path, threads, precision, fuse=2):
+    """Runs one simulation in a fresh process: its seconds, its peak RSS in MB and the load
+    average of the last minute when it ended."""
     process = subprocess.Popen(
-        [sys.executable, "-c", CHILD, kind, path, str(threads), precision],
+        [sys.executable, "-c", CHILD, kind, path, str(threads), precision, str(fuse)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -57,6 +59,7 @@ def run_child(kind, path, threads, precision):
         raise SystemExit(f"{kind} failed on {path}:\n{stderr}")
     result = json.loads(stdout.strip().splitlines()[-1])
     result["peak_rss_mb"] = usage.ru_maxrss / 1024
+    result["load"] = os.getloadavg()[0]
     return result
 
 
@@ -85,9 +88,11 @@ def main():
     for size in workload["details"]["sizes"]:
         qubits, gates = size["qubits"], size["gates"]
         path = os.path.join(directory, f"random_{qubits}.qasm")
-        results = {f"qchess {run['variant']}": {"seconds": run["seconds"]} for run in size["runs"]}
+        results = {f"qchess {run['variant']}": {"seconds": run["seconds"], "load": run.get("load")} for run in size["runs"]}
         for threads in sorted({1, args.threads}):
+            # qsimcirq's default fusion (gates of up to 2 qubits) and its widest useful one (4).
             results[f"qsim single {threads}t"] = run_child("qsim", path, threads, "single")
+            results[f"qsim single {threads}t fuse 4"] = run_child("qsim", path, threads, "single", 4)
             for precision in ("double", "single"):
                 results[f"aer {precision} {threads}t"] = run_child("aer", path, threads, precision)
         for name, result in results.items():
@@ -97,7 +102,12 @@ def main():
         for name, result in results.items():
             rss = result.get("peak_rss_mb")
             rss_text = f"{rss:8.0f} MB" if rss else "           "
-            print(f"  {name:28s} {result['seconds']:9.3f} s {result['gates_per_s']:9.1f} gates/s {rss_text}", file=sys.stderr)
+            load = result.get("load")
+            load_text = f"load {load:4.2f}" if load is not None else ""
+            print(
+                f"  {name:28s} {result['seconds']:9.3f} s {result['gates_per_s']:9.1f} gates/s {rss_text} {load_text}",
+                file=sys.stderr,
+            )
     output = {"machine": machine, "threads": args.threads, "circuits": rows}
     if args.out:
         with open(args.out, "w") as handle:

@@ -130,6 +130,7 @@ pub(crate) fn run(
                 "gates_per_s": gates as f64 / seconds,
                 "state_mb": bytes as f64 / 1e6,
                 "max_probability_deviation": deviation,
+                "load": load_average(),
             }));
         }
         per_size.push(json!({ "qubits": size.qubits, "layers": size.layers, "gates": gates, "runs": results }));
@@ -141,6 +142,12 @@ pub(crate) fn run(
         "timing": "one run per variant, time to the final distribution (allocation included)",
     });
     Ok(report)
+}
+
+/// The load average of the last minute (`/proc/loadavg`), if the system reports one: timings
+/// on a shared machine mean little without it.
+fn load_average() -> Option<f64> {
+    std::fs::read_to_string("/proc/loadavg").ok()?.split_whitespace().next()?.parse().ok()
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! |---|---|
 //! | `fixed` | three fixed games (splits and merges; an opening with captures; measured captures), replayed with pinned outcomes and checked against hand-derived values |
 //! | `random-default`, `random-split-heavy`, `random-no-merge` | seeded random games, end to end per ply: legal moves, the choice, the move on the exact local board, all 64 probabilities; a sample of games is cross-checked against the dense simulator |
-//! | `growth` | splits until the state holds `2^k` basis states; time per state per gate, bytes per state, and a clean refusal at the state cap |
+//! | `growth` | splits until the state holds `2^k` basis states; time per state per gate, bytes per state, a clean refusal at the state cap, and the last move on one thread against `--threads` |
 //! | `dense` | random one- and two-qubit gates on full state vectors against the memory-bandwidth floor |
 //! | `dense-circuits` | seeded random circuits (20, 24, 26 qubits) to the final state: unfused, fused, single precision, threads; `--write-qasm DIR` saves them for other simulators |
 //! | `search` | the search at a fixed move time on positions from random games: nodes per second on one thread, and each move's latency |
@@ -146,7 +146,8 @@ pub struct BenchOptions {
     pub dense: Vec<DenseSize>,
     /// The dense-circuits workload's circuits.
     pub circuits: Vec<CircuitSize>,
-    /// Threads of the multi-threaded dense-circuits runs.
+    /// Threads of the multi-threaded dense-circuits runs and of the growth workload's
+    /// threaded sparse moves.
     pub threads: usize,
     /// Where the dense-circuits workload writes its circuits as OpenQASM 2, if anywhere.
     pub qasm_dir: Option<std::path::PathBuf>,
@@ -208,7 +209,7 @@ pub fn run(options: &BenchOptions, mut progress: impl FnMut(Workload)) -> Result
             Workload::RandomDefault => random::run(MoveMix::DEFAULT, options.random)?,
             Workload::RandomSplitHeavy => random::run(MoveMix::SPLIT_HEAVY, options.random)?,
             Workload::RandomNoMerge => random::run(MoveMix::NO_MERGE, options.random)?,
-            Workload::Growth => growth::run(options.growth_k.0, options.growth_k.1)?,
+            Workload::Growth => growth::run(options.growth_k.0, options.growth_k.1, options.threads)?,
             Workload::Dense => dense::run(&options.dense)?,
             Workload::DenseCircuits => circuits::run(&options.circuits, options.threads, options.qasm_dir.as_deref())?,
             Workload::Search => search::run(options.search)?,

@@ -36,6 +36,8 @@ pub mod fusion;
 mod kernels;
 mod memory;
 pub(crate) mod plan;
+mod planar;
+mod planar_kernel;
 mod run;
 mod state;
 mod unitary;
@@ -49,5 +51,7 @@ pub use unitary::{MAX_UNITARY_QUBITS, Unitary, unitary};
 
 #[cfg(test)]
 mod fusion_tests;
+#[cfg(test)]
+mod planar_tests;
 #[cfg(test)]
 mod tests;

@@ -58,12 +58,27 @@ pub struct LocalBoardOptions {
     /// Total basis states kept in undo snapshots (older ones are dropped beyond it); moves
     /// without a snapshot are undone by replaying recorded outcomes. 0 always replays.
     pub snapshot_budget: usize,
+    /// Threads for gates and probabilities on states of at least 2^16 basis states (see
+    /// [`SparseState::set_threads`]); results do not depend on it.
+    pub threads: usize,
 }
 
 impl Default for LocalBoardOptions {
     fn default() -> LocalBoardOptions {
-        LocalBoardOptions { seed: 0, state_cap: DEFAULT_STATE_CAP, snapshot_budget: DEFAULT_SNAPSHOT_BUDGET }
+        LocalBoardOptions {
+            seed: 0,
+            state_cap: DEFAULT_STATE_CAP,
+            snapshot_budget: DEFAULT_SNAPSHOT_BUDGET,
+            threads: 1,
+        }
     }
+}
+
+/// The empty state with the cap and threads of `options`.
+fn new_state(options: &LocalBoardOptions) -> SparseState {
+    let mut state = SparseState::with_cap(options.state_cap);
+    state.set_threads(options.threads);
+    state
 }
 
 /// One applied move, as recorded for undo and replay.
@@ -104,7 +119,7 @@ impl LocalBoard {
             options,
             initial: occupancy,
             register: Register::new(occupancy),
-            state: SparseState::with_cap(options.state_cap),
+            state: new_state(&options),
             rng: ChaCha8Rng::seed_from_u64(options.seed),
             applied_ops: 0,
             known_qubits: 0,
@@ -268,7 +283,7 @@ impl LocalBoard {
             }
             None => {
                 self.register = Register::new(self.initial);
-                self.state = SparseState::with_cap(self.options.state_cap);
+                self.state = new_state(&self.options);
             }
         }
         self.sync_counters();

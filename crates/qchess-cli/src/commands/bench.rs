@@ -17,7 +17,8 @@ pub struct Args {
     /// Shrink every workload so the run takes seconds (figures are then only indicative).
     #[arg(long)]
     quick: bool,
-    /// Threads of the multi-threaded dense-circuits runs (default: every core).
+    /// Threads of the multi-threaded dense-circuits runs and of the growth workload's
+    /// threaded sparse moves (default: every core).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
     /// Write the dense-circuits workload's random circuits here as OpenQASM 2

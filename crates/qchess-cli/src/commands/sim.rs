@@ -59,7 +59,7 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// Fuse runs of dense gates into blocks of at most this many qubits (0: apply each gate
-    /// on its own kernel). Default: 0 in double precision, 4 in single (the faster of each).
+    /// on its own kernel). Default: 4 (the fastest measured in both precisions).
     #[arg(long, value_name = "QUBITS", value_parser = clap::value_parser!(u8).range(0..=6))]
     pub fuse: Option<u8>,
 }
@@ -89,10 +89,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         PrecisionArg::Single => Precision::Single,
     };
     let threads = args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
-    let mut acceleration = match precision {
-        Precision::Double => Acceleration { threads, ..Acceleration::unfused() },
-        Precision::Single => Acceleration::fused(precision, threads),
-    };
+    let mut acceleration = Acceleration::fused(precision, threads);
     if let Some(width) = args.fuse {
         acceleration.max_fused_qubits = usize::from(width);
     }

@@ -25,29 +25,85 @@ const LANES: usize = 8;
 const THREADED_FROM: usize = 1 << 14;
 
 /// The real number type of amplitudes: `f32` (single precision) or `f64` (double).
-pub trait Real: Copy + Default + Send + Sync + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self> {
+pub trait Real:
+    Copy + Default + PartialEq + Send + Sync + bytemuck::Pod + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
+{
+    /// Whether the planar kernel computes two output chunks per pass over a block's terms:
+    /// for `f32`, whose eight lanes fill one vector register, that doubles the independent
+    /// multiply-adds; for `f64` it would run out of registers.
+    const PAIR_ROWS: bool;
     /// From a double (rounded for `f32`).
     fn from_f64(value: f64) -> Self;
     /// To a double (exact).
     fn to_f64(self) -> f64;
+    /// `acc += w * x` on eight lanes, with the vector instructions of `simd` (fused
+    /// multiply-adds where the processor has them).
+    fn madd_lanes<S: pulp::Simd>(simd: S, acc: &mut [Self; 8], w: &[Self; 8], x: &[Self; 8]);
+    /// `out = a - b` on eight lanes.
+    fn sub_lanes<S: pulp::Simd>(simd: S, out: &mut [Self], a: &[Self; 8], b: &[Self; 8]);
+    /// `out = a + b` on eight lanes.
+    fn add_lanes<S: pulp::Simd>(simd: S, out: &mut [Self], a: &[Self; 8], b: &[Self; 8]);
+}
+
+/// Implements the lane operations of [`Real`] for one type through `pulp`'s vectors.
+macro_rules! lane_ops {
+    ($t:ty, $as_simd:ident, $as_mut_simd:ident, $madd:ident, $sub:ident, $add:ident) => {
+        #[inline(always)]
+        fn madd_lanes<S: pulp::Simd>(simd: S, acc: &mut [$t; 8], w: &[$t; 8], x: &[$t; 8]) {
+            let (acc_v, acc_t) = S::$as_mut_simd(acc);
+            let ((w_v, w_t), (x_v, x_t)) = (S::$as_simd(w), S::$as_simd(x));
+            for ((a, &w), &x) in acc_v.iter_mut().zip(w_v).zip(x_v) {
+                *a = simd.$madd(w, x, *a);
+            }
+            for ((a, &w), &x) in acc_t.iter_mut().zip(w_t).zip(x_t) {
+                *a += w * x;
+            }
+        }
+        #[inline(always)]
+        fn sub_lanes<S: pulp::Simd>(simd: S, out: &mut [$t], a: &[$t; 8], b: &[$t; 8]) {
+            let (out_v, out_t) = S::$as_mut_simd(out);
+            let ((a_v, a_t), (b_v, b_t)) = (S::$as_simd(a), S::$as_simd(b));
+            for ((o, &a), &b) in out_v.iter_mut().zip(a_v).zip(b_v) {
+                *o = simd.$sub(a, b);
+            }
+            for ((o, &a), &b) in out_t.iter_mut().zip(a_t).zip(b_t) {
+                *o = a - b;
+            }
+        }
+        #[inline(always)]
+        fn add_lanes<S: pulp::Simd>(simd: S, out: &mut [$t], a: &[$t; 8], b: &[$t; 8]) {
+            let (out_v, out_t) = S::$as_mut_simd(out);
+            let ((a_v, a_t), (b_v, b_t)) = (S::$as_simd(a), S::$as_simd(b));
+            for ((o, &a), &b) in out_v.iter_mut().zip(a_v).zip(b_v) {
+                *o = simd.$add(a, b);
+            }
+            for ((o, &a), &b) in out_t.iter_mut().zip(a_t).zip(b_t) {
+                *o = a + b;
+            }
+        }
+    };
 }
 
 impl Real for f32 {
+    const PAIR_ROWS: bool = true;
     fn from_f64(value: f64) -> f32 {
         value as f32
     }
     fn to_f64(self) -> f64 {
         f64::from(self)
     }
+    lane_ops!(f32, as_simd_f32s, as_mut_simd_f32s, mul_add_e_f32s, sub_f32s, add_f32s);
 }
 
 impl Real for f64 {
+    const PAIR_ROWS: bool = false;
     fn from_f64(value: f64) -> f64 {
         value
     }
     fn to_f64(self) -> f64 {
         self
     }
+    lane_ops!(f64, as_simd_f64s, as_mut_simd_f64s, mul_add_e_f64s, sub_f64s, add_f64s);
 }
 
 /// A block ready to apply in precision `T`.

@@ -38,17 +38,17 @@ impl SparseState {
     }
 
     fn apply_monomial(&mut self, kernel: &Kernel, row: [usize; 4], factor: [Complex64; 4]) {
-        let clear = !kernel.target_mask();
-        for entry in &mut self.entries {
-            if !kernel.applies(entry.key) {
-                continue;
-            }
-            let column = kernel.index(entry.key);
-            entry.key = (entry.key & clear) | kernel.bits(row[column]);
-            if factor[column] != ONE {
-                entry.amp *= factor[column];
-            }
+        let threads = self.threads_for(self.entries.len());
+        if threads > 1 {
+            let part = self.entries.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                for chunk in self.entries.chunks_mut(part) {
+                    scope.spawn(move || monomial_on(chunk, kernel, row, factor));
+                }
+            });
+            return;
         }
+        monomial_on(&mut self.entries, kernel, row, factor);
     }
 
     /// An exchange gate: `diagonal` multiplies `|00>` and `|11>`; `block[r][c]` maps `|c>` to
@@ -60,12 +60,17 @@ impl SparseState {
         block: [[Complex64; 2]; 2],
     ) -> Result<(), SimError> {
         let clear = !kernel.target_mask();
-        let mut counts = [0usize; 2];
-        for entry in self.entries.iter().filter(|e| kernel.applies(e.key)) {
-            if let Some(s) = side(kernel, entry.key) {
-                counts[s] += 1;
-            }
-        }
+        let threads = self.threads_for(self.entries.len());
+        let counts = if threads > 1 {
+            let part = self.entries.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> =
+                    self.entries.chunks(part).map(|chunk| scope.spawn(move || side_counts(chunk, kernel))).collect();
+                handles.into_iter().map(joined).fold([0, 0], |acc, c| [acc[0] + c[0], acc[1] + c[1]])
+            })
+        } else {
+            side_counts(&self.entries, kernel)
+        };
         // Only the two middle states mix, and only a populated pair interferes: pair them
         // through a map over the smaller side.
         let smaller = usize::from(counts[1] < counts[0]);
@@ -95,6 +100,11 @@ impl SparseState {
         }
         self.entries.reserve_exact(spawns);
         let len = self.entries.len();
+        if !pairing && threads > 1 {
+            let tiny = self.exchange_unpaired_threaded(kernel, diagonal, block, threads);
+            self.prune_if(tiny);
+            return Ok(());
+        }
         let mut tiny = false;
         // The diagonal states, the larger side and the pairs.
         for index in 0..len {
@@ -103,13 +113,7 @@ impl SparseState {
                 continue;
             }
             match side(kernel, key) {
-                None => {
-                    let d = diagonal[usize::from(kernel.index(key) == 3)];
-                    if d != ONE {
-                        self.entries[index].amp = d * amp;
-                        tiny |= (d * amp).norm_sqr() < PRUNE_NORM_SQR;
-                    }
-                }
+                None => tiny |= scale_diagonal(kernel, &mut self.entries[index], &diagonal),
                 Some(s) if pairing && s == smaller => {}
                 Some(s) => {
                     let slot = if pairing { partners.get_mut(&(key & clear)) } else { None };
@@ -140,35 +144,53 @@ impl SparseState {
                 }
             }
         }
+        self.prune_if(tiny);
+        Ok(())
+    }
+
+    /// Drops negligible amplitudes when a gate wrote one.
+    fn prune_if(&mut self, tiny: bool) {
         if tiny {
             self.entries.retain(|e| e.amp.norm_sqr() >= PRUNE_NORM_SQR);
             self.trim_storage();
         }
-        Ok(())
+    }
+
+    /// An exchange gate where no state has its partner populated, on `threads` contiguous
+    /// parts: each part updates its states in place and collects the partners they spawn,
+    /// which are appended in part order, so the result is the one-thread result whatever
+    /// `threads` is. Returns whether an amplitude written is negligible.
+    fn exchange_unpaired_threaded(
+        &mut self,
+        kernel: &Kernel,
+        diagonal: [Complex64; 2],
+        block: [[Complex64; 2]; 2],
+        threads: usize,
+    ) -> bool {
+        let part = self.entries.len().div_ceil(threads);
+        let results: Vec<(Vec<Entry>, bool)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .entries
+                .chunks_mut(part)
+                .map(|chunk| scope.spawn(move || exchange_unpaired_on(chunk, kernel, &diagonal, &block)))
+                .collect();
+            handles.into_iter().map(joined).collect()
+        });
+        let mut tiny = false;
+        for (spawned, negligible) in results {
+            self.entries.extend(spawned);
+            tiny |= negligible;
+        }
+        tiny
     }
 
     /// Applies an exchange block to the state at `index` (on side `s`) whose partner is not
     /// populated: it keeps its share and appends the partner's. Returns whether an amplitude
     /// written is negligible.
     fn mix_alone(&mut self, kernel: &Kernel, index: usize, s: usize, block: &[[Complex64; 2]; 2]) -> bool {
-        let Entry { key, amp } = self.entries[index];
-        let other_key = (key & !kernel.target_mask()) | kernel.bits(2 - s);
-        let (stay, go) = (block[s][s] * amp, block[1 - s][s] * amp);
-        match (block[s][s] != ZERO, block[1 - s][s] != ZERO) {
-            (true, true) => {
-                self.entries[index].amp = stay;
-                self.entries.push(Entry { key: other_key, amp: go });
-                stay.norm_sqr() < PRUNE_NORM_SQR || go.norm_sqr() < PRUNE_NORM_SQR
-            }
-            (true, false) => {
-                self.entries[index].amp = stay;
-                stay.norm_sqr() < PRUNE_NORM_SQR
-            }
-            (false, _) => {
-                self.entries[index] = Entry { key: other_key, amp: go };
-                go.norm_sqr() < PRUNE_NORM_SQR
-            }
-        }
+        let (spawned, tiny) = mix_entry(kernel, &mut self.entries[index], s, block);
+        self.entries.extend(spawned);
+        tiny
     }
 
     fn apply_dense(&mut self, kernel: &Kernel, matrix: &[[Complex64; 4]; 4]) -> Result<(), SimError> {
@@ -209,4 +231,97 @@ fn side(kernel: &Kernel, key: u128) -> Option<usize> {
         2 => Some(1),
         _ => None,
     }
+}
+
+/// Rewrites the keys and amplitudes of `entries` by a monomial gate.
+fn monomial_on(entries: &mut [Entry], kernel: &Kernel, row: [usize; 4], factor: [Complex64; 4]) {
+    let clear = !kernel.target_mask();
+    for entry in entries {
+        if !kernel.applies(entry.key) {
+            continue;
+        }
+        let column = kernel.index(entry.key);
+        entry.key = (entry.key & clear) | kernel.bits(row[column]);
+        if factor[column] != ONE {
+            entry.amp *= factor[column];
+        }
+    }
+}
+
+/// The result of a scoped thread, its panic passed on.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// How many states of `entries` that the gate applies to are on each side of an exchange.
+fn side_counts(entries: &[Entry], kernel: &Kernel) -> [usize; 2] {
+    let mut counts = [0usize; 2];
+    for entry in entries.iter().filter(|e| kernel.applies(e.key)) {
+        if let Some(s) = side(kernel, entry.key) {
+            counts[s] += 1;
+        }
+    }
+    counts
+}
+
+/// Multiplies a `|00>` or `|11>` state by its factor. Returns whether the result is negligible.
+#[inline]
+fn scale_diagonal(kernel: &Kernel, entry: &mut Entry, diagonal: &[Complex64; 2]) -> bool {
+    let d = diagonal[usize::from(kernel.index(entry.key) == 3)];
+    if d == ONE {
+        return false;
+    }
+    entry.amp *= d;
+    entry.amp.norm_sqr() < PRUNE_NORM_SQR
+}
+
+/// Applies an exchange block to a state (on side `s`) whose partner is not populated: it keeps
+/// its share and returns the partner's, if any. Also returns whether an amplitude written is
+/// negligible.
+#[inline]
+fn mix_entry(kernel: &Kernel, entry: &mut Entry, s: usize, block: &[[Complex64; 2]; 2]) -> (Option<Entry>, bool) {
+    let Entry { key, amp } = *entry;
+    let other_key = (key & !kernel.target_mask()) | kernel.bits(2 - s);
+    let (stay, go) = (block[s][s] * amp, block[1 - s][s] * amp);
+    match (block[s][s] != ZERO, block[1 - s][s] != ZERO) {
+        (true, true) => {
+            entry.amp = stay;
+            (
+                Some(Entry { key: other_key, amp: go }),
+                stay.norm_sqr() < PRUNE_NORM_SQR || go.norm_sqr() < PRUNE_NORM_SQR,
+            )
+        }
+        (true, false) => {
+            entry.amp = stay;
+            (None, stay.norm_sqr() < PRUNE_NORM_SQR)
+        }
+        (false, _) => {
+            *entry = Entry { key: other_key, amp: go };
+            (None, go.norm_sqr() < PRUNE_NORM_SQR)
+        }
+    }
+}
+
+/// An exchange gate on part of the states when no partner is populated: the states updated in
+/// place, the partners they spawn returned in storage order, with whether any amplitude is
+/// negligible.
+fn exchange_unpaired_on(
+    entries: &mut [Entry],
+    kernel: &Kernel,
+    diagonal: &[Complex64; 2],
+    block: &[[Complex64; 2]; 2],
+) -> (Vec<Entry>, bool) {
+    let mut spawned = Vec::new();
+    let mut tiny = false;
+    for entry in entries.iter_mut().filter(|e| kernel.applies(e.key)) {
+        match side(kernel, entry.key) {
+            None => tiny |= scale_diagonal(kernel, entry, diagonal),
+            Some(s) => {
+                let (partner, negligible) = mix_entry(kernel, entry, s, block);
+                spawned.extend(partner);
+                tiny |= negligible;
+            }
+        }
+    }
+    (spawned, tiny)
 }

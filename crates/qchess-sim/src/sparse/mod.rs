@@ -57,6 +57,14 @@ const PRUNE_NORM_SQR: f64 = 1e-24;
 /// From this many basis states on, square probabilities are summed through per-byte tables.
 const BYTE_TABLE_STATES: usize = 1 << 10;
 
+/// From this many basis states on, gates and probabilities use the state's threads: below it,
+/// starting threads costs more than it saves.
+const THREADED_FROM: usize = 1 << 16;
+
+/// Low-word probabilities are summed over blocks of this many basis states, then the blocks in
+/// order, so the sums do not depend on the thread count.
+const PROBABILITY_BLOCK: usize = 1 << 16;
+
 /// Outcome probabilities at or below this are impossible.
 pub const IMPOSSIBLE_PROBABILITY: f64 = 1e-20;
 
@@ -75,6 +83,8 @@ pub struct SparseState {
     cap: usize,
     /// Results of measurements into classical bits, by bit index.
     clbits: Vec<Option<bool>>,
+    /// Threads for gates and probabilities on large states (results do not depend on it).
+    threads: usize,
 }
 
 impl Default for SparseState {
@@ -96,7 +106,24 @@ impl SparseState {
             layout: Layout::new(),
             cap: cap.max(1),
             clbits: Vec::new(),
+            threads: 1,
         }
+    }
+
+    /// Sets the threads used by gates and probabilities on states of at least 2^16 basis
+    /// states (1 by default). Results are the same whatever the number.
+    pub fn set_threads(&mut self, threads: usize) {
+        self.threads = threads.max(1);
+    }
+
+    /// The threads in use on large states.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// The threads worth starting for a pass over `len` basis states.
+    fn threads_for(&self, len: usize) -> usize {
+        if len >= THREADED_FROM { self.threads } else { 1 }
     }
 
     /// Number of populated basis states.
@@ -390,25 +417,37 @@ impl SparseState {
                     bits &= bits - 1;
                 }
             }
+            return weights.map(|w| w / norm);
+        }
+        // One addition per byte of the word instead of one per set bit: the weight of each
+        // value of each byte, then each bit's weight from the values that set it.
+        let blocks: Vec<&[Entry]> = self.entries.chunks(PROBABILITY_BLOCK).collect();
+        let threads = self.threads_for(self.entries.len()).min(blocks.len());
+        let partials: Vec<ByteTables> = if threads > 1 {
+            let per_thread = blocks.len().div_ceil(threads);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = blocks
+                    .chunks(per_thread)
+                    .map(|mine| scope.spawn(move || mine.iter().map(|b| byte_tables(b)).collect::<Vec<_>>()))
+                    .collect();
+                handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+            })
         } else {
-            // One addition per byte of the word instead of one per set bit: the weight of
-            // each value of each byte, then each bit's weight from the values that set it.
-            let mut tables = [[0.0f64; 256]; 8];
-            for entry in &self.entries {
-                let p = entry.amp.norm_sqr();
-                norm += p;
-                let word = entry.key as u64;
-                for (byte, table) in tables.iter_mut().enumerate() {
-                    table[((word >> (8 * byte)) & 0xFF) as usize] += p;
-                }
+            blocks.iter().map(|b| byte_tables(b)).collect()
+        };
+        let mut tables = [[0.0f64; 256]; 8];
+        for partial in &partials {
+            norm += partial.norm;
+            for (total, part) in tables.iter_mut().zip(partial.tables.iter()) {
+                total.iter_mut().zip(part).for_each(|(t, p)| *t += p);
             }
-            for (byte, table) in tables.iter().enumerate() {
-                for (value, &weight) in table.iter().enumerate().skip(1) {
-                    let mut bits = value;
-                    while bits != 0 {
-                        weights[8 * byte + bits.trailing_zeros() as usize] += weight;
-                        bits &= bits - 1;
-                    }
+        }
+        for (byte, table) in tables.iter().enumerate() {
+            for (value, &weight) in table.iter().enumerate().skip(1) {
+                let mut bits = value;
+                while bits != 0 {
+                    weights[8 * byte + bits.trailing_zeros() as usize] += weight;
+                    bits &= bits - 1;
                 }
             }
         }
@@ -449,6 +488,27 @@ impl SparseState {
     pub fn norm_sqr(&self) -> f64 {
         self.entries.iter().map(|e| e.amp.norm_sqr()).sum()
     }
+}
+
+/// The squared amplitudes of some basis states summed by the value of each byte of the low
+/// word, with their total.
+struct ByteTables {
+    tables: Box<[[f64; 256]; 8]>,
+    norm: f64,
+}
+
+fn byte_tables(entries: &[Entry]) -> ByteTables {
+    let mut tables = Box::new([[0.0f64; 256]; 8]);
+    let mut norm = 0.0;
+    for entry in entries {
+        let p = entry.amp.norm_sqr();
+        norm += p;
+        let word = entry.key as u64;
+        for (byte, table) in tables.iter_mut().enumerate() {
+            table[((word >> (8 * byte)) & 0xFF) as usize] += p;
+        }
+    }
+    ByteTables { tables, norm }
 }
 
 /// Scatters the low bits of `value` onto the set bits of `mask`, lowest first.

@@ -311,3 +311,37 @@ fn square_probabilities_are_the_same_through_byte_tables() {
         assert!((probabilities[square] - expected[square] / total).abs() < 1e-12, "{square}");
     }
 }
+
+/// 2^17 basis states (17 qubits through H), then the gates a move uses: splits that spawn
+/// partners (no partner populated), an exchange with pairs, X, SWAP and a controlled iSWAP.
+fn large_state_after_moves(threads: usize) -> (Vec<(u128, Complex64)>, [f64; 64]) {
+    let mut s = state(20);
+    s.set_threads(threads);
+    for q in 0..17 {
+        s.apply_gate(&Gate::one(GateKind::H, Qubit(q))).expect("gate");
+    }
+    assert_eq!(s.len(), 1 << 17);
+    s.apply_gate(&Gate::iswap(Qubit(3), Qubit(17), 0.5)).expect("split onto an empty qubit");
+    s.apply_gate(&Gate::iswap(Qubit(5), Qubit(18), -0.5)).expect("split onto an empty qubit");
+    s.apply_gate(&Gate::iswap(Qubit(17), Qubit(4), 0.5)).expect("exchange with pairs");
+    s.apply_gate(&Gate::x(Qubit(19))).expect("gate");
+    s.apply_gate(&Gate {
+        kind: GateKind::Swap,
+        targets: [Qubit(0), Qubit(19)].into_iter().collect(),
+        controls: Default::default(),
+    })
+    .expect("gate");
+    s.apply_gate(&Gate::iswap(Qubit(1), Qubit(18), 1.0).controlled(Qubit(2))).expect("gate");
+    (s.amplitudes().collect(), s.low_word_probabilities())
+}
+
+#[test]
+fn large_states_give_identical_results_on_any_number_of_threads() {
+    let (amplitudes, probabilities) = large_state_after_moves(1);
+    assert!(amplitudes.len() > 1 << 17);
+    for threads in [2, 3, 4] {
+        let (threaded, threaded_probabilities) = large_state_after_moves(threads);
+        assert!(threaded == amplitudes, "{threads} threads changed the amplitudes or their order");
+        assert!(threaded_probabilities == probabilities, "{threads} threads changed the probabilities");
+    }
+}

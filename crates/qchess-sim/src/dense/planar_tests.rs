@@ -1,0 +1,138 @@
+//! The planar kernels against the interleaved block kernel: every width, qubits at every
+//! position (inside a chunk, at its edge, at the top), controls, thread counts, precisions.
+
+use num_complex::{Complex, Complex64};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::block_kernel::{self, Real};
+use super::fusion::Block;
+use super::planar;
+
+/// A random (not unitary: every entry counts) block on `qubits`.
+fn random_block(qubits: Vec<usize>, rng: &mut ChaCha8Rng) -> Block {
+    let dim = 1usize << qubits.len();
+    let matrix = (0..dim * dim).map(|_| Complex64::new(rng.random::<f64>() - 0.5, rng.random::<f64>() - 0.5)).collect();
+    Block { qubits, matrix, control_mask: 0, control_value: 0, gates: 1 }
+}
+
+fn random_state(qubits: usize, rng: &mut ChaCha8Rng) -> Vec<Complex64> {
+    (0..1usize << qubits).map(|_| Complex64::new(rng.random::<f64>() - 0.5, rng.random::<f64>() - 0.5)).collect()
+}
+
+/// `block` applied through the planar layout with `threads` threads, in precision `T`.
+fn planar_apply<T: Real>(state: &[Complex64], block: &Block, threads: usize) -> Vec<Complex64> {
+    let mut values: Vec<Complex<T>> =
+        state.iter().map(|a| Complex::new(T::from_f64(a.re), T::from_f64(a.im))).collect();
+    let planes: &mut [T] = bytemuck::cast_slice_mut(&mut values);
+    planar::reorder(planes, threads, planar::to_planar);
+    planar::apply(planes, &planar::Prepared::new(block), threads);
+    planar::reorder(planes, threads, planar::to_interleaved);
+    values.iter().map(|a| Complex64::new(a.re.to_f64(), a.im.to_f64())).collect()
+}
+
+/// `block` applied by the interleaved double-precision kernel.
+fn reference_apply(state: &[Complex64], block: &Block) -> Vec<Complex64> {
+    let mut values = state.to_vec();
+    block_kernel::apply(&mut values, &block_kernel::Prepared::<f64>::new(block), 1);
+    values
+}
+
+fn max_difference(a: &[Complex64], b: &[Complex64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y).norm()).fold(0.0, f64::max)
+}
+
+#[test]
+fn layout_round_trips() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let state = random_state(6, &mut rng);
+    let mut values = state.clone();
+    let planes: &mut [f64] = bytemuck::cast_slice_mut(&mut values);
+    planar::to_planar(planes);
+    // Amplitude 9 is lane 1 of chunk 1: real part at 16 + 1, imaginary at 16 + 8 + 1.
+    assert_eq!((planes[17], planes[25]), (state[9].re, state[9].im));
+    planar::to_interleaved(planes);
+    assert_eq!(values, state);
+}
+
+#[test]
+fn every_width_at_every_position_matches_the_block_kernel() {
+    let mut rng = ChaCha8Rng::seed_from_u64(2);
+    let n = 8;
+    let state = random_state(n, &mut rng);
+    for width in 1..=6 {
+        // Windows of consecutive qubits at every start, then scattered sets.
+        let mut sets: Vec<Vec<usize>> = (0..=n - width).map(|start| (start..start + width).collect()).collect();
+        for _ in 0..6 {
+            let mut set: Vec<usize> = Vec::new();
+            while set.len() < width {
+                let q = rng.random_range(0..n);
+                if !set.contains(&q) {
+                    set.push(q);
+                }
+            }
+            set.sort_unstable();
+            sets.push(set);
+        }
+        for qubits in sets {
+            let block = random_block(qubits.clone(), &mut rng);
+            let expected = reference_apply(&state, &block);
+            let double = planar_apply::<f64>(&state, &block, 1);
+            assert!(max_difference(&expected, &double) < 1e-12, "double, qubits {qubits:?}");
+            let single = planar_apply::<f32>(&state, &block, 1);
+            let scale = expected.iter().map(|a| a.norm()).fold(1.0, f64::max);
+            assert!(max_difference(&expected, &single) < 1e-5 * scale, "single, qubits {qubits:?}");
+        }
+    }
+}
+
+#[test]
+fn sparse_blocks_and_controls_match_the_block_kernel() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let state = random_state(7, &mut rng);
+    let zero = Complex64::new(0.0, 0.0);
+    // A diagonal block and a permutation with phases: most terms are dropped.
+    let mut diagonal = random_block(vec![1, 4, 6], &mut rng);
+    let mut permutation = random_block(vec![0, 2, 5], &mut rng);
+    for row in 0..8 {
+        for column in 0..8 {
+            if row != column {
+                diagonal.matrix[row * 8 + column] = zero;
+            }
+            if column != (row ^ 5) {
+                permutation.matrix[row * 8 + column] = zero;
+            }
+        }
+    }
+    // Controls inside a chunk and above it, of both polarities; and one too wide to expand.
+    let mut controlled = random_block(vec![3, 5], &mut rng);
+    (controlled.control_mask, controlled.control_value) = (0b100_0101, 0b000_0100);
+    let mut wide = random_block(vec![2, 4, 6], &mut rng);
+    (wide.control_mask, wide.control_value) = (0b010_1011, 0b000_1001);
+    for block in [diagonal, permutation, controlled, wide] {
+        let expected = reference_apply(&state, &block);
+        let double = planar_apply::<f64>(&state, &block, 1);
+        assert!(max_difference(&expected, &double) < 1e-12, "qubits {:?}", block.qubits);
+    }
+}
+
+#[test]
+fn thread_counts_give_identical_planes() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    // 2^18 amplitudes: enough for four parts of at least 2^16.
+    let n = 18;
+    let state = random_state(n, &mut rng);
+    for qubits in [vec![0, 1, 2], vec![2, 9, 17], vec![14, 15, 16, 17], vec![3, 5]] {
+        let block = random_block(qubits.clone(), &mut rng);
+        let one = planar_apply::<f64>(&state, &block, 1);
+        let expected = reference_apply(&state, &block);
+        assert!(max_difference(&expected, &one) < 1e-12, "qubits {qubits:?}");
+        for threads in [2, 3, 4] {
+            assert!(planar_apply::<f64>(&state, &block, threads) == one, "{threads} threads, qubits {qubits:?}");
+            assert!(
+                planar_apply::<f32>(&state, &block, threads) == planar_apply::<f32>(&state, &block, 1),
+                "single, {threads} threads, qubits {qubits:?}"
+            );
+        }
+    }
+}

@@ -114,6 +114,8 @@ pub(crate) struct Run<'a> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
+    /// The best root move of an iteration stopped before it finished.
+    partial: Option<(RootMove, f64)>,
 }
 
 impl Searcher {
@@ -176,6 +178,7 @@ impl Searcher {
             nodes: 0,
             seldepth: 0,
             stopped: false,
+            partial: None,
         };
         let first_key = position_key(&copy);
         let stored = run.table.probe(first_key).and_then(|e| e.best);
@@ -207,6 +210,17 @@ impl Searcher {
             let Some((best, score)) = run.root(&mut copy, &mut moves, &mut pairs, depth as i32) else {
                 if depth == 1 {
                     found.nodes = run.nodes;
+                }
+                // The last iteration's best move is searched first: once it is done, a move
+                // that scored better in the unfinished iteration is the better choice.
+                if depth > 1
+                    && let Some((RootMove::Single(mv), score)) = run.partial
+                    && mv != found.best
+                    && found.pair.is_none()
+                {
+                    found.best = mv;
+                    found.score = score;
+                    found.pv = vec![mv.notation];
                 }
                 break;
             };
@@ -250,7 +264,9 @@ enum RootMove {
 
 impl Run<'_> {
     /// One iteration over the root moves, best of the last iteration first, then the pairs;
-    /// `None` when it was stopped before finishing or no move could be searched.
+    /// `None` when no move could be searched. When it is stopped before finishing, the best
+    /// of the moves it did finish is kept in `self.partial`, so a later move that beat the
+    /// last iteration's best is not thrown away.
     fn root(
         &mut self,
         game: &mut Game,
@@ -264,6 +280,7 @@ impl Run<'_> {
             let alpha = best.map_or(-WIN - 1.0, |(_, score)| score);
             let value = self.move_value(game, mv, depth - 1, alpha, WIN + 1.0, 0);
             if self.stopped {
+                self.partial = best;
                 return None;
             }
             let Some(value) = value else {
@@ -284,6 +301,7 @@ impl Run<'_> {
         for pair in pairs.iter() {
             let value = self.pair_value(game, pair, depth - 1);
             if self.stopped {
+                self.partial = best;
                 return None;
             }
             let Some(value) = value else { continue };

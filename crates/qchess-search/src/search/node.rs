@@ -1,17 +1,20 @@
 //! The node search: negamax with alpha-beta, exact chance nodes, quiescence on captures.
 //!
 //! A move that measures is a chance node: its value is `p * v(m1) + (1 - p) * v(m0)`, each
-//! outcome searched on its own collapsed state. The outcomes are searched with the Star1
-//! windows of Ballard's *-minimax: since every value lies in `[-WIN, WIN]`, after the first
-//! outcome the node's value is known to lie in `[p v1 - (1-p) WIN, p v1 + (1-p) WIN]`; if that
-//! interval is outside `(alpha, beta)` the second outcome cannot matter and is skipped, and
-//! otherwise each outcome gets the narrowest window that still decides the node. This prunes
-//! only what cannot change the result.
+//! outcome searched on its own collapsed state. Both outcomes are searched with the node's
+//! own window `(alpha, beta)`: a result inside it is exact, one at or below alpha an upper
+//! bound, one at or above beta a lower bound. When neither fails high, the weighted sum is an
+//! upper bound, so at or below alpha it fails the node low; when neither fails low, it is a
+//! lower bound, so at or above beta it fails the node high. Only an undecided mix (an outcome
+//! failing one way and the sum on the other side) is searched again with a full window. This
+//! keeps the cut-offs of plain alpha-beta inside each outcome (Star1's windows, widened by
+//! the `WIN` bound on every value, let almost nothing be cut) and prunes only what cannot
+//! change the result.
 //!
 //! Depths at or below 0 are quiescence: stand pat on the evaluation, then only captures, at
 //! most [`SearchConfig::quiescence_plies`](super::SearchConfig) deep.
 
-use qchess_core::LegalMove;
+use qchess_core::{LegalMove, MoveSquares};
 use qchess_engine::{EndReason, Game, GameResult};
 
 use super::{CERTAIN_WIN, Run, WIN};
@@ -31,6 +34,11 @@ const DELTA_MARGIN: f64 = 200.0;
 const LATE_MOVE_INDEX: usize = 4;
 /// ...at nodes at least this deep.
 const LATE_MOVE_DEPTH: i32 = 3;
+
+/// At the last ply before quiescence, a quiet standard move is skipped when the evaluation
+/// plus this margin cannot reach alpha (futility pruning): one quiet move rarely changes the
+/// evaluation by more, and a move that captures or may take a king is never skipped.
+const FUTILITY_MARGIN: f64 = 150.0;
 
 impl Run<'_> {
     /// Counts a node; says whether the search must stop.
@@ -69,30 +77,57 @@ impl Run<'_> {
                 Some(value)
             }
             Branch::Chance { p_m1 } => {
+                // Both outcomes are searched with the node's own window; bounds that decide
+                // the node are returned as they are, and only an undecided mix is searched
+                // again with a full window (see the module docs).
                 let p_m0 = 1.0 - p_m1;
-                // Star1: the window for m1 that can still decide the node.
-                let low = (alpha - p_m0 * WIN) / p_m1;
-                let high = (beta + p_m0 * WIN) / p_m1;
-                let v1 = -self.negamax(game, depth, -high.min(WIN), -low.max(-WIN), ply + 1);
+                let mut v1 = -self.negamax(game, depth, -beta, -alpha, ply + 1);
                 let _ = game.undo();
                 if self.stopped {
                     return Some(0.0);
                 }
-                if v1 <= low {
-                    return Some(p_m1 * v1 + p_m0 * WIN);
+                let mut v0 = self.outcome_value(game, mv, false, depth, alpha, beta, ply)?;
+                if self.stopped {
+                    return Some(0.0);
                 }
-                if v1 >= high {
-                    return Some(p_m1 * v1 - p_m0 * WIN);
+                let (low, high) = (|v: f64| v <= alpha, |v: f64| v >= beta);
+                let combined = p_m1 * v1 + p_m0 * v0;
+                let any_low = low(v1) || low(v0);
+                let any_high = high(v1) || high(v0);
+                if (!any_high && (!any_low || combined <= alpha)) || (!any_low && combined >= beta) {
+                    return Some(combined);
                 }
-                play_outcome(game, mv, Some(false)).ok()?;
-                let known = p_m1 * v1;
-                let low = (alpha - known) / p_m0;
-                let high = (beta - known) / p_m0;
-                let v0 = -self.negamax(game, depth, -high.min(WIN), -low.max(-WIN), ply + 1);
-                let _ = game.undo();
-                Some(known + p_m0 * v0)
+                let full = (-WIN - 1.0, WIN + 1.0);
+                if low(v1) || high(v1) {
+                    v1 = self.outcome_value(game, mv, true, depth, full.0, full.1, ply)?;
+                }
+                if low(v0) || high(v0) {
+                    v0 = self.outcome_value(game, mv, false, depth, full.0, full.1, ply)?;
+                }
+                if self.stopped {
+                    return Some(0.0);
+                }
+                Some(p_m1 * v1 + p_m0 * v0)
             }
         }
+    }
+
+    /// The value of `mv` played with `outcome` forced, for the side that plays it.
+    #[allow(clippy::too_many_arguments)]
+    fn outcome_value(
+        &mut self,
+        game: &mut Game,
+        mv: &LegalMove,
+        outcome: bool,
+        depth: i32,
+        alpha: f64,
+        beta: f64,
+        ply: usize,
+    ) -> Option<f64> {
+        play_outcome(game, mv, Some(outcome)).ok()?;
+        let value = -self.negamax(game, depth, -beta, -alpha, ply + 1);
+        let _ = game.undo();
+        Some(value)
     }
 
     /// The value of the game's position for the side to move, `depth` plies deep.
@@ -127,9 +162,19 @@ impl Run<'_> {
         self.order.sort(&mut moves, stored.and_then(|e| e.best), ply, game.position(), &self.config.weights);
         let alpha_before = alpha;
         let mut best: Option<(LegalMove, f64)> = None;
+        let futile = depth == 1
+            && evaluate(game.position(), &self.config.weights) + FUTILITY_MARGIN <= alpha
+            && alpha.abs() < CERTAIN_WIN;
         for (index, mv) in moves.iter().enumerate() {
             let quiet = !is_capture(mv);
-            let late = quiet && index >= LATE_MOVE_INDEX && depth >= LATE_MOVE_DEPTH;
+            let quantum = !matches!(mv.typed.squares, MoveSquares::Standard { .. });
+            // Below the root, splits and merges are searched one ply shallower than standard
+            // moves and not at all at the last ply (they change no material there), and
+            // hopeless quiet moves are skipped at the last ply; the first move is always searched.
+            if index > 0 && quiet && depth == 1 && (quantum || futile) {
+                continue;
+            }
+            let late = quiet && (quantum || index >= LATE_MOVE_INDEX) && depth >= LATE_MOVE_DEPTH - i32::from(quantum);
             let mut value = self.move_value(game, mv, depth - 1 - i32::from(late), alpha, beta, ply);
             if late && !self.stopped && value.is_some_and(|v| v > alpha) {
                 value = self.move_value(game, mv, depth - 1, alpha, beta, ply);
@@ -179,7 +224,11 @@ impl Run<'_> {
         let mut captures: Vec<LegalMove> = game.legal_moves().into_iter().filter(is_capture).collect();
         self.order.sort(&mut captures, None, ply, game.position(), &weights);
         for mv in &captures {
-            let hopeless = stand + expected_gain(mv, game.position(), &weights) + DELTA_MARGIN < alpha;
+            // Captures that take nothing of the enemy's (onto its superposed squares with no
+            // enemy piece, or where the gain is less than the capturer's tenth) and captures
+            // that cannot lift the score to alpha are not searched; king captures always are.
+            let gain = expected_gain(mv, game.position(), &weights);
+            let hopeless = gain <= 0.0 || stand + gain + DELTA_MARGIN < alpha;
             if hopeless && !takes_king(mv, game.position()) {
                 continue;
             }

@@ -314,7 +314,8 @@ impl Game {
             SearchError::NoLegalMove => IllegalMoveError::new_err(message(&e)),
             other => BackendError::new_err(message(&other)),
         })?;
-        Ok(found.best.notation.to_string())
+        // Under the observer rules the best may be a pair (`e5e8|c2c7`), written as played.
+        Ok(found.to_play().to_string())
     }
 
     /// Entanglement of `square` with every other square (log negativity, 0 = none) and, with

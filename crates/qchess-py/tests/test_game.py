@@ -160,6 +160,19 @@ def test_best_move_finds_the_king_capture():
         game.best_move()
 
 
+def test_best_move_under_the_observer_rules_can_be_a_pair():
+    # White's king stands on e1 and e3, and a knight's half on g4 attacks e3: only pairs of
+    # moves, one for each half of the king, get it out of the quantum check.
+    game = qchess.Game(rules="observer")
+    game.play(
+        "g1^f3h3 g8h6 g2g3 b8^a6c6 d2d4 a8b8 e2e4 h6g4 e1e2 g7g5 "
+        "d1^d2d3 g4h6 b2b3 b8a8 e2^e1e3 e7e5 c1b2 h6^g4g8"
+    )
+    best = game.best_move(level=2, movetime=1.0)
+    assert best in {"e1d1|e3e2", "e1e2|e3e2"}
+    game.play(best)
+
+
 def test_checkmate_rules_switch_quantum_mode():
     game = qchess.Game(rules="checkmate")
     assert game.quantum_mode

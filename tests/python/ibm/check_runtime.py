@@ -25,9 +25,12 @@ import json
 import os
 import sys
 import time
-import traceback
 import warnings
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import checklist  # noqa: E402  (tests/python, beside this directory)
+from checklist import check  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -37,13 +40,6 @@ CRN = "crn:v1:bluemix:public:quantum-computing:us-east:a/0123456789:qchess-test:
 PROPERTIES = Path(__file__).resolve().parents[3] / "crates" / "qchess-route" / "data" / "props_fez.json"
 os.environ["IAM_URL"] = BASE
 os.environ["QISKIT_FUNCTIONS_EXPERIMENTAL"] = "1"
-
-CHECKS = []
-
-
-def check(function):
-    CHECKS.append(function)
-    return function
 
 
 def service():
@@ -120,22 +116,5 @@ def sampler_jobs_are_refused_because_they_carry_qpy():
         raise AssertionError("the stand-in ran a QPY job; update this check and the README")
 
 
-def main():
-    passed = failed = 0
-    for function in CHECKS:
-        started = time.monotonic()
-        try:
-            function()
-        except Exception:
-            failed += 1
-            print(f"FAIL {function.__name__}")
-            traceback.print_exc()
-        else:
-            passed += 1
-            print(f"ok   {function.__name__} ({time.monotonic() - started:.1f} s)")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(checklist.run())

@@ -10,11 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 
-bin="${QCHESS_BIN:-${CARGO_TARGET_DIR:-target}/debug/qchess}"
-if [[ ! -x "$bin" ]]; then
-    echo "ibm interop: no qchess binary at $bin; build it (cargo build -p qchess-cli) or set QCHESS_BIN" >&2
-    exit 1
-fi
+source tests/python/serve.sh
+bin="$(qchess_bin "ibm interop")"
 venv=.venv-ibm-runtime
 requirements=tests/python/ibm/requirements.txt
 stamp="$venv/.requirements.sha256"
@@ -25,25 +22,5 @@ if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$wanted" ]]; then
     echo "$wanted" > "$stamp"
 fi
 
-log="$(mktemp -d)"
-"$bin" serve --addr 127.0.0.1:0 --api-key test --seed 1 >"$log/stdout" 2>"$log/stderr" &
-server=$!
-cleanup() {
-    kill "$server" 2>/dev/null || true
-    wait "$server" 2>/dev/null || true
-    rm -rf "$log"
-}
-trap cleanup EXIT
-
-for _ in $(seq 1 100); do
-    [[ -s "$log/stdout" ]] && break
-    if ! kill -0 "$server" 2>/dev/null; then
-        echo "ibm interop: qchess serve did not start:" >&2
-        cat "$log/stderr" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-url="$(head -n1 "$log/stdout" | sed 's/^listening on //')"
-echo "ibm interop: qchess serve at $url"
-"$venv/bin/python" tests/python/ibm/check_runtime.py "$url"
+start_serve "ibm interop" "$bin" --api-key test --seed 1
+"$venv/bin/python" tests/python/ibm/check_runtime.py "$served_url"

@@ -10,9 +10,12 @@ statuses after cancel, and the error a failed job raises. Prints 'N passed, M fa
 
 import os
 import sys
-import time
-import traceback
 import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import checklist  # noqa: E402  (tests/python, beside this directory)
+from checklist import check  # noqa: E402
 
 warnings.filterwarnings("ignore")
 
@@ -20,13 +23,6 @@ BASE = sys.argv[1].rstrip("/") if len(sys.argv) > 1 else "http://127.0.0.1:8080"
 KEY = "test"
 os.environ["IONQ_API_KEY"] = KEY
 os.environ["IONQ_API_URL"] = BASE + "/v0.4"
-
-CHECKS = []
-
-
-def check(function):
-    CHECKS.append(function)
-    return function
 
 
 # ---- qiskit-ionq ----
@@ -175,22 +171,5 @@ def cirq_lists_jobs():
     assert all(job.status() in {"completed", "failed", "canceled", "submitted", "ready", "started"} for job in jobs)
 
 
-def main():
-    passed = failed = 0
-    for function in CHECKS:
-        started = time.monotonic()
-        try:
-            function()
-        except Exception:
-            failed += 1
-            print(f"FAIL {function.__name__}")
-            traceback.print_exc()
-        else:
-            passed += 1
-            print(f"ok   {function.__name__} ({time.monotonic() - started:.1f} s)")
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(checklist.run())

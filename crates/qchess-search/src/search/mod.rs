@@ -50,7 +50,9 @@ impl Default for SearchConfig {
 /// What one finished iteration (or the whole search) found.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchInfo {
-    /// The best single move (one typed move).
+    /// The best single move (one typed move). When only observer-rules pairs are legal (a
+    /// superposed king in quantum check) it is the first pair's first half, which does not
+    /// play alone: play [`to_play`](Self::to_play).
     pub best: LegalMove,
     /// An observer-rules pair (`e5e8|c2c7`, offensive superposition) that scored better than
     /// [`best`](Self::best): then it is the move to play. Pairs are searched at the root only.

@@ -84,30 +84,29 @@ def the_instance_has_used_no_time():
     assert usage["usage_limit_reached"] is False and usage["usage_consumed_seconds"] == 0, usage
 
 
-@check
-def circuits_transpile_to_the_stand_ins_devices():
+def transpiled_bell(backend):
+    """A measured Bell pair transpiled by Qiskit for `backend`."""
     from qiskit import QuantumCircuit, transpile
 
-    backend = service().backend("ibm_brisbane")
     bell = QuantumCircuit(2)
     bell.h(0)
     bell.cx(0, 1)
     bell.measure_all()
-    isa = transpile(bell, backend=backend, optimization_level=1, seed_transpiler=0)
+    return transpile(bell, backend=backend, optimization_level=1, seed_transpiler=0)
+
+
+@check
+def circuits_transpile_to_the_stand_ins_devices():
+    isa = transpiled_bell(service().backend("ibm_brisbane"))
     assert set(isa.count_ops()) <= {"ecr", "rz", "sx", "x", "measure", "barrier"}, isa.count_ops()
 
 
 @check
 def sampler_jobs_are_refused_because_they_carry_qpy():
-    from qiskit import QuantumCircuit, transpile
     from qiskit_ibm_runtime import SamplerV2
 
     backend = service().backend("ibm_fez")
-    bell = QuantumCircuit(2)
-    bell.h(0)
-    bell.cx(0, 1)
-    bell.measure_all()
-    isa = transpile(bell, backend=backend, optimization_level=1, seed_transpiler=0)
+    isa = transpiled_bell(backend)
     try:
         SamplerV2(mode=backend).run([isa], shots=100).result()
     except Exception as error:

@@ -62,10 +62,11 @@ impl Branching<'_> {
                 self.finish(&state, shots, bits, rng, out);
                 return Ok(());
             }
+            // `unitary` stopped at a measurement or a reset: the rest cannot occur.
             let (qubit, clbit) = match self.ops[unitary] {
                 IsaOp::Measure { qubit, clbit } => (qubit, Some(clbit)),
                 IsaOp::Reset { qubit } => (qubit, None),
-                _ => unreachable!("split at a measurement or reset"),
+                _ => return Err(JobError::Failed("the shot sampler stopped at a gate".to_owned())),
             };
             let position = (self.dense)(qubit);
             let p_one = state.probability_of_one(position);

@@ -20,6 +20,7 @@
 //!
 //! All weights are in [`Weights`], the one place to tune them.
 
+use qchess_core::classical::piece_attacks;
 use qchess_core::{Bitboard, Color, Piece, Position, Role, Square};
 
 /// The weights of every evaluation term, in centipawns. See the [module docs](self).
@@ -163,35 +164,10 @@ pub fn reach(piece: Piece, from: Square, blockers: Bitboard) -> Bitboard {
     }
 }
 
-/// The squares a piece could capture on: pawns diagonally forward, the others as they move.
+/// The squares a piece could capture on: pawns diagonally forward, the others as they move,
+/// slides stopped by `blockers` (the first blocker included).
 pub fn capture_reach(piece: Piece, from: Square, blockers: Bitboard) -> Bitboard {
-    const KNIGHT: [(i8, i8); 8] = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
-    const KING: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
-    const ROOK: [(i8, i8); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
-    const BISHOP: [(i8, i8); 4] = [(1, 1), (-1, 1), (-1, -1), (1, -1)];
-    let leaps = |steps: &[(i8, i8)]| steps.iter().filter_map(|&(df, dr)| from.offset(df, dr)).collect::<Bitboard>();
-    let slides = |directions: &[(i8, i8)]| {
-        let mut squares = Bitboard::EMPTY;
-        for &(df, dr) in directions {
-            let mut at = from;
-            while let Some(next) = at.offset(df, dr) {
-                squares = squares.with(next);
-                if blockers.contains(next) {
-                    break;
-                }
-                at = next;
-            }
-        }
-        squares
-    };
-    match piece.role {
-        Role::Pawn => leaps(&[(-1, piece.color.forward()), (1, piece.color.forward())]),
-        Role::Knight => leaps(&KNIGHT),
-        Role::King => leaps(&KING),
-        Role::Bishop => slides(&BISHOP),
-        Role::Rook => slides(&ROOK),
-        Role::Queen => slides(&ROOK) | slides(&BISHOP),
-    }
+    piece_attacks(piece, from, blockers)
 }
 
 /// The piece-square bonus of `piece` on `square`, in centipawns.

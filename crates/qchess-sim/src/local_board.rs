@@ -58,6 +58,10 @@ pub struct LocalBoardOptions {
     /// Total basis states kept in undo snapshots (older ones are dropped beyond it); moves
     /// without a snapshot are undone by replaying recorded outcomes. 0 always replays.
     pub snapshot_budget: usize,
+    /// A snapshot is taken before a move when none of the previous `snapshot_interval - 1`
+    /// moves has one ([`SNAPSHOT_INTERVAL`] by default). 1 snapshots every move, so undo never
+    /// replays: what a search, which undoes every move it tries, wants.
+    pub snapshot_interval: usize,
     /// Threads for gates and probabilities on states of at least 2^16 basis states (see
     /// [`SparseState::set_threads`]); results do not depend on it.
     pub threads: usize,
@@ -69,6 +73,7 @@ impl Default for LocalBoardOptions {
             seed: 0,
             state_cap: DEFAULT_STATE_CAP,
             snapshot_budget: DEFAULT_SNAPSHOT_BUDGET,
+            snapshot_interval: SNAPSHOT_INTERVAL,
             threads: 1,
         }
     }
@@ -300,10 +305,10 @@ impl LocalBoard {
         self.known_qubits = self.register.circuit().num_qubits();
     }
 
-    /// A snapshot of the current state for undo, if the last one is [`SNAPSHOT_INTERVAL`] moves
-    /// back and it fits the budget.
+    /// A snapshot of the current state for undo, if the last one is the snapshot interval's
+    /// moves back and it fits the budget.
     fn take_snapshot(&mut self) -> Option<Box<SparseState>> {
-        let recent = self.history.len().saturating_sub(SNAPSHOT_INTERVAL - 1);
+        let recent = self.history.len().saturating_sub(self.options.snapshot_interval.max(1) - 1);
         if self.history[recent..].iter().any(|applied| applied.snapshot.is_some()) {
             return None;
         }

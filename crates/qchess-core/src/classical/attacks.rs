@@ -6,6 +6,8 @@
 
 /// Directions as (file step, rank step): N, NE, E, SE, S, SW, W, NW. Direction `d` and
 /// `(d + 4) % 8` are opposite.
+use crate::{Bitboard, Color, Piece, Role, Square};
+
 const DIRECTIONS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
 
 /// Whether a direction runs towards higher square indices (N, NE, E, NW).
@@ -121,6 +123,21 @@ pub(crate) fn rook(sq: usize, occupied: u64) -> u64 {
 /// Squares a bishop on `sq` attacks, given the occupied squares.
 pub(crate) fn bishop(sq: usize, occupied: u64) -> u64 {
     BISHOP_DIRECTIONS.iter().fold(0, |acc, &dir| acc | ray_attacks(dir, sq, occupied))
+}
+
+/// The squares `piece` standing on `from` attacks (could capture on), given the `occupied`
+/// squares: slides stop at the first occupied square, which is included; pawns attack
+/// diagonally forward. The same tables the move generator uses, for evaluations.
+pub fn piece_attacks(piece: Piece, from: Square, occupied: Bitboard) -> Bitboard {
+    let sq = usize::from(from);
+    Bitboard(match piece.role {
+        Role::Pawn => PAWN[usize::from(piece.color == Color::Black)][sq],
+        Role::Knight => KNIGHT[sq],
+        Role::King => KING[sq],
+        Role::Bishop => bishop(sq, occupied.0),
+        Role::Rook => rook(sq, occupied.0),
+        Role::Queen => rook(sq, occupied.0) | bishop(sq, occupied.0),
+    })
 }
 
 #[cfg(test)]

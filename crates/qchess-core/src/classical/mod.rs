@@ -33,6 +33,7 @@ use std::ops::Deref;
 
 use smallvec::SmallVec;
 
+pub use attacks::piece_attacks;
 pub use perft::{perft, perft_divide};
 pub use position::{ClassicalError, ClassicalMoveError, ClassicalOutcome, ClassicalPosition};
 

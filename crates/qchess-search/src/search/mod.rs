@@ -361,7 +361,15 @@ pub(crate) fn search_copy(game: &Game, budget: usize) -> Result<Game, SearchErro
     let options = game.options();
     let board = LocalBoard::with_options(
         Bitboard::EMPTY,
-        LocalBoardOptions { seed: options.seed, state_cap: cap, ..LocalBoardOptions::default() },
+        LocalBoardOptions {
+            seed: options.seed,
+            state_cap: cap,
+            // Every move the search tries is undone: keep a snapshot per move (at most the
+            // budget's size each, a few dozen plies deep) instead of replaying.
+            snapshot_interval: 1,
+            snapshot_budget: cap.saturating_mul(64),
+            ..LocalBoardOptions::default()
+        },
     );
     record.replay_on(board, options).map_err(|e| SearchError::Replay(Box::new(e)))
 }

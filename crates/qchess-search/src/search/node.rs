@@ -6,10 +6,12 @@
 //! bound, one at or above beta a lower bound. When neither fails high, the weighted sum is an
 //! upper bound, so at or below alpha it fails the node low; when neither fails low, it is a
 //! lower bound, so at or above beta it fails the node high. Only an undecided mix (an outcome
-//! failing one way and the sum on the other side) is searched again with a full window. This
-//! keeps the cut-offs of plain alpha-beta inside each outcome (Star1's windows, widened by
-//! the `WIN` bound on every value, let almost nothing be cut) and prunes only what cannot
-//! change the result.
+//! failing one way and the sum on the other side) is searched again, one outcome after the
+//! other, each in the window where it can still carry the weighted sum across alpha or beta
+//! given the other's bound from the first pass (then its exact value). This keeps the
+//! cut-offs of plain alpha-beta inside each outcome (Star1's windows, widened by the `WIN`
+//! bound on every value, let almost nothing be cut) and prunes only what cannot change the
+//! result.
 //!
 //! Depths at or below 0 are quiescence: stand pat on the evaluation, then only captures, at
 //! most [`SearchConfig::quiescence_plies`](super::SearchConfig) deep.
@@ -79,7 +81,7 @@ impl Run<'_> {
             Branch::Chance { p_m1 } => {
                 // Both outcomes are searched with the node's own window; bounds that decide
                 // the node are returned as they are, and only an undecided mix is searched
-                // again with a full window (see the module docs).
+                // again (see the module docs).
                 let p_m0 = 1.0 - p_m1;
                 let mut v1 = -self.negamax(game, depth, -beta, -alpha, ply + 1);
                 let _ = game.undo();
@@ -97,12 +99,35 @@ impl Run<'_> {
                 if (!any_high && (!any_low || combined <= alpha)) || (!any_low && combined >= beta) {
                     return Some(combined);
                 }
-                let full = (-WIN - 1.0, WIN + 1.0);
+                // An undecided mix: each outcome is searched again in the window where it can
+                // still move the node's value across alpha or beta, given what is known of the
+                // other (its bound from the first pass, then its exact value).
+                let known = |v: f64| {
+                    if low(v) {
+                        (-WIN - 1.0, v)
+                    } else if high(v) {
+                        (v, WIN + 1.0)
+                    } else {
+                        (v, v)
+                    }
+                };
+                let (lo0, hi0) = known(v0);
                 if low(v1) || high(v1) {
-                    v1 = self.outcome_value(game, mv, true, depth, full.0, full.1, ply)?;
+                    let window = ((alpha - p_m0 * hi0) / p_m1, (beta - p_m0 * lo0) / p_m1);
+                    v1 = self.outcome_value(game, mv, true, depth, window.0, window.1, ply)?;
+                    if self.stopped {
+                        return Some(0.0);
+                    }
+                    if v1 <= window.0 {
+                        return Some(p_m1 * v1 + p_m0 * hi0);
+                    }
+                    if v1 >= window.1 {
+                        return Some(p_m1 * v1 + p_m0 * lo0);
+                    }
                 }
                 if low(v0) || high(v0) {
-                    v0 = self.outcome_value(game, mv, false, depth, full.0, full.1, ply)?;
+                    let window = ((alpha - p_m1 * v1) / p_m0, (beta - p_m1 * v1) / p_m0);
+                    v0 = self.outcome_value(game, mv, false, depth, window.0, window.1, ply)?;
                 }
                 if self.stopped {
                     return Some(0.0);

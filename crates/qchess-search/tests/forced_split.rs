@@ -86,8 +86,8 @@ fn a_merge_brings_the_whole_knight_to_the_mating_square() {
     // White: Ka1, a knight split from e4 over d6 and g5 (1/2 each). Black: Kh8 walled in by
     // its own Rg8, Pg7, Ph7 with no empty neighbour, and a pawn on a6 to move. A knight on f7
     // takes h8 and nothing Black has reaches f7 or frees h8 in one move. Merging both halves
-    // onto f7 puts the whole knight there; a half jumping to f7 brings only 1/2 of it, and a
-    // half taking h7 measures and misses half the time.
+    // onto f7 puts the whole knight there; a half jumping to f7 (d6f7, g5f7) brings only 1/2
+    // of it, so taking h8 from there next move measures and misses half the time.
     let (fen, setup) = ("6rk/p5pp/8/8/4N3/8/8/K7 w - - 0 1", ["e4^d6g5", "a7a6"]);
     let position = game(fen, &setup);
     let found = search(&position, 3);

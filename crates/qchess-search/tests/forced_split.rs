@@ -124,8 +124,6 @@ fn a_king_split_survives_the_rook_lift() {
 }
 
 #[test]
-#[ignore = "known bug: at the last ply the defender's splits are skipped, so a depth-2 iteration \
-            scores a2h2 as a capture in three plies and ends the search"]
 fn the_search_does_not_overlook_a_split_defence() {
     let found = search(&game(ROOK_LIFT, &[]), 3);
     assert_eq!(found.plies_to_capture(), None, "{found:?}");

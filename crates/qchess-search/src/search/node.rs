@@ -21,7 +21,7 @@ use qchess_engine::{EndReason, Game, GameResult};
 
 use super::{CERTAIN_WIN, Run, WIN};
 use crate::branch::{Branch, play_first, play_outcome};
-use crate::eval::evaluate;
+use crate::eval::{evaluate, king_capture_probability};
 use crate::order::{MAX_PLY, expected_gain, is_capture, takes_king};
 use crate::table::{Bound, Entry, position_key};
 
@@ -190,13 +190,17 @@ impl Run<'_> {
         let futile = depth == 1
             && evaluate(game.position(), &self.config.weights) + FUTILITY_MARGIN <= alpha
             && alpha.abs() < CERTAIN_WIN;
+        // A king that can be taken next move may be saved by a split or a merge (of the king,
+        // or of a piece onto the attacker's path): then none is skipped, or a certain loss
+        // would be claimed that a split refutes.
+        let in_danger = depth == 1 && king_capture_probability(game.position(), game.turn()) > 0.0;
         for (index, mv) in moves.iter().enumerate() {
             let quiet = !is_capture(mv);
             let quantum = !matches!(mv.typed.squares, MoveSquares::Standard { .. });
             // Below the root, splits and merges are searched one ply shallower than standard
             // moves and not at all at the last ply (they change no material there), and
             // hopeless quiet moves are skipped at the last ply; the first move is always searched.
-            if index > 0 && quiet && depth == 1 && (quantum || futile) {
+            if index > 0 && quiet && depth == 1 && ((quantum && !in_danger) || futile) {
                 continue;
             }
             let late = quiet && (quantum || index >= LATE_MOVE_INDEX) && depth >= LATE_MOVE_DEPTH - i32::from(quantum);

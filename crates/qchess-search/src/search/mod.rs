@@ -279,8 +279,10 @@ impl Run<'_> {
         let mut best: Option<(RootMove, f64)> = None;
         let mut scored = Vec::with_capacity(moves.len());
         for mv in moves.iter() {
-            let alpha = best.map_or(-WIN - 1.0, |(_, score)| score);
-            let value = self.move_value(game, mv, depth - 1, alpha, WIN + 1.0, 0);
+            let value = match best {
+                None => self.move_value(game, mv, depth - 1, -WIN - 1.0, WIN + 1.0, 0),
+                Some((_, alpha)) => self.scout(game, mv, depth - 1, 0, alpha, WIN + 1.0, 0),
+            };
             if self.stopped {
                 self.partial = best;
                 return None;

@@ -32,6 +32,9 @@ const CLOCK_INTERVAL: u64 = 64;
 /// this much to spare.
 const DELTA_MARGIN: f64 = 200.0;
 
+/// Width of the null window (centipawns) that moves after the first are tried with.
+const NULL_WINDOW: f64 = 1.0;
+
 /// Late quiet moves are searched one ply shallower first, from this index on...
 const LATE_MOVE_INDEX: usize = 4;
 /// ...at nodes at least this deep.
@@ -137,6 +140,32 @@ impl Run<'_> {
         }
     }
 
+    /// A move after the first (principal variation search): searched `reduction` plies
+    /// shallower with a null window at alpha first, which proves cheaply that it is no better;
+    /// only a move that beats alpha there is searched again at full depth, then, if it still
+    /// beats alpha without reaching beta, with the whole window.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn scout(
+        &mut self,
+        game: &mut Game,
+        mv: &LegalMove,
+        depth: i32,
+        reduction: i32,
+        alpha: f64,
+        beta: f64,
+        ply: usize,
+    ) -> Option<f64> {
+        let null = (alpha + NULL_WINDOW).min(beta);
+        let mut value = self.move_value(game, mv, depth - reduction, alpha, null, ply)?;
+        if reduction > 0 && value > alpha && !self.stopped {
+            value = self.move_value(game, mv, depth, alpha, null, ply)?;
+        }
+        if value > alpha && value < beta && null < beta && !self.stopped {
+            value = self.move_value(game, mv, depth, alpha, beta, ply)?;
+        }
+        Some(value)
+    }
+
     /// The value of `mv` played with `outcome` forced, for the side that plays it.
     #[allow(clippy::too_many_arguments)]
     fn outcome_value(
@@ -204,10 +233,11 @@ impl Run<'_> {
                 continue;
             }
             let late = quiet && (quantum || index >= LATE_MOVE_INDEX) && depth >= LATE_MOVE_DEPTH - i32::from(quantum);
-            let mut value = self.move_value(game, mv, depth - 1 - i32::from(late), alpha, beta, ply);
-            if late && !self.stopped && value.is_some_and(|v| v > alpha) {
-                value = self.move_value(game, mv, depth - 1, alpha, beta, ply);
-            }
+            let value = if best.is_none() {
+                self.move_value(game, mv, depth - 1, alpha, beta, ply)
+            } else {
+                self.scout(game, mv, depth - 1, i32::from(late), alpha, beta, ply)
+            };
             if self.stopped {
                 return 0.0;
             }

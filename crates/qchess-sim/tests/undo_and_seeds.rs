@@ -87,6 +87,32 @@ fn undo_with_a_small_snapshot_budget_mixes_snapshots_and_replay() {
 }
 
 #[test]
+fn undo_with_every_snapshot_interval_restores_the_exact_state() {
+    for interval in [1, 2, 3, 8] {
+        for budget in [4, 1 << 20] {
+            let options = LocalBoardOptions {
+                seed: 4,
+                snapshot_budget: budget,
+                snapshot_interval: interval,
+                ..Default::default()
+            };
+            let mut b = LocalBoard::with_options(bb("a1 b1 g1"), options);
+            let mut states = vec![exact_state(&b)];
+            for text in GAME.split_whitespace() {
+                b.apply(&mv(text)).expect("runs");
+                states.push(exact_state(&b));
+            }
+            states.pop();
+            while let Some(expected) = states.pop() {
+                b.undo().expect("undo");
+                let moves = b.history().len();
+                assert_eq!(exact_state(&b), expected, "interval {interval}, budget {budget}, after {moves} moves");
+            }
+        }
+    }
+}
+
+#[test]
 fn failed_move_without_snapshots_restores_by_replay() {
     let options = LocalBoardOptions { seed: 1, snapshot_budget: 0, ..Default::default() };
     let mut b = LocalBoard::with_options(bb("b1 e4 h1"), options);

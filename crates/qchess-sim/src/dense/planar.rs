@@ -6,10 +6,11 @@
 //! layout in place for a run of fused blocks and back after it; single-precision states are
 //! created in it.
 //!
-//! The kernels are compiled twice: once for the baseline processor and once with AVX2 and FMA,
-//! picked at run time when the processor has them (through `pulp`, which keeps the dispatch
-//! safe). Every function the fast version calls is inlined into it so that its loops are
-//! vectorised with those instructions.
+//! The kernels are compiled three times: for the baseline processor, with AVX2 and FMA, and
+//! with AVX-512; the best the processor has is picked at run time (through `pulp`, which keeps
+//! the dispatch safe). Every function a fast version calls is inlined into it so that its loops
+//! are vectorised with those instructions. A chunk plane is one AVX-512 vector in double
+//! precision; in single precision the kernel computes two output chunks per 16-lane vector.
 //!
 //! With several threads, the vector is divided on the highest chunk-index bits that the block
 //! does not touch: each thread owns the chunks whose divided bits equal its number, so every
@@ -48,22 +49,14 @@ impl<T: Real> View<'_, T> {
         (lanes(re), lanes(im))
     }
 
-    /// Writes chunk `c` as `(rr - ii) + i (ri + ir)`.
+    /// Writes chunk `c`.
     #[inline(always)]
-    pub(crate) fn store<S: Simd>(
-        &mut self,
-        simd: S,
-        c: usize,
-        rr: &Lanes<T>,
-        ii: &Lanes<T>,
-        ri: &Lanes<T>,
-        ir: &Lanes<T>,
-    ) {
+    pub(crate) fn write(&mut self, c: usize, re: &Lanes<T>, im: &Lanes<T>) {
         let at = (c & ((1 << self.segment_bits) - 1)) * 2 * CHUNK;
         let segment = &mut self.segments[c >> self.segment_bits][at..at + 2 * CHUNK];
-        let (re, im) = segment.split_at_mut(CHUNK);
-        T::sub_lanes(simd, re, rr, ii);
-        T::add_lanes(simd, im, ri, ir);
+        let (out_re, out_im) = segment.split_at_mut(CHUNK);
+        out_re.copy_from_slice(re);
+        out_im.copy_from_slice(im);
     }
 }
 
@@ -135,6 +128,11 @@ impl<T: Real> Prepared<T> {
 
 /// Applies a prepared block to a planar vector with up to `threads` threads.
 pub(crate) fn apply<T: Real>(planes: &mut [T], block: &Prepared<T>, threads: usize) {
+    apply_with(Arch::new(), planes, block, threads);
+}
+
+/// [`apply`] with the instructions of `arch` (tests run every set the processor has).
+pub(crate) fn apply_with<T: Real>(arch: Arch, planes: &mut [T], block: &Prepared<T>, threads: usize) {
     let block = match block {
         Prepared::Vector(block) => block,
         Prepared::Scalar(block) => {
@@ -159,7 +157,6 @@ pub(crate) fn apply<T: Real>(planes: &mut [T], block: &Prepared<T>, threads: usi
     for &bit in &split_bits {
         views = views.into_iter().flat_map(|view| divide(view, bit)).collect();
     }
-    let arch = Arch::new();
     let mut views = views.into_iter();
     let Some(first) = views.next() else { return };
     std::thread::scope(|scope| {

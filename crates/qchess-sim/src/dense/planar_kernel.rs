@@ -35,13 +35,24 @@ pub(crate) const MAX_PLANAR_QUBITS: usize = 6;
 /// Eight lanes of one plane.
 pub(crate) type Lanes<T> = [T; CHUNK];
 
+/// Two planes side by side: lanes `0..8` belong to the first output chunk of a pair, `8..16` to
+/// the second, so that one 16-lane vector (AVX-512 in single precision) serves both.
+pub(crate) type Pair<T> = [T; 2 * CHUNK];
+
 /// One term of an output chunk pair: the permuted input it reads and the coefficients of the
-/// two output chunks (real and imaginary parts of each).
+/// two output chunks (real and imaginary parts; the second half is zero when unpaired).
+/// Aligned on a cache line so that no vector load of its weights straddles two.
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 pub(crate) struct Term<T> {
+    re: Pair<T>,
+    im: Pair<T>,
     source: usize,
-    weights: [Lanes<T>; 4],
 }
+
+/// The inputs of one group, aligned like [`Term`].
+#[repr(C, align(64))]
+struct Inputs<T>([Lanes<T>; 1 << MAX_PLANAR_QUBITS]);
 
 /// Output chunks computed together: their positions in the group and their terms.
 #[derive(Debug, Clone)]
@@ -66,6 +77,11 @@ impl<T: Real> PlanarBlock<T> {
     /// [`with_controls_expanded`]); `pair_rows` computes two output chunks per pass over the
     /// terms (more independent multiply-adds for narrow types).
     pub(crate) fn new(block: &Block, pair_rows: bool) -> PlanarBlock<T> {
+        if pair_rows && block.qubits.iter().all(|&q| q < CHUNK_BITS) {
+            // No chunk to pair with: acting on the first chunk bit as well (as the identity)
+            // gives two output chunks per group, at the price of zero coefficients.
+            return PlanarBlock::new(&with_identity_above(block, CHUNK_BITS), pair_rows);
+        }
         let low: Vec<usize> = block.qubits.iter().copied().filter(|&q| q < CHUNK_BITS).collect();
         let high_bits: Vec<usize> = block.qubits.iter().filter(|&&q| q >= CHUNK_BITS).map(|q| q - CHUNK_BITS).collect();
         let (kl, kh) = (low.len(), high_bits.len());
@@ -100,7 +116,9 @@ impl<T: Real> PlanarBlock<T> {
                 let (r0, i0) = coefficient(first, source);
                 let (r1, i1) = if step == 2 { coefficient(second, source) } else { ([zero; CHUNK], [zero; CHUNK]) };
                 if nonzero(&r0) || nonzero(&i0) || nonzero(&r1) || nonzero(&i1) {
-                    terms.push(Term { source, weights: [r0, i0, r1, i1] });
+                    let re = std::array::from_fn(|j| if j < CHUNK { r0[j] } else { r1[j - CHUNK] });
+                    let im = std::array::from_fn(|j| if j < CHUNK { i0[j] } else { i1[j - CHUNK] });
+                    terms.push(Term { re, im, source });
                 }
             }
             rows.push(Rows { outputs: [first, second], paired: step == 2, terms });
@@ -152,6 +170,23 @@ pub(crate) fn with_controls_expanded(block: &Block) -> Option<Block> {
     Some(Block { qubits, matrix, control_mask: 0, control_value: 0, gates: block.gates })
 }
 
+/// `block` extended to `qubit` (above all of its qubits), on which it acts as the identity.
+fn with_identity_above(block: &Block, qubit: usize) -> Block {
+    let dim = 1usize << block.qubits.len();
+    let wide = 2 * dim;
+    let mut matrix = vec![Complex64::new(0.0, 0.0); wide * wide];
+    for top in 0..2 {
+        for row in 0..dim {
+            for column in 0..dim {
+                matrix[(top * dim + row) * wide + top * dim + column] = block.matrix[row * dim + column];
+            }
+        }
+    }
+    let mut qubits = block.qubits.clone();
+    qubits.push(qubit);
+    Block { qubits, matrix, ..block.clone() }
+}
+
 /// `x` with lane `j` read from lane `j ^ mask` (a constant in every arm: one shuffle).
 #[inline(always)]
 fn permuted<T: Copy>(x: &Lanes<T>, mask: usize) -> Lanes<T> {
@@ -173,6 +208,11 @@ fn permuted<T: Copy>(x: &Lanes<T>, mask: usize) -> Lanes<T> {
 
 /// Applies `block` to every group of `view` (whose chunk indices are `offsets`-compressed:
 /// `offsets[h]` is the view's chunk offset of high combination `h`).
+///
+/// Paired output chunks are computed on 16 lanes at once: the inputs are kept twice side by
+/// side, so each multiply-add covers both outputs (one AVX-512 instruction in single precision,
+/// two AVX2 ones otherwise). Inputs are copied once per group (lane-permuted for the block's
+/// qubits inside a chunk) and read by every output.
 #[inline(always)]
 pub(crate) fn apply_view<T: Real, S: Simd>(simd: S, view: &mut View<'_, T>, block: &PlanarBlock<T>, offsets: &[usize]) {
     let zero = T::default();
@@ -180,59 +220,87 @@ pub(crate) fn apply_view<T: Real, S: Simd>(simd: S, view: &mut View<'_, T>, bloc
     let nd = block.low_masks.len();
     let mask: usize = offsets.iter().fold(0, |acc, &o| acc | o);
     let groups = view.chunks() / per_group;
-    let mut input_re = [[zero; CHUNK]; 1 << MAX_PLANAR_QUBITS];
-    let mut input_im = [[zero; CHUNK]; 1 << MAX_PLANAR_QUBITS];
+    let (mut inputs_re, mut inputs_im) =
+        (Inputs([[zero; CHUNK]; 1 << MAX_PLANAR_QUBITS]), Inputs([[zero; CHUNK]; 1 << MAX_PLANAR_QUBITS]));
+    let (input_re, input_im) = (&mut inputs_re.0, &mut inputs_im.0);
     let mut base = 0usize;
     for _ in 0..groups {
-        if nd == 1 {
-            for ((&offset, re), im) in offsets.iter().zip(&mut input_re).zip(&mut input_im) {
-                let (chunk_re, chunk_im) = view.chunk(base + offset);
-                *re = *chunk_re;
-                *im = *chunk_im;
-            }
-        } else {
-            for (h, &offset) in offsets.iter().enumerate() {
-                let (re, im) = view.chunk(base + offset);
-                let (re, im) = (*re, *im);
-                for (d, &lane_mask) in block.low_masks.iter().enumerate() {
-                    input_re[h * nd + d] = permuted(&re, lane_mask);
-                    input_im[h * nd + d] = permuted(&im, lane_mask);
-                }
+        for (h, &offset) in offsets.iter().enumerate() {
+            let (re, im) = view.chunk(base + offset);
+            let (re, im) = (*re, *im);
+            for (d, &lane_mask) in block.low_masks.iter().enumerate() {
+                input_re[h * nd + d] = permuted(&re, lane_mask);
+                input_im[h * nd + d] = permuted(&im, lane_mask);
             }
         }
         for rows in &block.rows {
             if rows.paired {
-                let (mut rr0, mut ii0, mut ri0, mut ir0) = ([zero; CHUNK], [zero; CHUNK], [zero; CHUNK], [zero; CHUNK]);
-                let (mut rr1, mut ii1, mut ri1, mut ir1) = ([zero; CHUNK], [zero; CHUNK], [zero; CHUNK], [zero; CHUNK]);
-                for term in &rows.terms {
+                let (out_re, out_im) = accumulate(simd, &rows.terms, |term| {
                     let (xr, xi) = (&input_re[term.source], &input_im[term.source]);
-                    let [wr0, wi0, wr1, wi1] = &term.weights;
-                    T::madd_lanes(simd, &mut rr0, wr0, xr);
-                    T::madd_lanes(simd, &mut ii0, wi0, xi);
-                    T::madd_lanes(simd, &mut ri0, wr0, xi);
-                    T::madd_lanes(simd, &mut ir0, wi0, xr);
-                    T::madd_lanes(simd, &mut rr1, wr1, xr);
-                    T::madd_lanes(simd, &mut ii1, wi1, xi);
-                    T::madd_lanes(simd, &mut ri1, wr1, xi);
-                    T::madd_lanes(simd, &mut ir1, wi1, xr);
-                }
-                view.store(simd, base + offsets[rows.outputs[0]], &rr0, &ii0, &ri0, &ir0);
-                view.store(simd, base + offsets[rows.outputs[1]], &rr1, &ii1, &ri1, &ir1);
+                    (&term.re, &term.im, std::array::from_fn(|j| xr[j % CHUNK]), std::array::from_fn(|j| xi[j % CHUNK]))
+                });
+                let (re0, re1) = out_re.split_at(CHUNK);
+                let (im0, im1) = out_im.split_at(CHUNK);
+                view.write(base + offsets[rows.outputs[0]], lanes(re0), lanes(im0));
+                view.write(base + offsets[rows.outputs[1]], lanes(re1), lanes(im1));
             } else {
-                let (mut rr, mut ii, mut ri, mut ir) = ([zero; CHUNK], [zero; CHUNK], [zero; CHUNK], [zero; CHUNK]);
-                for term in &rows.terms {
-                    let (xr, xi) = (&input_re[term.source], &input_im[term.source]);
-                    let [wr, wi, _, _] = &term.weights;
-                    T::madd_lanes(simd, &mut rr, wr, xr);
-                    T::madd_lanes(simd, &mut ii, wi, xi);
-                    T::madd_lanes(simd, &mut ri, wr, xi);
-                    T::madd_lanes(simd, &mut ir, wi, xr);
-                }
-                view.store(simd, base + offsets[rows.outputs[0]], &rr, &ii, &ri, &ir);
+                let (out_re, out_im) = accumulate(simd, &rows.terms, |term| {
+                    (lanes(&term.re[..CHUNK]), lanes(&term.im[..CHUNK]), input_re[term.source], input_im[term.source])
+                });
+                view.write(base + offsets[rows.outputs[0]], &out_re, &out_im);
             }
         }
         base = ((base | mask) + 1) & !mask;
     }
+}
+
+/// `sum over terms of w * x` (complex, on `N` lanes) for the weights and inputs `parts` gives
+/// for each term. Even and odd terms go to separate accumulators, summed at the end: eight
+/// independent chains of multiply-adds keep both vector units busy despite their latency.
+#[inline(always)]
+fn accumulate<'a, T: Real + 'a, S: Simd, const N: usize>(
+    simd: S,
+    terms: &'a [Term<T>],
+    parts: impl Fn(&'a Term<T>) -> (&'a [T; N], &'a [T; N], [T; N], [T; N]),
+) -> ([T; N], [T; N]) {
+    let zero = T::default();
+    let (mut rr, mut ii, mut ri, mut ir) = ([zero; N], [zero; N], [zero; N], [zero; N]);
+    let (mut rr1, mut ii1, mut ri1, mut ir1) = ([zero; N], [zero; N], [zero; N], [zero; N]);
+    let mut pairs = terms.chunks_exact(2);
+    for pair in &mut pairs {
+        let (wr, wi, xr, xi) = parts(&pair[0]);
+        T::madd_lanes(simd, &mut rr, wr, &xr);
+        T::madd_lanes(simd, &mut ii, wi, &xi);
+        T::madd_lanes(simd, &mut ri, wr, &xi);
+        T::madd_lanes(simd, &mut ir, wi, &xr);
+        let (wr, wi, xr, xi) = parts(&pair[1]);
+        T::madd_lanes(simd, &mut rr1, wr, &xr);
+        T::madd_lanes(simd, &mut ii1, wi, &xi);
+        T::madd_lanes(simd, &mut ri1, wr, &xi);
+        T::madd_lanes(simd, &mut ir1, wi, &xr);
+    }
+    if let [last] = pairs.remainder() {
+        let (wr, wi, xr, xi) = parts(last);
+        T::madd_lanes(simd, &mut rr, wr, &xr);
+        T::madd_lanes(simd, &mut ii, wi, &xi);
+        T::madd_lanes(simd, &mut ri, wr, &xi);
+        T::madd_lanes(simd, &mut ir, wi, &xr);
+    }
+    // (rr + rr1) - (ii + ii1) and (ri + ri1) + (ir + ir1).
+    let (mut sum_rr, mut sum_ii, mut sum_ri, mut sum_ir) = ([zero; N], [zero; N], [zero; N], [zero; N]);
+    T::add_lanes(simd, &mut sum_rr, &rr, &rr1);
+    T::add_lanes(simd, &mut sum_ii, &ii, &ii1);
+    T::add_lanes(simd, &mut sum_ri, &ri, &ri1);
+    T::add_lanes(simd, &mut sum_ir, &ir, &ir1);
+    let (mut real, mut imaginary) = ([zero; N], [zero; N]);
+    T::sub_lanes(simd, &mut real, &sum_rr, &sum_ii);
+    T::add_lanes(simd, &mut imaginary, &sum_ri, &sum_ir);
+    (real, imaginary)
+}
+
+#[inline(always)]
+fn lanes<T>(slice: &[T]) -> &Lanes<T> {
+    slice.try_into().unwrap_or_else(|_| unreachable!("a chunk plane has {CHUNK} lanes"))
 }
 
 /// Applies a block of any width, with its controls, one amplitude group at a time on the whole

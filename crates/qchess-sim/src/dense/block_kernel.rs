@@ -28,10 +28,10 @@ const THREADED_FROM: usize = 1 << 14;
 pub trait Real:
     Copy + Default + PartialEq + Send + Sync + bytemuck::Pod + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
 {
-    /// Whether the planar kernel computes two output chunks per pass over a block's terms:
-    /// for `f32`, whose eight lanes fill one vector register, that doubles the independent
-    /// multiply-adds; for `f64` it would run out of registers.
-    const PAIR_ROWS: bool;
+    /// Whether the planar kernel computes four output chunks per pass over a block's terms
+    /// (when the block allows) rather than two: for `f32` two 16-lane vectors per multiply-add,
+    /// each input read serving four outputs; for `f64` that would run out of registers.
+    const FOUR_ROWS: bool;
     /// From a double (rounded for `f32`).
     fn from_f64(value: f64) -> Self;
     /// To a double (exact).
@@ -85,7 +85,7 @@ macro_rules! lane_ops {
 }
 
 impl Real for f32 {
-    const PAIR_ROWS: bool = true;
+    const FOUR_ROWS: bool = true;
     fn from_f64(value: f64) -> f32 {
         value as f32
     }
@@ -96,7 +96,7 @@ impl Real for f32 {
 }
 
 impl Real for f64 {
-    const PAIR_ROWS: bool = false;
+    const FOUR_ROWS: bool = false;
     fn from_f64(value: f64) -> f64 {
         value
     }

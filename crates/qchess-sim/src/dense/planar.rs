@@ -110,8 +110,11 @@ pub(crate) fn to_interleaved<T: Real>(values: &mut [T]) {
 
 /// A block prepared for the planar kernel, or kept for the scalar one.
 pub(crate) enum Prepared<T> {
-    /// Through [`planar_kernel::apply_view`].
-    Vector(PlanarBlock<T>),
+    /// Through [`planar_kernel::apply_view`], two output chunks at a time.
+    Pairs(PlanarBlock<T, { 2 * CHUNK }>),
+    /// Through [`planar_kernel::apply_view`], four output chunks at a time (single precision,
+    /// blocks with at least two qubits above the chunk's).
+    Quads(PlanarBlock<T, { 4 * CHUNK }>),
     /// Too wide: through [`planar_kernel::apply_scalar`].
     Scalar(Block),
 }
@@ -120,7 +123,14 @@ impl<T: Real> Prepared<T> {
     /// Prepares `block`.
     pub(crate) fn new(block: &Block) -> Prepared<T> {
         match planar_kernel::with_controls_expanded(block) {
-            Some(plain) => Prepared::Vector(PlanarBlock::new(&plain, T::PAIR_ROWS)),
+            Some(plain)
+                if T::FOUR_ROWS
+                    && plain.qubits.iter().filter(|&&q| q >= CHUNK_BITS).count()
+                        >= planar_kernel::high_qubits_for::<{ 4 * CHUNK }>() =>
+            {
+                Prepared::Quads(PlanarBlock::new(&plain))
+            }
+            Some(plain) => Prepared::Pairs(PlanarBlock::new(&plain)),
             None => Prepared::Scalar(block.clone()),
         }
     }
@@ -133,13 +143,14 @@ pub(crate) fn apply<T: Real>(planes: &mut [T], block: &Prepared<T>, threads: usi
 
 /// [`apply`] with the instructions of `arch` (tests run every set the processor has).
 pub(crate) fn apply_with<T: Real>(arch: Arch, planes: &mut [T], block: &Prepared<T>, threads: usize) {
-    let block = match block {
-        Prepared::Vector(block) => block,
-        Prepared::Scalar(block) => {
-            planar_kernel::apply_scalar(planes, block);
-            return;
-        }
-    };
+    match block {
+        Prepared::Pairs(block) => apply_block(arch, planes, block, threads),
+        Prepared::Quads(block) => apply_block(arch, planes, block, threads),
+        Prepared::Scalar(block) => planar_kernel::apply_scalar(planes, block),
+    }
+}
+
+fn apply_block<T: Real, const N: usize>(arch: Arch, planes: &mut [T], block: &PlanarBlock<T, N>, threads: usize) {
     let chunk_bits = (planes.len() / (2 * CHUNK)).trailing_zeros() as usize;
     // Divide on the highest chunk bits the block leaves alone, one bit per doubling of threads.
     let mut wanted = 0;
@@ -182,13 +193,13 @@ fn divide<T>(view: View<'_, T>, bit: usize) -> [View<'_, T>; 2] {
 }
 
 /// The kernel on one view, with the fastest instructions the processor has.
-fn run<T: Real>(arch: Arch, mut view: View<'_, T>, block: &PlanarBlock<T>, offsets: &[usize]) {
-    struct Pass<'a, 'b, T> {
+fn run<T: Real, const N: usize>(arch: Arch, mut view: View<'_, T>, block: &PlanarBlock<T, N>, offsets: &[usize]) {
+    struct Pass<'a, 'b, T, const N: usize> {
         view: &'a mut View<'b, T>,
-        block: &'a PlanarBlock<T>,
+        block: &'a PlanarBlock<T, N>,
         offsets: &'a [usize],
     }
-    impl<T: Real> WithSimd for Pass<'_, '_, T> {
+    impl<T: Real, const N: usize> WithSimd for Pass<'_, '_, T, N> {
         type Output = ();
         #[inline(always)]
         fn with_simd<S: Simd>(self, simd: S) {

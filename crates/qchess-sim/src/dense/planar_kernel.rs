@@ -35,18 +35,15 @@ pub(crate) const MAX_PLANAR_QUBITS: usize = 6;
 /// Eight lanes of one plane.
 pub(crate) type Lanes<T> = [T; CHUNK];
 
-/// Two planes side by side: lanes `0..8` belong to the first output chunk of a pair, `8..16` to
-/// the second, so that one 16-lane vector (AVX-512 in single precision) serves both.
-pub(crate) type Pair<T> = [T; 2 * CHUNK];
-
-/// One term of an output chunk pair: the permuted input it reads and the coefficients of the
-/// two output chunks (real and imaginary parts; the second half is zero when unpaired).
-/// Aligned on a cache line so that no vector load of its weights straddles two.
+/// One term of a set of output chunks computed together (`N / CHUNK` of them, side by side in
+/// `N` lanes): the permuted input it reads and the coefficients of each output chunk (real and
+/// imaginary parts). Aligned on a cache line so that no vector load of its weights straddles
+/// two.
 #[derive(Debug, Clone)]
 #[repr(C, align(64))]
-pub(crate) struct Term<T> {
-    re: Pair<T>,
-    im: Pair<T>,
+pub(crate) struct Term<T, const N: usize> {
+    re: [T; N],
+    im: [T; N],
     source: usize,
 }
 
@@ -56,31 +53,39 @@ struct Inputs<T>([Lanes<T>; 1 << MAX_PLANAR_QUBITS]);
 
 /// Output chunks computed together: their positions in the group and their terms.
 #[derive(Debug, Clone)]
-pub(crate) struct Rows<T> {
-    outputs: [usize; 2],
-    paired: bool,
-    terms: Vec<Term<T>>,
+pub(crate) struct Rows<T, const N: usize> {
+    outputs: Vec<usize>,
+    terms: Vec<Term<T, N>>,
 }
 
-/// A block ready for the planar kernel.
+/// A block ready for the planar kernel, computing `N / CHUNK` output chunks per pass over its
+/// terms: each multiply-add then spans `N` lanes (two AVX-512 vectors of `f32` for `N = 32`,
+/// two of `f64` for `N = 16`), and each input read serves that many outputs.
 #[derive(Debug, Clone)]
-pub(crate) struct PlanarBlock<T> {
+pub(crate) struct PlanarBlock<T, const N: usize> {
     /// Chunk-index bits of the high qubits, ascending.
     pub(crate) high_bits: Vec<usize>,
-    /// Lane masks of the low patterns, `d` = index.
-    low_masks: Vec<usize>,
-    rows: Vec<Rows<T>>,
+    /// The lane bits of the block's qubits inside a chunk (bit `q` for qubit `q < 3`).
+    low_lanes: usize,
+    rows: Vec<Rows<T, N>>,
 }
 
-impl<T: Real> PlanarBlock<T> {
+/// How many high qubits a block needs for the kernel to compute `N / CHUNK` output chunks
+/// together.
+pub(crate) const fn high_qubits_for<const N: usize>() -> usize {
+    (N / CHUNK).trailing_zeros() as usize
+}
+
+impl<T: Real, const N: usize> PlanarBlock<T, N> {
     /// Prepares a block without controls of at most [`MAX_PLANAR_QUBITS`] qubits (see
-    /// [`with_controls_expanded`]); `pair_rows` computes two output chunks per pass over the
-    /// terms (more independent multiply-adds for narrow types).
-    pub(crate) fn new(block: &Block, pair_rows: bool) -> PlanarBlock<T> {
-        if pair_rows && block.qubits.iter().all(|&q| q < CHUNK_BITS) {
-            // No chunk to pair with: acting on the first chunk bit as well (as the identity)
-            // gives two output chunks per group, at the price of zero coefficients.
-            return PlanarBlock::new(&with_identity_above(block, CHUNK_BITS), pair_rows);
+    /// [`with_controls_expanded`]). A block with fewer than [`high_qubits_for`] qubits above
+    /// the chunk's is extended with the lowest chunk bits it leaves alone, as the identity.
+    pub(crate) fn new(block: &Block) -> PlanarBlock<T, N> {
+        let step = N / CHUNK;
+        let high = block.qubits.iter().filter(|&&q| q >= CHUNK_BITS).count();
+        if high < high_qubits_for::<N>() {
+            let free = (CHUNK_BITS..).find(|q| !block.qubits.contains(q)).unwrap_or(CHUNK_BITS);
+            return PlanarBlock::new(&with_identity_on(block, free));
         }
         let low: Vec<usize> = block.qubits.iter().copied().filter(|&q| q < CHUNK_BITS).collect();
         let high_bits: Vec<usize> = block.qubits.iter().filter(|&&q| q >= CHUNK_BITS).map(|q| q - CHUNK_BITS).collect();
@@ -89,41 +94,34 @@ impl<T: Real> PlanarBlock<T> {
         let dim = 1usize << block.qubits.len();
         // Lane mask of low pattern `d`, and the low local bits of lane `j`.
         let deposit = |d: usize| low.iter().enumerate().filter(|(i, _)| d >> i & 1 == 1).map(|(_, &q)| 1 << q).sum();
-        let low_masks: Vec<usize> = (0..nd).map(deposit).collect();
+        let low_lanes = deposit(nd - 1);
         let lane_bits =
             |j: usize| low.iter().enumerate().filter(|&(_, &q)| j >> q & 1 == 1).map(|(i, _)| 1 << i).sum::<usize>();
         let zero = T::default();
-        // coefficient(r, source) as lane arrays (real, imaginary).
-        let coefficient = |r: usize, source: usize| -> (Lanes<T>, Lanes<T>) {
+        // The coefficient of lane `j` of output chunk `r` on input `source` (real, imaginary).
+        let coefficient = |r: usize, source: usize, j: usize| -> (T, T) {
             let (c, d) = (source / nd, source % nd);
-            let (mut re, mut im) = ([zero; CHUNK], [zero; CHUNK]);
-            for j in 0..CHUNK {
-                let row = lane_bits(j) | (r << kl);
-                let column = (lane_bits(j) ^ d) | (c << kl);
-                let value: Complex64 = block.matrix[row * dim + column];
-                re[j] = T::from_f64(value.re);
-                im[j] = T::from_f64(value.im);
-            }
-            (re, im)
+            let row = lane_bits(j) | (r << kl);
+            let column = (lane_bits(j) ^ d) | (c << kl);
+            let value: Complex64 = block.matrix[row * dim + column];
+            (T::from_f64(value.re), T::from_f64(value.im))
         };
-        let nonzero = |lanes: &Lanes<T>| lanes.iter().any(|&x| x != zero);
-        let step = if pair_rows && nh >= 2 { 2 } else { 1 };
         let mut rows = Vec::new();
         for first in (0..nh).step_by(step) {
-            let second = first + step - 1;
+            let outputs: Vec<usize> = (first..first + step).collect();
             let mut terms = Vec::new();
             for source in 0..nh * nd {
-                let (r0, i0) = coefficient(first, source);
-                let (r1, i1) = if step == 2 { coefficient(second, source) } else { ([zero; CHUNK], [zero; CHUNK]) };
-                if nonzero(&r0) || nonzero(&i0) || nonzero(&r1) || nonzero(&i1) {
-                    let re = std::array::from_fn(|j| if j < CHUNK { r0[j] } else { r1[j - CHUNK] });
-                    let im = std::array::from_fn(|j| if j < CHUNK { i0[j] } else { i1[j - CHUNK] });
+                let (mut re, mut im) = ([zero; N], [zero; N]);
+                for lane in 0..N {
+                    (re[lane], im[lane]) = coefficient(outputs[lane / CHUNK], source, lane % CHUNK);
+                }
+                if re.iter().chain(&im).any(|&x| x != zero) {
                     terms.push(Term { re, im, source });
                 }
             }
-            rows.push(Rows { outputs: [first, second], paired: step == 2, terms });
+            rows.push(Rows { outputs, terms });
         }
-        PlanarBlock { high_bits, low_masks, rows }
+        PlanarBlock { high_bits, low_lanes, rows }
     }
 
     /// How many chunks one group spans.
@@ -170,20 +168,22 @@ pub(crate) fn with_controls_expanded(block: &Block) -> Option<Block> {
     Some(Block { qubits, matrix, control_mask: 0, control_value: 0, gates: block.gates })
 }
 
-/// `block` extended to `qubit` (above all of its qubits), on which it acts as the identity.
-fn with_identity_above(block: &Block, qubit: usize) -> Block {
-    let dim = 1usize << block.qubits.len();
-    let wide = 2 * dim;
-    let mut matrix = vec![Complex64::new(0.0, 0.0); wide * wide];
-    for top in 0..2 {
-        for row in 0..dim {
-            for column in 0..dim {
-                matrix[(top * dim + row) * wide + top * dim + column] = block.matrix[row * dim + column];
-            }
-        }
-    }
+/// `block` extended to `qubit` (not one of its own), on which it acts as the identity.
+fn with_identity_on(block: &Block, qubit: usize) -> Block {
     let mut qubits = block.qubits.clone();
     qubits.push(qubit);
+    qubits.sort_unstable();
+    let at = qubits.iter().position(|&q| q == qubit).unwrap_or(0);
+    let (dim, wide) = (1usize << block.qubits.len(), 2usize << block.qubits.len());
+    // A local index of the extended block without its bit `at`, and that bit.
+    let strip = |index: usize| (index & ((1 << at) - 1)) | ((index >> (at + 1)) << at);
+    let bit = |index: usize| index >> at & 1;
+    let mut matrix = vec![Complex64::new(0.0, 0.0); wide * wide];
+    for row in 0..wide {
+        for column in (0..wide).filter(|&column| bit(column) == bit(row)) {
+            matrix[row * wide + column] = block.matrix[strip(row) * dim + strip(column)];
+        }
+    }
     Block { qubits, matrix, ..block.clone() }
 }
 
@@ -209,15 +209,58 @@ fn permuted<T: Copy>(x: &Lanes<T>, mask: usize) -> Lanes<T> {
 /// Applies `block` to every group of `view` (whose chunk indices are `offsets`-compressed:
 /// `offsets[h]` is the view's chunk offset of high combination `h`).
 ///
-/// Paired output chunks are computed on 16 lanes at once: the inputs are kept twice side by
-/// side, so each multiply-add covers both outputs (one AVX-512 instruction in single precision,
-/// two AVX2 ones otherwise). Inputs are copied once per group (lane-permuted for the block's
-/// qubits inside a chunk) and read by every output.
+/// Output chunks are computed `N / CHUNK` at a time on `N` lanes: each input plane is repeated
+/// across the lanes, so one multiply-add covers every output of the set. Inputs are copied once
+/// per group (lane-permuted for the block's qubits inside a chunk) and read by every output.
 #[inline(always)]
-pub(crate) fn apply_view<T: Real, S: Simd>(simd: S, view: &mut View<'_, T>, block: &PlanarBlock<T>, offsets: &[usize]) {
+pub(crate) fn apply_view<T: Real, S: Simd, const N: usize>(
+    simd: S,
+    view: &mut View<'_, T>,
+    block: &PlanarBlock<T, N>,
+    offsets: &[usize],
+) {
+    // One version per set of lanes, so that only the permutations the block needs are made,
+    // each a single shuffle.
+    match block.low_lanes {
+        0 => apply_groups::<T, S, N, 0>(simd, view, block, offsets),
+        1 => apply_groups::<T, S, N, 1>(simd, view, block, offsets),
+        2 => apply_groups::<T, S, N, 2>(simd, view, block, offsets),
+        3 => apply_groups::<T, S, N, 3>(simd, view, block, offsets),
+        4 => apply_groups::<T, S, N, 4>(simd, view, block, offsets),
+        5 => apply_groups::<T, S, N, 5>(simd, view, block, offsets),
+        6 => apply_groups::<T, S, N, 6>(simd, view, block, offsets),
+        _ => apply_groups::<T, S, N, 7>(simd, view, block, offsets),
+    }
+}
+
+/// The lane mask of low pattern `d` of a block whose lanes are `LOW`: the bits of `d`
+/// deposited on the set bits of `LOW`.
+#[inline(always)]
+const fn lane_mask<const LOW: usize>(d: usize) -> usize {
+    let (mut mask, mut bit, mut lane) = (0, 0, 0);
+    while lane < CHUNK_BITS {
+        if LOW >> lane & 1 == 1 {
+            if d >> bit & 1 == 1 {
+                mask |= 1 << lane;
+            }
+            bit += 1;
+        }
+        lane += 1;
+    }
+    mask
+}
+
+/// [`apply_view`] for a block whose qubits inside a chunk are the lanes `LOW`.
+#[inline(always)]
+fn apply_groups<T: Real, S: Simd, const N: usize, const LOW: usize>(
+    simd: S,
+    view: &mut View<'_, T>,
+    block: &PlanarBlock<T, N>,
+    offsets: &[usize],
+) {
     let zero = T::default();
     let per_group = block.chunks_per_group();
-    let nd = block.low_masks.len();
+    let nd = 1usize << LOW.count_ones();
     let mask: usize = offsets.iter().fold(0, |acc, &o| acc | o);
     let groups = view.chunks() / per_group;
     let (mut inputs_re, mut inputs_im) =
@@ -228,26 +271,20 @@ pub(crate) fn apply_view<T: Real, S: Simd>(simd: S, view: &mut View<'_, T>, bloc
         for (h, &offset) in offsets.iter().enumerate() {
             let (re, im) = view.chunk(base + offset);
             let (re, im) = (*re, *im);
-            for (d, &lane_mask) in block.low_masks.iter().enumerate() {
-                input_re[h * nd + d] = permuted(&re, lane_mask);
-                input_im[h * nd + d] = permuted(&im, lane_mask);
+            for d in 0..nd {
+                input_re[h * nd + d] = permuted(&re, lane_mask::<LOW>(d));
+                input_im[h * nd + d] = permuted(&im, lane_mask::<LOW>(d));
             }
         }
         for rows in &block.rows {
-            if rows.paired {
-                let (out_re, out_im) = accumulate(simd, &rows.terms, |term| {
-                    let (xr, xi) = (&input_re[term.source], &input_im[term.source]);
-                    (&term.re, &term.im, std::array::from_fn(|j| xr[j % CHUNK]), std::array::from_fn(|j| xi[j % CHUNK]))
-                });
-                let (re0, re1) = out_re.split_at(CHUNK);
-                let (im0, im1) = out_im.split_at(CHUNK);
-                view.write(base + offsets[rows.outputs[0]], lanes(re0), lanes(im0));
-                view.write(base + offsets[rows.outputs[1]], lanes(re1), lanes(im1));
-            } else {
-                let (out_re, out_im) = accumulate(simd, &rows.terms, |term| {
-                    (lanes(&term.re[..CHUNK]), lanes(&term.im[..CHUNK]), input_re[term.source], input_im[term.source])
-                });
-                view.write(base + offsets[rows.outputs[0]], &out_re, &out_im);
+            let (out_re, out_im) = accumulate(simd, &rows.terms, |term| {
+                let (xr, xi) = (&input_re[term.source], &input_im[term.source]);
+                (&term.re, &term.im, std::array::from_fn(|j| xr[j % CHUNK]), std::array::from_fn(|j| xi[j % CHUNK]))
+            });
+            for ((&output, re), im) in
+                rows.outputs.iter().zip(out_re.chunks_exact(CHUNK)).zip(out_im.chunks_exact(CHUNK))
+            {
+                view.write(base + offsets[output], lanes(re), lanes(im));
             }
         }
         base = ((base | mask) + 1) & !mask;
@@ -260,12 +297,25 @@ pub(crate) fn apply_view<T: Real, S: Simd>(simd: S, view: &mut View<'_, T>, bloc
 #[inline(always)]
 fn accumulate<'a, T: Real + 'a, S: Simd, const N: usize>(
     simd: S,
-    terms: &'a [Term<T>],
-    parts: impl Fn(&'a Term<T>) -> (&'a [T; N], &'a [T; N], [T; N], [T; N]),
+    terms: &'a [Term<T, N>],
+    parts: impl Fn(&'a Term<T, N>) -> (&'a [T; N], &'a [T; N], [T; N], [T; N]),
 ) -> ([T; N], [T; N]) {
     let zero = T::default();
     let (mut rr, mut ii, mut ri, mut ir) = ([zero; N], [zero; N], [zero; N], [zero; N]);
     let (mut rr1, mut ii1, mut ri1, mut ir1) = ([zero; N], [zero; N], [zero; N], [zero; N]);
+    if N >= 4 * CHUNK {
+        for term in terms {
+            let (wr, wi, xr, xi) = parts(term);
+            T::madd_lanes(simd, &mut rr, wr, &xr);
+            T::madd_lanes(simd, &mut ii, wi, &xi);
+            T::madd_lanes(simd, &mut ri, wr, &xi);
+            T::madd_lanes(simd, &mut ir, wi, &xr);
+        }
+        let (mut real, mut imaginary) = ([zero; N], [zero; N]);
+        T::sub_lanes(simd, &mut real, &rr, &ii);
+        T::add_lanes(simd, &mut imaginary, &ri, &ir);
+        return (real, imaginary);
+    }
     let mut pairs = terms.chunks_exact(2);
     for pair in &mut pairs {
         let (wr, wi, xr, xi) = parts(&pair[0]);

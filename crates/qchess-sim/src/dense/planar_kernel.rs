@@ -292,8 +292,9 @@ fn apply_groups<T: Real, S: Simd, const N: usize, const LOW: usize>(
 }
 
 /// `sum over terms of w * x` (complex, on `N` lanes) for the weights and inputs `parts` gives
-/// for each term. Even and odd terms go to separate accumulators, summed at the end: eight
-/// independent chains of multiply-adds keep both vector units busy despite their latency.
+/// for each term. At least eight independent chains of multiply-adds keep both vector units
+/// busy despite their latency: when `N` lanes fill two 64-byte vectors the four sums give
+/// them; otherwise even and odd terms go to separate accumulators, summed at the end.
 #[inline(always)]
 fn accumulate<'a, T: Real + 'a, S: Simd, const N: usize>(
     simd: S,
@@ -303,7 +304,7 @@ fn accumulate<'a, T: Real + 'a, S: Simd, const N: usize>(
     let zero = T::default();
     let (mut rr, mut ii, mut ri, mut ir) = ([zero; N], [zero; N], [zero; N], [zero; N]);
     let (mut rr1, mut ii1, mut ri1, mut ir1) = ([zero; N], [zero; N], [zero; N], [zero; N]);
-    if N >= 4 * CHUNK {
+    if N * std::mem::size_of::<T>() >= 128 {
         for term in terms {
             let (wr, wi, xr, xi) = parts(term);
             T::madd_lanes(simd, &mut rr, wr, &xr);

@@ -9,8 +9,8 @@
 use std::path::Path;
 use std::time::Instant;
 
-use qchess_circuit::ir::{Circuit, Gate, GateKind, Qubit, QubitRole};
-use qchess_sim::dense::{Acceleration, DenseSimulator, Limits, Precision};
+use qchess_circuit::ir::{Circuit, Gate, GateKind, Op, Qubit, QubitRole};
+use qchess_sim::dense::{Acceleration, DEFAULT_FUSED_QUBITS, DenseSimulator, Limits, Precision, fusion};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -133,7 +133,23 @@ pub(crate) fn run(
                 "load": load_average(),
             }));
         }
-        per_size.push(json!({ "qubits": size.qubits, "layers": size.layers, "gates": gates, "runs": results }));
+        // Passes over the state the fused variants make, and how wide their blocks are.
+        let unitary: Vec<Gate> = circuit
+            .ops
+            .iter()
+            .filter_map(|op| if let Op::Gate { gate, .. } = op { Some(gate.clone()) } else { None })
+            .collect();
+        let blocks = fusion::fuse(&unitary, DEFAULT_FUSED_QUBITS);
+        let widths: Vec<usize> =
+            (1..=DEFAULT_FUSED_QUBITS).map(|w| blocks.iter().filter(|b| b.qubits.len() == w).count()).collect();
+        per_size.push(json!({
+            "qubits": size.qubits,
+            "layers": size.layers,
+            "gates": gates,
+            "fused_blocks": blocks.len(),
+            "fused_block_widths": widths,
+            "runs": results,
+        }));
     }
     let mut report = WorkloadReport::named("dense-circuits");
     report.peak_states = sizes.iter().map(|size| 1u64 << size.qubits).max();
@@ -161,6 +177,14 @@ mod tests {
         let report = run(&sizes, 2, Some(dir.path())).expect("runs");
         let runs = report.details["sizes"][0]["runs"].as_array().expect("runs");
         assert_eq!(runs.len(), 5);
+        let size = &report.details["sizes"][0];
+        let (gates, blocks) = (size["gates"].as_u64().expect("gates"), size["fused_blocks"].as_u64().expect("blocks"));
+        let widths: u64 =
+            size["fused_block_widths"].as_array().expect("widths").iter().filter_map(|w| w.as_u64()).sum();
+        assert!(
+            blocks > 0 && 3 * blocks < gates && widths == blocks,
+            "{blocks} blocks for {gates} gates, widths {widths}"
+        );
         let text = std::fs::read_to_string(dir.path().join("random_15.qasm")).expect("written");
         assert!(text.starts_with("OPENQASM 2.0;"), "{text}");
         let parsed =

@@ -39,15 +39,17 @@ pub struct Acceleration {
 }
 
 /// Fusion width of [`Acceleration::fused`]: blocks of up to 4 qubits (16 x 16 matrices).
-/// Measured on the random circuits of `qchess bench` (one thread, CPU time): at 24 qubits in
-/// single precision 2.07 s with blocks of 4 qubits against 3.29 s with blocks of 2; at 20
-/// qubits in double precision 0.29 s (3), 0.27 s (4), 0.26 s (5). Blocks of 4 keep the
-/// coefficients within the first-level cache in double precision.
+/// Measured on the random circuits of `qchess bench` (one thread, single / double precision,
+/// best of two, load about 2.6 on two cores): at 24 qubits 1.75 / 3.11 s with blocks of 3
+/// qubits (78 passes), 1.56 / 2.60 s with 4 (51), 1.47 / 2.55 s with 5 (42), 1.89 / 3.45 s
+/// with 6 (32); at 20 qubits 0.087 / 0.142 s with 4 against 0.095 / 0.169 s with 5. A pass of
+/// a 4-qubit block costs about its arithmetic, not its memory traffic, so wider blocks gain
+/// little and 4 is kept.
 pub const DEFAULT_FUSED_QUBITS: usize = 4;
 
 /// The default runs each gate on its own specialised kernel, bit for bit as before fusion
 /// existed; [`Acceleration::fused`] is faster in both precisions (at 20 qubits, 600 gates, one
-/// thread: 0.46 s unfused against 0.27 s fused in double precision, 0.14 s in single).
+/// thread: 0.47 s unfused against 0.18 s fused in double precision, 0.09 s in single).
 impl Default for Acceleration {
     fn default() -> Acceleration {
         Acceleration { max_fused_qubits: 0, precision: Precision::Double, threads: 1 }

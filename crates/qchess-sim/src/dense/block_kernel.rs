@@ -28,28 +28,28 @@ const THREADED_FROM: usize = 1 << 14;
 pub trait Real:
     Copy + Default + PartialEq + Send + Sync + bytemuck::Pod + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
 {
-    /// Whether the planar kernel computes two output chunks per pass over a block's terms:
-    /// for `f32`, whose eight lanes fill one vector register, that doubles the independent
-    /// multiply-adds; for `f64` it would run out of registers.
-    const PAIR_ROWS: bool;
+    /// Whether the planar kernel computes four output chunks per pass over a block's terms
+    /// (when the block allows) rather than two: for `f32` two 16-lane vectors per multiply-add,
+    /// each input read serving four outputs; for `f64` that would run out of registers.
+    const FOUR_ROWS: bool;
     /// From a double (rounded for `f32`).
     fn from_f64(value: f64) -> Self;
     /// To a double (exact).
     fn to_f64(self) -> f64;
-    /// `acc += w * x` on eight lanes, with the vector instructions of `simd` (fused
+    /// `acc += w * x` on `N` lanes, with the vector instructions of `simd` (fused
     /// multiply-adds where the processor has them).
-    fn madd_lanes<S: pulp::Simd>(simd: S, acc: &mut [Self; 8], w: &[Self; 8], x: &[Self; 8]);
-    /// `out = a - b` on eight lanes.
-    fn sub_lanes<S: pulp::Simd>(simd: S, out: &mut [Self], a: &[Self; 8], b: &[Self; 8]);
-    /// `out = a + b` on eight lanes.
-    fn add_lanes<S: pulp::Simd>(simd: S, out: &mut [Self], a: &[Self; 8], b: &[Self; 8]);
+    fn madd_lanes<S: pulp::Simd, const N: usize>(simd: S, acc: &mut [Self; N], w: &[Self; N], x: &[Self; N]);
+    /// `out = a - b` on `N` lanes.
+    fn sub_lanes<S: pulp::Simd, const N: usize>(simd: S, out: &mut [Self; N], a: &[Self; N], b: &[Self; N]);
+    /// `out = a + b` on `N` lanes.
+    fn add_lanes<S: pulp::Simd, const N: usize>(simd: S, out: &mut [Self; N], a: &[Self; N], b: &[Self; N]);
 }
 
 /// Implements the lane operations of [`Real`] for one type through `pulp`'s vectors.
 macro_rules! lane_ops {
     ($t:ty, $as_simd:ident, $as_mut_simd:ident, $madd:ident, $sub:ident, $add:ident) => {
         #[inline(always)]
-        fn madd_lanes<S: pulp::Simd>(simd: S, acc: &mut [$t; 8], w: &[$t; 8], x: &[$t; 8]) {
+        fn madd_lanes<S: pulp::Simd, const N: usize>(simd: S, acc: &mut [$t; N], w: &[$t; N], x: &[$t; N]) {
             let (acc_v, acc_t) = S::$as_mut_simd(acc);
             let ((w_v, w_t), (x_v, x_t)) = (S::$as_simd(w), S::$as_simd(x));
             for ((a, &w), &x) in acc_v.iter_mut().zip(w_v).zip(x_v) {
@@ -60,7 +60,7 @@ macro_rules! lane_ops {
             }
         }
         #[inline(always)]
-        fn sub_lanes<S: pulp::Simd>(simd: S, out: &mut [$t], a: &[$t; 8], b: &[$t; 8]) {
+        fn sub_lanes<S: pulp::Simd, const N: usize>(simd: S, out: &mut [$t; N], a: &[$t; N], b: &[$t; N]) {
             let (out_v, out_t) = S::$as_mut_simd(out);
             let ((a_v, a_t), (b_v, b_t)) = (S::$as_simd(a), S::$as_simd(b));
             for ((o, &a), &b) in out_v.iter_mut().zip(a_v).zip(b_v) {
@@ -71,7 +71,7 @@ macro_rules! lane_ops {
             }
         }
         #[inline(always)]
-        fn add_lanes<S: pulp::Simd>(simd: S, out: &mut [$t], a: &[$t; 8], b: &[$t; 8]) {
+        fn add_lanes<S: pulp::Simd, const N: usize>(simd: S, out: &mut [$t; N], a: &[$t; N], b: &[$t; N]) {
             let (out_v, out_t) = S::$as_mut_simd(out);
             let ((a_v, a_t), (b_v, b_t)) = (S::$as_simd(a), S::$as_simd(b));
             for ((o, &a), &b) in out_v.iter_mut().zip(a_v).zip(b_v) {
@@ -85,7 +85,7 @@ macro_rules! lane_ops {
 }
 
 impl Real for f32 {
-    const PAIR_ROWS: bool = true;
+    const FOUR_ROWS: bool = true;
     fn from_f64(value: f64) -> f32 {
         value as f32
     }
@@ -96,7 +96,7 @@ impl Real for f32 {
 }
 
 impl Real for f64 {
-    const PAIR_ROWS: bool = false;
+    const FOUR_ROWS: bool = false;
     fn from_f64(value: f64) -> f64 {
         value
     }

@@ -1,9 +1,16 @@
 //! Gate fusion: runs of gates on a few qubits become one matrix applied in one pass.
 //!
-//! Open blocks hold disjoint qubit sets. A gate joins the blocks it touches when their qubits
-//! together stay within `max_qubits`; otherwise those blocks are emitted and the gate opens a
-//! new one. Blocks on disjoint qubits commute, so emitting one while others stay open keeps the
-//! circuit's meaning. A gate wider than `max_qubits` (many controls) becomes a block by itself.
+//! Open blocks hold disjoint qubit sets. A gate joins the largest set of blocks it touches whose
+//! qubits together with its own stay within `max_qubits`; the other blocks it touches are
+//! emitted first (they are disjoint from the ones it joins, so they commute with them). Blocks
+//! on disjoint qubits commute, so emitting one while others stay open keeps the circuit's
+//! meaning. A gate wider than `max_qubits` (many controls) becomes a block by itself.
+//!
+//! Every pass over the state costs about as much whatever the block's width (up to 4 qubits),
+//! so a second sweep then moves each narrow block into a neighbouring block it fits in: forward
+//! into the next block that shares a qubit with it, or back into the previous one, provided
+//! every block in between is on other qubits (so the narrow block commutes past them).
+//!
 //! A block's matrix is built by applying its gates, in order, to every basis state of its
 //! qubits with the ordinary dense kernels: the fused matrix is exactly the product.
 
@@ -31,47 +38,101 @@ pub struct Block {
     pub gates: usize,
 }
 
-/// A block while it is open: its qubits and the gates it holds, in order.
+/// A block before its matrix is built: its qubits (sorted) and its gates, in order.
 struct Open {
     qubits: Vec<usize>,
     gates: Vec<Gate>,
+    /// A gate too wide to fuse, kept alone with its controls.
+    wide: bool,
+}
+
+impl Open {
+    fn touches(&self, qubits: &[usize]) -> bool {
+        self.qubits.iter().any(|q| qubits.contains(q))
+    }
+}
+
+fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut all: Vec<usize> = a.iter().chain(b).copied().collect();
+    all.sort_unstable();
+    all.dedup();
+    all
 }
 
 /// Fuses `gates` (already checked against the state's size) into blocks of at most
 /// `max_qubits` qubits (clamped to 1..=[`MAX_FUSED_QUBITS`]; wider gates stand alone).
 pub fn fuse(gates: &[Gate], max_qubits: usize) -> Vec<Block> {
     let limit = max_qubits.clamp(1, MAX_FUSED_QUBITS);
+    let mut blocks = group(gates, limit);
+    absorb_narrow(&mut blocks, limit);
+    blocks.into_iter().map(|open| if open.wide { controlled(&open.gates[0]) } else { close(open) }).collect()
+}
+
+/// The greedy grouping of gates into blocks, in an order that keeps the circuit's meaning.
+fn group(gates: &[Gate], limit: usize) -> Vec<Open> {
     let mut open: Vec<Open> = Vec::new();
     let mut out = Vec::new();
     for gate in gates {
         let mut qubits: Vec<usize> = gate.qubits().map(Qubit::index).collect();
         qubits.sort_unstable();
-        let (touching, rest): (Vec<Open>, Vec<Open>) =
-            open.into_iter().partition(|block| block.qubits.iter().any(|q| qubits.contains(q)));
+        let (mut touching, rest): (Vec<Open>, Vec<Open>) = open.into_iter().partition(|block| block.touches(&qubits));
         open = rest;
-        let mut union = qubits.clone();
-        for block in &touching {
-            union.extend(&block.qubits);
-        }
-        union.sort_unstable();
-        union.dedup();
         if qubits.len() > limit {
-            out.extend(touching.into_iter().map(close));
-            out.push(controlled(gate));
-        } else if union.len() <= limit {
-            let mut merged = Open { qubits: union, gates: Vec::new() };
-            for block in touching {
-                merged.gates.extend(block.gates);
+            out.append(&mut touching);
+            out.push(Open { qubits, gates: vec![gate.clone()], wide: true });
+            continue;
+        }
+        // Join the widest touching blocks that fit; emit the others.
+        touching.sort_by_key(|block| std::cmp::Reverse(block.qubits.len()));
+        let mut merged = Open { qubits: qubits.clone(), gates: Vec::new(), wide: false };
+        let mut joined = Vec::new();
+        for block in touching {
+            let wider = union(&merged.qubits, &block.qubits);
+            if wider.len() <= limit {
+                merged.qubits = wider;
+                joined.push(block);
+            } else {
+                out.push(block);
             }
-            merged.gates.push(gate.clone());
-            open.push(merged);
+        }
+        for block in joined {
+            merged.gates.extend(block.gates);
+        }
+        merged.gates.push(gate.clone());
+        open.push(merged);
+    }
+    out.append(&mut open);
+    out
+}
+
+/// Moves each block narrower than `limit` into a neighbour it fits in (see the module docs).
+fn absorb_narrow(blocks: &mut Vec<Open>, limit: usize) {
+    let mut index = 0;
+    while index < blocks.len() {
+        let candidate = &blocks[index];
+        if candidate.wide || candidate.qubits.len() >= limit {
+            index += 1;
+            continue;
+        }
+        let fits = |other: &Open| !other.wide && union(&candidate.qubits, &other.qubits).len() <= limit;
+        let later = blocks[index + 1..].iter().position(|b| b.touches(&candidate.qubits)).map(|p| index + 1 + p);
+        let earlier = blocks[..index].iter().rposition(|b| b.touches(&candidate.qubits));
+        if let Some(target) = later.filter(|&t| fits(&blocks[t])) {
+            let moved = blocks.remove(index);
+            let host = &mut blocks[target - 1];
+            host.qubits = union(&host.qubits, &moved.qubits);
+            let mut gates = moved.gates;
+            gates.append(&mut host.gates);
+            host.gates = gates;
+        } else if let Some(target) = earlier.filter(|&t| fits(&blocks[t])) {
+            let moved = blocks.remove(index);
+            let host = &mut blocks[target];
+            host.qubits = union(&host.qubits, &moved.qubits);
+            host.gates.extend(moved.gates);
         } else {
-            out.extend(touching.into_iter().map(close));
-            open.push(Open { qubits, gates: vec![gate.clone()] });
+            index += 1;
         }
     }
-    out.extend(open.into_iter().map(close));
-    out
 }
 
 /// A gate too wide to fuse: its targets' matrix, with its controls kept as a mask.
@@ -86,7 +147,7 @@ fn controlled(gate: &Gate) -> Block {
     let bare = Gate { kind: gate.kind, targets: gate.targets.clone(), controls: Default::default() };
     let mut qubits: Vec<usize> = gate.targets.iter().map(|t| t.index()).collect();
     qubits.sort_unstable();
-    let block = close(Open { qubits, gates: vec![bare] });
+    let block = close(Open { qubits, gates: vec![bare], wide: false });
     Block { control_mask, control_value, ..block }
 }
 
@@ -141,6 +202,43 @@ mod tests {
         let blocks = fuse(&gates, 2);
         let shapes: Vec<(Vec<usize>, usize)> = blocks.iter().map(|b| (b.qubits.clone(), b.gates)).collect();
         assert_eq!(shapes, [(vec![0, 1], 2), (vec![1, 2], 1), (vec![5, 6], 2)]);
+    }
+
+    #[test]
+    fn a_gate_joins_the_blocks_that_fit_and_emits_the_others() {
+        let q = |i: u32| Qubit(i);
+        // {0,1,2} and {3,4} are open; CX(2,3) cannot join both (5 qubits), so it joins the
+        // wider one and {3,4} is emitted first.
+        let gates = vec![
+            Gate::cx(q(0), q(1)),
+            Gate::cx(q(1), q(2)),
+            Gate::cx(q(3), q(4)),
+            Gate::cx(q(2), q(3)),
+            Gate::cx(q(0), q(4)),
+        ];
+        let shapes: Vec<(Vec<usize>, usize)> = fuse(&gates, 4).iter().map(|b| (b.qubits.clone(), b.gates)).collect();
+        assert_eq!(shapes, [(vec![3, 4], 1), (vec![0, 1, 2, 3], 3), (vec![0, 4], 1)].map(|(q, g)| (q.to_vec(), g)));
+    }
+
+    #[test]
+    fn narrow_blocks_move_into_a_neighbour_past_disjoint_blocks() {
+        let q = |i: u32| Qubit(i);
+        // Grouping gives {2,3} (emitted when CX(1,2) joins {0,1}), {0,1,2} and {3,4}; the last
+        // moves back into {2,3} past {0,1,2}, with which it shares no qubit.
+        let gates = vec![Gate::cx(q(0), q(1)), Gate::cx(q(2), q(3)), Gate::cx(q(1), q(2)), Gate::cx(q(3), q(4))];
+        let shapes: Vec<(Vec<usize>, usize)> = fuse(&gates, 3).iter().map(|b| (b.qubits.clone(), b.gates)).collect();
+        assert_eq!(shapes, [(vec![2, 3, 4], 2), (vec![0, 1, 2], 2)]);
+        // A gate too wide to fuse keeps its controls, hosts nothing, and a block sharing a
+        // qubit with it does not move past it; one on other qubits does.
+        let wide = Gate::one(GateKind::Z, q(5)).controlled(q(1)).controlled(q(2)).controlled(q(3));
+        let gates = vec![Gate::cx(q(0), q(1)), wide.clone(), Gate::cx(q(1), q(4))];
+        let blocks = fuse(&gates, 3);
+        let shapes: Vec<Vec<usize>> = blocks.iter().map(|b| b.qubits.clone()).collect();
+        assert_eq!(shapes, [vec![0, 1], vec![5], vec![1, 4]]);
+        assert_eq!(blocks[1].control_mask, 0b1110);
+        let gates = vec![Gate::cx(q(0), q(1)), wide, Gate::cx(q(0), q(4))];
+        let shapes: Vec<Vec<usize>> = fuse(&gates, 3).iter().map(|b| b.qubits.clone()).collect();
+        assert_eq!(shapes, [vec![0, 1, 4], vec![5]]);
     }
 
     #[test]

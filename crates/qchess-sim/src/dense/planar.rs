@@ -6,10 +6,11 @@
 //! layout in place for a run of fused blocks and back after it; single-precision states are
 //! created in it.
 //!
-//! The kernels are compiled twice: once for the baseline processor and once with AVX2 and FMA,
-//! picked at run time when the processor has them (through `pulp`, which keeps the dispatch
-//! safe). Every function the fast version calls is inlined into it so that its loops are
-//! vectorised with those instructions.
+//! The kernels are compiled three times: for the baseline processor, with AVX2 and FMA, and
+//! with AVX-512; the best the processor has is picked at run time (through `pulp`, which keeps
+//! the dispatch safe). Every function a fast version calls is inlined into it so that its loops
+//! are vectorised with those instructions. A chunk plane is one AVX-512 vector in double
+//! precision; in single precision the kernel computes two output chunks per 16-lane vector.
 //!
 //! With several threads, the vector is divided on the highest chunk-index bits that the block
 //! does not touch: each thread owns the chunks whose divided bits equal its number, so every
@@ -48,22 +49,14 @@ impl<T: Real> View<'_, T> {
         (lanes(re), lanes(im))
     }
 
-    /// Writes chunk `c` as `(rr - ii) + i (ri + ir)`.
+    /// Writes chunk `c`.
     #[inline(always)]
-    pub(crate) fn store<S: Simd>(
-        &mut self,
-        simd: S,
-        c: usize,
-        rr: &Lanes<T>,
-        ii: &Lanes<T>,
-        ri: &Lanes<T>,
-        ir: &Lanes<T>,
-    ) {
+    pub(crate) fn write(&mut self, c: usize, re: &Lanes<T>, im: &Lanes<T>) {
         let at = (c & ((1 << self.segment_bits) - 1)) * 2 * CHUNK;
         let segment = &mut self.segments[c >> self.segment_bits][at..at + 2 * CHUNK];
-        let (re, im) = segment.split_at_mut(CHUNK);
-        T::sub_lanes(simd, re, rr, ii);
-        T::add_lanes(simd, im, ri, ir);
+        let (out_re, out_im) = segment.split_at_mut(CHUNK);
+        out_re.copy_from_slice(re);
+        out_im.copy_from_slice(im);
     }
 }
 
@@ -117,8 +110,11 @@ pub(crate) fn to_interleaved<T: Real>(values: &mut [T]) {
 
 /// A block prepared for the planar kernel, or kept for the scalar one.
 pub(crate) enum Prepared<T> {
-    /// Through [`planar_kernel::apply_view`].
-    Vector(PlanarBlock<T>),
+    /// Through [`planar_kernel::apply_view`], two output chunks at a time.
+    Pairs(PlanarBlock<T, { 2 * CHUNK }>),
+    /// Through [`planar_kernel::apply_view`], four output chunks at a time (single precision,
+    /// blocks with at least two qubits above the chunk's).
+    Quads(PlanarBlock<T, { 4 * CHUNK }>),
     /// Too wide: through [`planar_kernel::apply_scalar`].
     Scalar(Block),
 }
@@ -127,7 +123,14 @@ impl<T: Real> Prepared<T> {
     /// Prepares `block`.
     pub(crate) fn new(block: &Block) -> Prepared<T> {
         match planar_kernel::with_controls_expanded(block) {
-            Some(plain) => Prepared::Vector(PlanarBlock::new(&plain, T::PAIR_ROWS)),
+            Some(plain)
+                if T::FOUR_ROWS
+                    && plain.qubits.iter().filter(|&&q| q >= CHUNK_BITS).count()
+                        >= planar_kernel::high_qubits_for::<{ 4 * CHUNK }>() =>
+            {
+                Prepared::Quads(PlanarBlock::new(&plain))
+            }
+            Some(plain) => Prepared::Pairs(PlanarBlock::new(&plain)),
             None => Prepared::Scalar(block.clone()),
         }
     }
@@ -135,13 +138,19 @@ impl<T: Real> Prepared<T> {
 
 /// Applies a prepared block to a planar vector with up to `threads` threads.
 pub(crate) fn apply<T: Real>(planes: &mut [T], block: &Prepared<T>, threads: usize) {
-    let block = match block {
-        Prepared::Vector(block) => block,
-        Prepared::Scalar(block) => {
-            planar_kernel::apply_scalar(planes, block);
-            return;
-        }
-    };
+    apply_with(Arch::new(), planes, block, threads);
+}
+
+/// [`apply`] with the instructions of `arch` (tests run every set the processor has).
+pub(crate) fn apply_with<T: Real>(arch: Arch, planes: &mut [T], block: &Prepared<T>, threads: usize) {
+    match block {
+        Prepared::Pairs(block) => apply_block(arch, planes, block, threads),
+        Prepared::Quads(block) => apply_block(arch, planes, block, threads),
+        Prepared::Scalar(block) => planar_kernel::apply_scalar(planes, block),
+    }
+}
+
+fn apply_block<T: Real, const N: usize>(arch: Arch, planes: &mut [T], block: &PlanarBlock<T, N>, threads: usize) {
     let chunk_bits = (planes.len() / (2 * CHUNK)).trailing_zeros() as usize;
     // Divide on the highest chunk bits the block leaves alone, one bit per doubling of threads.
     let mut wanted = 0;
@@ -159,7 +168,6 @@ pub(crate) fn apply<T: Real>(planes: &mut [T], block: &Prepared<T>, threads: usi
     for &bit in &split_bits {
         views = views.into_iter().flat_map(|view| divide(view, bit)).collect();
     }
-    let arch = Arch::new();
     let mut views = views.into_iter();
     let Some(first) = views.next() else { return };
     std::thread::scope(|scope| {
@@ -185,13 +193,13 @@ fn divide<T>(view: View<'_, T>, bit: usize) -> [View<'_, T>; 2] {
 }
 
 /// The kernel on one view, with the fastest instructions the processor has.
-fn run<T: Real>(arch: Arch, mut view: View<'_, T>, block: &PlanarBlock<T>, offsets: &[usize]) {
-    struct Pass<'a, 'b, T> {
+fn run<T: Real, const N: usize>(arch: Arch, mut view: View<'_, T>, block: &PlanarBlock<T, N>, offsets: &[usize]) {
+    struct Pass<'a, 'b, T, const N: usize> {
         view: &'a mut View<'b, T>,
-        block: &'a PlanarBlock<T>,
+        block: &'a PlanarBlock<T, N>,
         offsets: &'a [usize],
     }
-    impl<T: Real> WithSimd for Pass<'_, '_, T> {
+    impl<T: Real, const N: usize> WithSimd for Pass<'_, '_, T, N> {
         type Output = ();
         #[inline(always)]
         fn with_simd<S: Simd>(self, simd: S) {

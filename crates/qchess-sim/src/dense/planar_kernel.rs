@@ -35,37 +35,58 @@ pub(crate) const MAX_PLANAR_QUBITS: usize = 6;
 /// Eight lanes of one plane.
 pub(crate) type Lanes<T> = [T; CHUNK];
 
-/// One term of an output chunk pair: the permuted input it reads and the coefficients of the
-/// two output chunks (real and imaginary parts of each).
+/// One term of a set of output chunks computed together (`N / CHUNK` of them, side by side in
+/// `N` lanes): the permuted input it reads and the coefficients of each output chunk (real and
+/// imaginary parts). Aligned on a cache line so that no vector load of its weights straddles
+/// two.
 #[derive(Debug, Clone)]
-pub(crate) struct Term<T> {
+#[repr(C, align(64))]
+pub(crate) struct Term<T, const N: usize> {
+    re: [T; N],
+    im: [T; N],
     source: usize,
-    weights: [Lanes<T>; 4],
 }
+
+/// The inputs of one group, aligned like [`Term`].
+#[repr(C, align(64))]
+struct Inputs<T>([Lanes<T>; 1 << MAX_PLANAR_QUBITS]);
 
 /// Output chunks computed together: their positions in the group and their terms.
 #[derive(Debug, Clone)]
-pub(crate) struct Rows<T> {
-    outputs: [usize; 2],
-    paired: bool,
-    terms: Vec<Term<T>>,
+pub(crate) struct Rows<T, const N: usize> {
+    outputs: Vec<usize>,
+    terms: Vec<Term<T, N>>,
 }
 
-/// A block ready for the planar kernel.
+/// A block ready for the planar kernel, computing `N / CHUNK` output chunks per pass over its
+/// terms: each multiply-add then spans `N` lanes (two AVX-512 vectors of `f32` for `N = 32`,
+/// two of `f64` for `N = 16`), and each input read serves that many outputs.
 #[derive(Debug, Clone)]
-pub(crate) struct PlanarBlock<T> {
+pub(crate) struct PlanarBlock<T, const N: usize> {
     /// Chunk-index bits of the high qubits, ascending.
     pub(crate) high_bits: Vec<usize>,
-    /// Lane masks of the low patterns, `d` = index.
-    low_masks: Vec<usize>,
-    rows: Vec<Rows<T>>,
+    /// The lane bits of the block's qubits inside a chunk (bit `q` for qubit `q < 3`).
+    low_lanes: usize,
+    rows: Vec<Rows<T, N>>,
 }
 
-impl<T: Real> PlanarBlock<T> {
+/// How many high qubits a block needs for the kernel to compute `N / CHUNK` output chunks
+/// together.
+pub(crate) const fn high_qubits_for<const N: usize>() -> usize {
+    (N / CHUNK).trailing_zeros() as usize
+}
+
+impl<T: Real, const N: usize> PlanarBlock<T, N> {
     /// Prepares a block without controls of at most [`MAX_PLANAR_QUBITS`] qubits (see
-    /// [`with_controls_expanded`]); `pair_rows` computes two output chunks per pass over the
-    /// terms (more independent multiply-adds for narrow types).
-    pub(crate) fn new(block: &Block, pair_rows: bool) -> PlanarBlock<T> {
+    /// [`with_controls_expanded`]). A block with fewer than [`high_qubits_for`] qubits above
+    /// the chunk's is extended with the lowest chunk bits it leaves alone, as the identity.
+    pub(crate) fn new(block: &Block) -> PlanarBlock<T, N> {
+        let step = N / CHUNK;
+        let high = block.qubits.iter().filter(|&&q| q >= CHUNK_BITS).count();
+        if high < high_qubits_for::<N>() {
+            let free = (CHUNK_BITS..).find(|q| !block.qubits.contains(q)).unwrap_or(CHUNK_BITS);
+            return PlanarBlock::new(&with_identity_on(block, free));
+        }
         let low: Vec<usize> = block.qubits.iter().copied().filter(|&q| q < CHUNK_BITS).collect();
         let high_bits: Vec<usize> = block.qubits.iter().filter(|&&q| q >= CHUNK_BITS).map(|q| q - CHUNK_BITS).collect();
         let (kl, kh) = (low.len(), high_bits.len());
@@ -73,39 +94,34 @@ impl<T: Real> PlanarBlock<T> {
         let dim = 1usize << block.qubits.len();
         // Lane mask of low pattern `d`, and the low local bits of lane `j`.
         let deposit = |d: usize| low.iter().enumerate().filter(|(i, _)| d >> i & 1 == 1).map(|(_, &q)| 1 << q).sum();
-        let low_masks: Vec<usize> = (0..nd).map(deposit).collect();
+        let low_lanes = deposit(nd - 1);
         let lane_bits =
             |j: usize| low.iter().enumerate().filter(|&(_, &q)| j >> q & 1 == 1).map(|(i, _)| 1 << i).sum::<usize>();
         let zero = T::default();
-        // coefficient(r, source) as lane arrays (real, imaginary).
-        let coefficient = |r: usize, source: usize| -> (Lanes<T>, Lanes<T>) {
+        // The coefficient of lane `j` of output chunk `r` on input `source` (real, imaginary).
+        let coefficient = |r: usize, source: usize, j: usize| -> (T, T) {
             let (c, d) = (source / nd, source % nd);
-            let (mut re, mut im) = ([zero; CHUNK], [zero; CHUNK]);
-            for j in 0..CHUNK {
-                let row = lane_bits(j) | (r << kl);
-                let column = (lane_bits(j) ^ d) | (c << kl);
-                let value: Complex64 = block.matrix[row * dim + column];
-                re[j] = T::from_f64(value.re);
-                im[j] = T::from_f64(value.im);
-            }
-            (re, im)
+            let row = lane_bits(j) | (r << kl);
+            let column = (lane_bits(j) ^ d) | (c << kl);
+            let value: Complex64 = block.matrix[row * dim + column];
+            (T::from_f64(value.re), T::from_f64(value.im))
         };
-        let nonzero = |lanes: &Lanes<T>| lanes.iter().any(|&x| x != zero);
-        let step = if pair_rows && nh >= 2 { 2 } else { 1 };
         let mut rows = Vec::new();
         for first in (0..nh).step_by(step) {
-            let second = first + step - 1;
+            let outputs: Vec<usize> = (first..first + step).collect();
             let mut terms = Vec::new();
             for source in 0..nh * nd {
-                let (r0, i0) = coefficient(first, source);
-                let (r1, i1) = if step == 2 { coefficient(second, source) } else { ([zero; CHUNK], [zero; CHUNK]) };
-                if nonzero(&r0) || nonzero(&i0) || nonzero(&r1) || nonzero(&i1) {
-                    terms.push(Term { source, weights: [r0, i0, r1, i1] });
+                let (mut re, mut im) = ([zero; N], [zero; N]);
+                for lane in 0..N {
+                    (re[lane], im[lane]) = coefficient(outputs[lane / CHUNK], source, lane % CHUNK);
+                }
+                if re.iter().chain(&im).any(|&x| x != zero) {
+                    terms.push(Term { re, im, source });
                 }
             }
-            rows.push(Rows { outputs: [first, second], paired: step == 2, terms });
+            rows.push(Rows { outputs, terms });
         }
-        PlanarBlock { high_bits, low_masks, rows }
+        PlanarBlock { high_bits, low_lanes, rows }
     }
 
     /// How many chunks one group spans.
@@ -152,6 +168,25 @@ pub(crate) fn with_controls_expanded(block: &Block) -> Option<Block> {
     Some(Block { qubits, matrix, control_mask: 0, control_value: 0, gates: block.gates })
 }
 
+/// `block` extended to `qubit` (not one of its own), on which it acts as the identity.
+fn with_identity_on(block: &Block, qubit: usize) -> Block {
+    let mut qubits = block.qubits.clone();
+    qubits.push(qubit);
+    qubits.sort_unstable();
+    let at = qubits.iter().position(|&q| q == qubit).unwrap_or(0);
+    let (dim, wide) = (1usize << block.qubits.len(), 2usize << block.qubits.len());
+    // A local index of the extended block without its bit `at`, and that bit.
+    let strip = |index: usize| (index & ((1 << at) - 1)) | ((index >> (at + 1)) << at);
+    let bit = |index: usize| index >> at & 1;
+    let mut matrix = vec![Complex64::new(0.0, 0.0); wide * wide];
+    for row in 0..wide {
+        for column in (0..wide).filter(|&column| bit(column) == bit(row)) {
+            matrix[row * wide + column] = block.matrix[strip(row) * dim + strip(column)];
+        }
+    }
+    Block { qubits, matrix, ..block.clone() }
+}
+
 /// `x` with lane `j` read from lane `j ^ mask` (a constant in every arm: one shuffle).
 #[inline(always)]
 fn permuted<T: Copy>(x: &Lanes<T>, mask: usize) -> Lanes<T> {
@@ -173,66 +208,150 @@ fn permuted<T: Copy>(x: &Lanes<T>, mask: usize) -> Lanes<T> {
 
 /// Applies `block` to every group of `view` (whose chunk indices are `offsets`-compressed:
 /// `offsets[h]` is the view's chunk offset of high combination `h`).
+///
+/// Output chunks are computed `N / CHUNK` at a time on `N` lanes: each input plane is repeated
+/// across the lanes, so one multiply-add covers every output of the set. Inputs are copied once
+/// per group (lane-permuted for the block's qubits inside a chunk) and read by every output.
 #[inline(always)]
-pub(crate) fn apply_view<T: Real, S: Simd>(simd: S, view: &mut View<'_, T>, block: &PlanarBlock<T>, offsets: &[usize]) {
+pub(crate) fn apply_view<T: Real, S: Simd, const N: usize>(
+    simd: S,
+    view: &mut View<'_, T>,
+    block: &PlanarBlock<T, N>,
+    offsets: &[usize],
+) {
+    // One version per set of lanes, so that only the permutations the block needs are made,
+    // each a single shuffle.
+    match block.low_lanes {
+        0 => apply_groups::<T, S, N, 0>(simd, view, block, offsets),
+        1 => apply_groups::<T, S, N, 1>(simd, view, block, offsets),
+        2 => apply_groups::<T, S, N, 2>(simd, view, block, offsets),
+        3 => apply_groups::<T, S, N, 3>(simd, view, block, offsets),
+        4 => apply_groups::<T, S, N, 4>(simd, view, block, offsets),
+        5 => apply_groups::<T, S, N, 5>(simd, view, block, offsets),
+        6 => apply_groups::<T, S, N, 6>(simd, view, block, offsets),
+        _ => apply_groups::<T, S, N, 7>(simd, view, block, offsets),
+    }
+}
+
+/// The lane mask of low pattern `d` of a block whose lanes are `LOW`: the bits of `d`
+/// deposited on the set bits of `LOW`.
+#[inline(always)]
+const fn lane_mask<const LOW: usize>(d: usize) -> usize {
+    let (mut mask, mut bit, mut lane) = (0, 0, 0);
+    while lane < CHUNK_BITS {
+        if LOW >> lane & 1 == 1 {
+            if d >> bit & 1 == 1 {
+                mask |= 1 << lane;
+            }
+            bit += 1;
+        }
+        lane += 1;
+    }
+    mask
+}
+
+/// [`apply_view`] for a block whose qubits inside a chunk are the lanes `LOW`.
+#[inline(always)]
+fn apply_groups<T: Real, S: Simd, const N: usize, const LOW: usize>(
+    simd: S,
+    view: &mut View<'_, T>,
+    block: &PlanarBlock<T, N>,
+    offsets: &[usize],
+) {
     let zero = T::default();
     let per_group = block.chunks_per_group();
-    let nd = block.low_masks.len();
+    let nd = 1usize << LOW.count_ones();
     let mask: usize = offsets.iter().fold(0, |acc, &o| acc | o);
     let groups = view.chunks() / per_group;
-    let mut input_re = [[zero; CHUNK]; 1 << MAX_PLANAR_QUBITS];
-    let mut input_im = [[zero; CHUNK]; 1 << MAX_PLANAR_QUBITS];
+    let (mut inputs_re, mut inputs_im) =
+        (Inputs([[zero; CHUNK]; 1 << MAX_PLANAR_QUBITS]), Inputs([[zero; CHUNK]; 1 << MAX_PLANAR_QUBITS]));
+    let (input_re, input_im) = (&mut inputs_re.0, &mut inputs_im.0);
     let mut base = 0usize;
     for _ in 0..groups {
-        if nd == 1 {
-            for ((&offset, re), im) in offsets.iter().zip(&mut input_re).zip(&mut input_im) {
-                let (chunk_re, chunk_im) = view.chunk(base + offset);
-                *re = *chunk_re;
-                *im = *chunk_im;
-            }
-        } else {
-            for (h, &offset) in offsets.iter().enumerate() {
-                let (re, im) = view.chunk(base + offset);
-                let (re, im) = (*re, *im);
-                for (d, &lane_mask) in block.low_masks.iter().enumerate() {
-                    input_re[h * nd + d] = permuted(&re, lane_mask);
-                    input_im[h * nd + d] = permuted(&im, lane_mask);
-                }
+        for (h, &offset) in offsets.iter().enumerate() {
+            let (re, im) = view.chunk(base + offset);
+            let (re, im) = (*re, *im);
+            for d in 0..nd {
+                input_re[h * nd + d] = permuted(&re, lane_mask::<LOW>(d));
+                input_im[h * nd + d] = permuted(&im, lane_mask::<LOW>(d));
             }
         }
         for rows in &block.rows {
-            if rows.paired {
-                let (mut rr0, mut ii0, mut ri0, mut ir0) = ([zero; CHUNK], [zero; CHUNK], [zero; CHUNK], [zero; CHUNK]);
-                let (mut rr1, mut ii1, mut ri1, mut ir1) = ([zero; CHUNK], [zero; CHUNK], [zero; CHUNK], [zero; CHUNK]);
-                for term in &rows.terms {
-                    let (xr, xi) = (&input_re[term.source], &input_im[term.source]);
-                    let [wr0, wi0, wr1, wi1] = &term.weights;
-                    T::madd_lanes(simd, &mut rr0, wr0, xr);
-                    T::madd_lanes(simd, &mut ii0, wi0, xi);
-                    T::madd_lanes(simd, &mut ri0, wr0, xi);
-                    T::madd_lanes(simd, &mut ir0, wi0, xr);
-                    T::madd_lanes(simd, &mut rr1, wr1, xr);
-                    T::madd_lanes(simd, &mut ii1, wi1, xi);
-                    T::madd_lanes(simd, &mut ri1, wr1, xi);
-                    T::madd_lanes(simd, &mut ir1, wi1, xr);
-                }
-                view.store(simd, base + offsets[rows.outputs[0]], &rr0, &ii0, &ri0, &ir0);
-                view.store(simd, base + offsets[rows.outputs[1]], &rr1, &ii1, &ri1, &ir1);
-            } else {
-                let (mut rr, mut ii, mut ri, mut ir) = ([zero; CHUNK], [zero; CHUNK], [zero; CHUNK], [zero; CHUNK]);
-                for term in &rows.terms {
-                    let (xr, xi) = (&input_re[term.source], &input_im[term.source]);
-                    let [wr, wi, _, _] = &term.weights;
-                    T::madd_lanes(simd, &mut rr, wr, xr);
-                    T::madd_lanes(simd, &mut ii, wi, xi);
-                    T::madd_lanes(simd, &mut ri, wr, xi);
-                    T::madd_lanes(simd, &mut ir, wi, xr);
-                }
-                view.store(simd, base + offsets[rows.outputs[0]], &rr, &ii, &ri, &ir);
+            let (out_re, out_im) = accumulate(simd, &rows.terms, |term| {
+                let (xr, xi) = (&input_re[term.source], &input_im[term.source]);
+                (&term.re, &term.im, std::array::from_fn(|j| xr[j % CHUNK]), std::array::from_fn(|j| xi[j % CHUNK]))
+            });
+            for ((&output, re), im) in
+                rows.outputs.iter().zip(out_re.chunks_exact(CHUNK)).zip(out_im.chunks_exact(CHUNK))
+            {
+                view.write(base + offsets[output], lanes(re), lanes(im));
             }
         }
         base = ((base | mask) + 1) & !mask;
     }
+}
+
+/// `sum over terms of w * x` (complex, on `N` lanes) for the weights and inputs `parts` gives
+/// for each term. At least eight independent chains of multiply-adds keep both vector units
+/// busy despite their latency: when `N` lanes fill two 64-byte vectors the four sums give
+/// them; otherwise even and odd terms go to separate accumulators, summed at the end.
+#[inline(always)]
+fn accumulate<'a, T: Real + 'a, S: Simd, const N: usize>(
+    simd: S,
+    terms: &'a [Term<T, N>],
+    parts: impl Fn(&'a Term<T, N>) -> (&'a [T; N], &'a [T; N], [T; N], [T; N]),
+) -> ([T; N], [T; N]) {
+    let zero = T::default();
+    let (mut rr, mut ii, mut ri, mut ir) = ([zero; N], [zero; N], [zero; N], [zero; N]);
+    let (mut rr1, mut ii1, mut ri1, mut ir1) = ([zero; N], [zero; N], [zero; N], [zero; N]);
+    if N * std::mem::size_of::<T>() >= 128 {
+        for term in terms {
+            let (wr, wi, xr, xi) = parts(term);
+            T::madd_lanes(simd, &mut rr, wr, &xr);
+            T::madd_lanes(simd, &mut ii, wi, &xi);
+            T::madd_lanes(simd, &mut ri, wr, &xi);
+            T::madd_lanes(simd, &mut ir, wi, &xr);
+        }
+        let (mut real, mut imaginary) = ([zero; N], [zero; N]);
+        T::sub_lanes(simd, &mut real, &rr, &ii);
+        T::add_lanes(simd, &mut imaginary, &ri, &ir);
+        return (real, imaginary);
+    }
+    let mut pairs = terms.chunks_exact(2);
+    for pair in &mut pairs {
+        let (wr, wi, xr, xi) = parts(&pair[0]);
+        T::madd_lanes(simd, &mut rr, wr, &xr);
+        T::madd_lanes(simd, &mut ii, wi, &xi);
+        T::madd_lanes(simd, &mut ri, wr, &xi);
+        T::madd_lanes(simd, &mut ir, wi, &xr);
+        let (wr, wi, xr, xi) = parts(&pair[1]);
+        T::madd_lanes(simd, &mut rr1, wr, &xr);
+        T::madd_lanes(simd, &mut ii1, wi, &xi);
+        T::madd_lanes(simd, &mut ri1, wr, &xi);
+        T::madd_lanes(simd, &mut ir1, wi, &xr);
+    }
+    if let [last] = pairs.remainder() {
+        let (wr, wi, xr, xi) = parts(last);
+        T::madd_lanes(simd, &mut rr, wr, &xr);
+        T::madd_lanes(simd, &mut ii, wi, &xi);
+        T::madd_lanes(simd, &mut ri, wr, &xi);
+        T::madd_lanes(simd, &mut ir, wi, &xr);
+    }
+    // (rr + rr1) - (ii + ii1) and (ri + ri1) + (ir + ir1).
+    let (mut sum_rr, mut sum_ii, mut sum_ri, mut sum_ir) = ([zero; N], [zero; N], [zero; N], [zero; N]);
+    T::add_lanes(simd, &mut sum_rr, &rr, &rr1);
+    T::add_lanes(simd, &mut sum_ii, &ii, &ii1);
+    T::add_lanes(simd, &mut sum_ri, &ri, &ri1);
+    T::add_lanes(simd, &mut sum_ir, &ir, &ir1);
+    let (mut real, mut imaginary) = ([zero; N], [zero; N]);
+    T::sub_lanes(simd, &mut real, &sum_rr, &sum_ii);
+    T::add_lanes(simd, &mut imaginary, &sum_ri, &sum_ir);
+    (real, imaginary)
+}
+
+#[inline(always)]
+fn lanes<T>(slice: &[T]) -> &Lanes<T> {
+    slice.try_into().unwrap_or_else(|_| unreachable!("a chunk plane has {CHUNK} lanes"))
 }
 
 /// Applies a block of any width, with its controls, one amplitude group at a time on the whole

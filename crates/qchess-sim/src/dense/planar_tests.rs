@@ -2,6 +2,7 @@
 //! position (inside a chunk, at its edge, at the top), controls, thread counts, precisions.
 
 use num_complex::{Complex, Complex64};
+use pulp::Arch;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -22,11 +23,16 @@ fn random_state(qubits: usize, rng: &mut ChaCha8Rng) -> Vec<Complex64> {
 
 /// `block` applied through the planar layout with `threads` threads, in precision `T`.
 fn planar_apply<T: Real>(state: &[Complex64], block: &Block, threads: usize) -> Vec<Complex64> {
+    planar_apply_with::<T>(Arch::new(), state, block, threads)
+}
+
+/// [`planar_apply`] with the instructions of `arch`.
+fn planar_apply_with<T: Real>(arch: Arch, state: &[Complex64], block: &Block, threads: usize) -> Vec<Complex64> {
     let mut values: Vec<Complex<T>> =
         state.iter().map(|a| Complex::new(T::from_f64(a.re), T::from_f64(a.im))).collect();
     let planes: &mut [T] = bytemuck::cast_slice_mut(&mut values);
     planar::reorder(planes, threads, planar::to_planar);
-    planar::apply(planes, &planar::Prepared::new(block), threads);
+    planar::apply_with(arch, planes, &planar::Prepared::new(block), threads);
     planar::reorder(planes, threads, planar::to_interleaved);
     values.iter().map(|a| Complex64::new(a.re.to_f64(), a.im.to_f64())).collect()
 }
@@ -133,6 +139,43 @@ fn thread_counts_give_identical_planes() {
                 planar_apply::<f32>(&state, &block, threads) == planar_apply::<f32>(&state, &block, 1),
                 "single, {threads} threads, qubits {qubits:?}"
             );
+        }
+    }
+}
+
+/// Every instruction set this processor has (the baseline always; AVX2 and AVX-512 where
+/// present), so that each compiled version of the kernel is checked, not only the fastest.
+fn instruction_sets() -> Vec<(&'static str, Arch)> {
+    let mut sets = vec![("baseline", Arch::Scalar)];
+    #[cfg(target_arch = "x86_64")]
+    {
+        if let Some(v3) = pulp::x86::V3::try_new() {
+            sets.push(("avx2", Arch::V3(v3)));
+        }
+        if let Some(v4) = pulp::x86::V4::try_new() {
+            sets.push(("avx512", Arch::V4(v4)));
+        }
+    }
+    sets
+}
+
+#[test]
+fn every_instruction_set_matches_the_block_kernel() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let n = 9;
+    let state = random_state(n, &mut rng);
+    // Lane-only blocks (paired with an identity chunk), mixed, high-only, and an odd term count.
+    for qubits in
+        [vec![1], vec![0, 2], vec![0, 1, 2], vec![1, 5], vec![0, 3, 4, 8], vec![4, 6, 7, 8], vec![2, 3, 5, 6, 8]]
+    {
+        let block = random_block(qubits.clone(), &mut rng);
+        let expected = reference_apply(&state, &block);
+        let scale = expected.iter().map(|a| a.norm()).fold(1.0, f64::max);
+        for (name, arch) in instruction_sets() {
+            let double = planar_apply_with::<f64>(arch, &state, &block, 1);
+            assert!(max_difference(&expected, &double) < 1e-12, "{name} double, qubits {qubits:?}");
+            let single = planar_apply_with::<f32>(arch, &state, &block, 1);
+            assert!(max_difference(&expected, &single) < 1e-5 * scale, "{name} single, qubits {qubits:?}");
         }
     }
 }

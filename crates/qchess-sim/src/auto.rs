@@ -4,8 +4,9 @@
 //! The sparse simulator runs a circuit whose only measurements are final (no reset, no
 //! classical condition, no post-selection): the final state then holds the whole answer, and
 //! its size follows the number of populated basis states, not `2^n`. It is given a cap of a
-//! quarter of the dense vector's length (and at most [`AutoLimits::max_sparse_states`]): past
-//! that, a dense vector is smaller and faster, and the circuit runs densely instead.
+//! 64th of the dense vector's length (a quarter for small circuits, and at most
+//! [`AutoLimits::max_sparse_states`]): past that, a dense vector is faster, and the circuit runs
+//! densely instead.
 //!
 //! Circuits with mid-circuit measurements, resets or conditions run on sparse branches too:
 //! exact probabilities as a mixture of branches merged when equal (`mixture`), shots as groups
@@ -219,11 +220,19 @@ pub fn sample(circuit: &Circuit, shots: u64, seed: u64, limits: &AutoLimits) -> 
     Ok((Counts { keys, shots, counts }, Engine::Sparse))
 }
 
-/// The most basis states one sparse state (or branch) of `qubits` qubits may hold: a quarter of
-/// the dense vector, and at most [`AutoLimits::max_sparse_states`].
+/// Below this many basis states either simulator is instant, so small circuits stay sparse up
+/// to a quarter of the dense vector.
+const SMALL_SPARSE_STATES: usize = 1 << 12;
+
+/// The most basis states one sparse state (or branch) of `qubits` qubits may hold: a 64th of
+/// the dense vector (a sparse entry costs tens of times a dense amplitude: a dense random
+/// 24-qubit circuit spent 3 s growing its sparse state to a quarter of the vector before moving
+/// over, more than the whole dense run), a quarter for small circuits, and at most
+/// [`AutoLimits::max_sparse_states`].
 fn sparse_cap(qubits: usize, limits: &AutoLimits) -> usize {
-    let quarter_of_dense = if qubits >= 2 { 1usize << (qubits - 2).min(62) } else { 1 };
-    limits.max_sparse_states.min(quarter_of_dense).max(1)
+    let fraction_of_dense = |shift: usize| if qubits >= shift { 1usize << (qubits - shift).min(62) } else { 1 };
+    let small = fraction_of_dense(2).min(SMALL_SPARSE_STATES);
+    limits.max_sparse_states.min(fraction_of_dense(6).max(small)).max(1)
 }
 
 /// The distribution from the sparse simulator, or `None` when the circuit is not one it runs
@@ -352,6 +361,21 @@ mod tests {
         assert_eq!(outcomes.engine, Engine::Dense);
         assert_eq!(outcomes.probabilities.len(), 1024);
         assert!(outcomes.probabilities.iter().all(|(_, p)| (p - 1.0 / 1024.0).abs() < 1e-12));
+    }
+
+    #[test]
+    fn a_state_past_a_64th_of_the_dense_vector_moves_to_the_dense_simulator() {
+        // 20 qubits: 2^13 populated states (a 128th) stay sparse, 2^16 (a 16th) run densely.
+        for (superposed, engine) in [(13, Engine::Sparse), (16, Engine::Dense)] {
+            let mut circuit = Circuit::new();
+            let qubits: Vec<_> = (0..20).map(|_| circuit.add_qubit(QubitRole::General)).collect();
+            for &q in &qubits[..superposed] {
+                circuit.push_gate(Gate::one(GateKind::H, q));
+            }
+            let outcomes = probabilities(&circuit, &AutoLimits::default()).expect("runs");
+            assert_eq!(outcomes.engine, engine, "{superposed} qubits in superposition");
+            assert_eq!(outcomes.probabilities.len(), 1 << superposed);
+        }
     }
 
     #[test]

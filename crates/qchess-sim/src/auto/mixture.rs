@@ -10,7 +10,7 @@
 //!
 //! Limits: the live branches after a merge ([`Limits::max_branches`]), the basis states of all
 //! branches together ([`AutoLimits::max_sparse_states`]), and the deadline; a single branch past
-//! a quarter of the dense vector means the states are not sparse, and the dense simulator takes
+//! the sparse cap (a 64th of the dense vector; see the parent module) means the states are not sparse, and the dense simulator takes
 //! over.
 
 use std::hash::{Hash, Hasher};

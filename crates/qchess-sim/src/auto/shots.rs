@@ -10,7 +10,7 @@
 //!
 //! Circuits with post-selections are not sampled here: conditioning on a later post-selection
 //! changes how earlier outcomes are shared, which per-shot rejection handles (the dense
-//! sampler). A node past a quarter of the dense vector, or nodes past
+//! sampler). A node past the sparse cap (a 64th of the dense vector; see the parent module), or nodes past
 //! [`AutoLimits::max_sparse_states`] together, mean the states are not sparse and the dense
 //! sampler takes over.
 

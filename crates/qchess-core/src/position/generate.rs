@@ -65,17 +65,35 @@ impl Position {
         let ours = self.pieces_of(self.turn);
         for from in ours {
             let Some(mover) = self.piece_at(from) else { continue };
-            match mover.role {
-                Role::Pawn => self.pawn_moves(mover, from, &mut moves),
-                Role::King => self.king_moves(mover, from, &mut moves),
-                _ => self.piece_moves(mover, from, &mut moves),
-            }
+            self.standard_moves(mover, from, &mut moves);
             if mover.role != Role::Pawn {
                 self.splits(mover, from, &mut moves);
             }
         }
         self.merges(ours, &mut moves);
         moves
+    }
+
+    /// The legal captures of the side to move: the moves of [`Position::legal_moves`] whose
+    /// variant is [`MoveVariant::Capture`], in the same order, without generating the splits
+    /// and merges (which never capture). For searches that look at captures only.
+    pub fn legal_captures(&self) -> Vec<LegalMove> {
+        let mut moves = Vec::with_capacity(64);
+        for from in self.pieces_of(self.turn) {
+            let Some(mover) = self.piece_at(from) else { continue };
+            self.standard_moves(mover, from, &mut moves);
+        }
+        moves.retain(|mv| mv.typed.variant == MoveVariant::Capture);
+        moves
+    }
+
+    /// The jumps, slides, pawn moves and castles of `mover` on `from`.
+    fn standard_moves(&self, mover: Piece, from: Square, moves: &mut Vec<LegalMove>) {
+        match mover.role {
+            Role::Pawn => self.pawn_moves(mover, from, moves),
+            Role::King => self.king_moves(mover, from, moves),
+            _ => self.piece_moves(mover, from, moves),
+        }
     }
 
     /// The variant of a jump or slide of `mover` onto `to`, `None` when the target certainly

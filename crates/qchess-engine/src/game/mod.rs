@@ -279,6 +279,12 @@ impl Game {
         self.options.rules.rules().legal_moves(self)
     }
 
+    /// The legal moves that capture ([`Game::legal_moves`] of the capture variant), for
+    /// searches that look at captures only.
+    pub fn legal_captures(&self) -> Vec<LegalMove> {
+        self.options.rules.rules().legal_captures(self)
+    }
+
     /// Every legal move of the side to move as written, including those that are no single
     /// typed move (the observer rules' pairs, `e5e8|c2c7`).
     pub fn legal_notations(&self) -> Vec<Notation> {

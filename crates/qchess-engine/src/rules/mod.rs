@@ -39,7 +39,7 @@ pub mod official;
 use std::fmt;
 use std::str::FromStr;
 
-use qchess_core::{Fen, LegalMove, Notation};
+use qchess_core::{Fen, LegalMove, MoveVariant, Notation};
 use thiserror::Error;
 
 use crate::game::Turn;
@@ -118,6 +118,14 @@ pub trait Rules: fmt::Debug + Send + Sync {
     /// Every legal move of the side to move that is one typed move (the moves a quantum board
     /// could run as they are).
     fn legal_moves(&self, game: &Game) -> Vec<LegalMove>;
+
+    /// The moves of [`Rules::legal_moves`] that capture ([`MoveVariant::Capture`]), in the same
+    /// order. Rule sets override it when they can list captures without every other move.
+    fn legal_captures(&self, game: &Game) -> Vec<LegalMove> {
+        let mut moves = self.legal_moves(game);
+        moves.retain(|mv| mv.typed.variant == MoveVariant::Capture);
+        moves
+    }
 
     /// Every legal move of the side to move as written: [`Rules::legal_moves`] and the moves
     /// that are no single typed move (the observer rules' pairs).

@@ -32,6 +32,10 @@ impl Rules for Official {
         game.position().legal_moves()
     }
 
+    fn legal_captures(&self, game: &Game) -> Vec<LegalMove> {
+        game.position().legal_captures()
+    }
+
     fn play(&self, turn: &mut Turn<'_>, notation: &Notation) -> Result<(), GameError> {
         let game = turn.game();
         let position = game.position_for(notation)?;

@@ -280,7 +280,7 @@ impl Run<'_> {
         }
         alpha = alpha.max(stand);
         let mut best = stand;
-        let mut captures: Vec<LegalMove> = game.legal_moves().into_iter().filter(is_capture).collect();
+        let mut captures = game.legal_captures();
         self.order.sort(&mut captures, None, ply, game.position(), &weights);
         for mv in &captures {
             // Captures that take nothing of the enemy's (onto its superposed squares with no

@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use crate::notation::AlgebraicMove;
 use crate::position::rules::moves_like;
 use crate::{
-    Bitboard, CastlingRights, Color, Fen, LegalMove, MoveSquares, Piece, Position, Role, Square, SquareProbabilities,
+    Bitboard, CastlingRights, Color, Fen, LegalMove, MoveSquares, MoveVariant, Piece, Position, Role, Square,
+    SquareProbabilities,
 };
 
 /// Every legal move found by classifying every candidate one by one, in the documented
@@ -60,6 +61,12 @@ fn assert_same(position: &Position) {
     let fast = position.legal_moves();
     let reference = legal_moves_by_classification(position);
     assert_eq!(fast, reference, "{position}");
+    assert_eq!(position.legal_captures(), captures_of(&reference), "{position}");
+}
+
+/// The captures among `moves`, in their order: what [`Position::legal_captures`] must list.
+fn captures_of(moves: &[LegalMove]) -> Vec<LegalMove> {
+    moves.iter().filter(|mv| mv.typed.variant == MoveVariant::Capture).copied().collect()
 }
 
 #[test]
@@ -157,6 +164,7 @@ proptest! {
         if let Some(position) = position {
             let fast = position.legal_moves();
             let reference = legal_moves_by_classification(&position);
+            prop_assert_eq!(position.legal_captures(), captures_of(&reference), "{}", position);
             prop_assert_eq!(fast, reference, "{}", position);
         }
     }

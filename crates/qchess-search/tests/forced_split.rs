@@ -2,23 +2,13 @@
 //! the search must find the quantum move, no standard move may force the capture at the same
 //! depth, and every answer to the quantum move must lose.
 
-use qchess_core::{AlgebraicMove, Fen, LegalMove, MoveSquares};
+use qchess_core::{AlgebraicMove, LegalMove, MoveSquares};
 use qchess_engine::{Game, GameResult};
 use qchess_search::branch::for_each_outcome;
 use qchess_search::{SearchConfig, SearchControl, SearchInfo, SearchLimits, Searcher};
 
-fn game(fen: &str, moves: &[&str]) -> Game {
-    let fen: Fen = fen.parse().unwrap();
-    let mut game = Game::new(&fen, Default::default()).unwrap();
-    for mv in moves {
-        game.play(mv).unwrap();
-    }
-    game
-}
-
-fn search(game: &Game, depth: u32) -> SearchInfo {
-    Searcher::new(SearchConfig::default()).search(game, &SearchLimits::depth(depth)).unwrap()
-}
+mod common;
+use common::{game, search};
 
 /// The search of `game` to `depth` among the root moves `keep` accepts only.
 fn search_among(game: &Game, depth: u32, keep: impl Fn(&LegalMove) -> bool) -> SearchInfo {

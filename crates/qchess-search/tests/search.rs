@@ -7,18 +7,8 @@ use qchess_engine::ai::RandomMover;
 use qchess_engine::{Game, GameOptions, RuleSet};
 use qchess_search::{SearchConfig, SearchLimits, Searcher, WIN, Weights};
 
-fn game(fen: &str, moves: &[&str]) -> Game {
-    let fen: Fen = fen.parse().unwrap();
-    let mut game = Game::new(&fen, GameOptions::default()).unwrap();
-    for mv in moves {
-        game.play(mv).unwrap();
-    }
-    game
-}
-
-fn search(game: &Game, depth: u32) -> qchess_search::SearchInfo {
-    Searcher::new(SearchConfig::default()).search(game, &SearchLimits::depth(depth)).unwrap()
-}
+mod common;
+use common::{game, search};
 
 #[test]
 fn a_king_capture_in_one_is_played_at_once() {

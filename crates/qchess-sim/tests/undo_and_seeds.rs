@@ -68,46 +68,35 @@ fn undo_replays_recorded_outcomes_when_no_snapshot_is_kept() {
     assert!(matches!(b.undo(), Err(BoardError::NothingToUndo)));
 }
 
+/// Plays [`GAME`] on a board with `options`, then undoes it move by move, checking each
+/// state against the one recorded on the way.
+fn assert_undo_restores_every_state(options: LocalBoardOptions) {
+    let mut b = LocalBoard::with_options(bb("a1 b1 g1"), options);
+    let mut states = vec![exact_state(&b)];
+    for text in GAME.split_whitespace() {
+        b.apply(&mv(text)).expect("runs");
+        states.push(exact_state(&b));
+    }
+    states.pop();
+    while let Some(expected) = states.pop() {
+        b.undo().expect("undo");
+        assert_eq!(exact_state(&b), expected, "{options:?}, after {} moves", b.history().len());
+    }
+}
+
 #[test]
 fn undo_with_a_small_snapshot_budget_mixes_snapshots_and_replay() {
     for budget in [0, 1, 4, 16] {
-        let options = LocalBoardOptions { seed: 4, snapshot_budget: budget, ..Default::default() };
-        let mut b = LocalBoard::with_options(bb("a1 b1 g1"), options);
-        let mut states = vec![exact_state(&b)];
-        for text in GAME.split_whitespace() {
-            b.apply(&mv(text)).expect("runs");
-            states.push(exact_state(&b));
-        }
-        states.pop();
-        while let Some(expected) = states.pop() {
-            b.undo().expect("undo");
-            assert_eq!(exact_state(&b), expected, "budget {budget}, after {} moves", b.history().len());
-        }
+        assert_undo_restores_every_state(LocalBoardOptions { seed: 4, snapshot_budget: budget, ..Default::default() });
     }
 }
 
 #[test]
 fn undo_with_every_snapshot_interval_restores_the_exact_state() {
-    for interval in [1, 2, 3, 8] {
-        for budget in [4, 1 << 20] {
-            let options = LocalBoardOptions {
-                seed: 4,
-                snapshot_budget: budget,
-                snapshot_interval: interval,
-                ..Default::default()
-            };
-            let mut b = LocalBoard::with_options(bb("a1 b1 g1"), options);
-            let mut states = vec![exact_state(&b)];
-            for text in GAME.split_whitespace() {
-                b.apply(&mv(text)).expect("runs");
-                states.push(exact_state(&b));
-            }
-            states.pop();
-            while let Some(expected) = states.pop() {
-                b.undo().expect("undo");
-                let moves = b.history().len();
-                assert_eq!(exact_state(&b), expected, "interval {interval}, budget {budget}, after {moves} moves");
-            }
+    for snapshot_interval in [1, 2, 3, 8] {
+        for snapshot_budget in [4, 1 << 20] {
+            let options = LocalBoardOptions { seed: 4, snapshot_budget, snapshot_interval, ..Default::default() };
+            assert_undo_restores_every_state(options);
         }
     }
 }

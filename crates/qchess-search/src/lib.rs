@@ -2,13 +2,14 @@
 //!
 //! - [`Searcher`]: iterative-deepening negamax with alpha-beta where every move that measures
 //!   is an exact chance node (both outcomes, each on its own collapsed state, weighted by its
-//!   exact probability, searched in the node's window and searched again only when the
-//!   bounds leave the node undecided); splits and merges at every depth but the last (one ply
-//!   shallower below the root); observer-rules pairs at the root; late-move reductions and
-//!   futility pruning at the last ply; ordering by stored best move, expected capture gain,
-//!   killers and history; a transposition table keyed on the classical position plus a hash
-//!   of the quantum state; quiescence on captures; a state-size budget; time control
-//!   ([`SearchLimits`]).
+//!   exact probability, the second searched in the window the first leaves it, and searched
+//!   again only when the bounds leave the node undecided); splits and merges at every depth
+//!   but the last (one ply shallower below the root); observer-rules pairs at the root;
+//!   late-move reductions, futility pruning at the last ply and reverse futility pruning at
+//!   the last two; ordering by stored best move, expected capture gain, killers and history;
+//!   a transposition table keyed on the classical position plus a hash of the quantum state,
+//!   quiescence included; quiescence on captures, losing captures skipped; a state-size
+//!   budget; time control ([`SearchLimits`]).
 //! - [`eval`]: the evaluation, with every weight in [`Weights`].
 //! - [`branch`]: playing a move with each of its measurement outcomes.
 //! - [`matchplay`]: matches between players, with W/D/L, score interval and Elo.

@@ -118,12 +118,20 @@ pub(crate) struct Deadline {
     started: Instant,
     budget: Option<Duration>,
     nodes: Option<u64>,
+    /// Whether time left unused is saved for later moves (a clock) or lost (a fixed move time).
+    banks_time: bool,
     ponder_started: bool,
 }
 
 impl Deadline {
     pub fn new(limits: &SearchLimits) -> Deadline {
-        Deadline { started: Instant::now(), budget: limits.time_budget(), nodes: limits.nodes, ponder_started: false }
+        Deadline {
+            started: Instant::now(),
+            budget: limits.time_budget(),
+            nodes: limits.nodes,
+            banks_time: limits.clock.is_some(),
+            ponder_started: false,
+        }
     }
 
     /// Whether the search must stop now, after `nodes` nodes.
@@ -143,10 +151,12 @@ impl Deadline {
         self.nodes.is_some_and(|limit| nodes >= limit) || self.budget.is_some_and(|b| self.started.elapsed() >= b)
     }
 
-    /// Whether another iteration is worth starting: one usually takes several times the last,
-    /// so none starts after half the budget has gone.
+    /// Whether another iteration is worth starting. On a clock, one usually takes several
+    /// times the last, so none starts after half the budget has gone and the rest is saved for
+    /// later moves. A fixed move time cannot be saved: an unfinished iteration still searches
+    /// the last best move first and keeps any move that beats it, so it always starts.
     pub fn next_iteration_fits(&self, control: &SearchControl) -> bool {
-        control.is_pondering() || self.budget.is_none_or(|b| self.started.elapsed() < b / 2)
+        control.is_pondering() || !self.banks_time || self.budget.is_none_or(|b| self.started.elapsed() < b / 2)
     }
 
     pub fn elapsed(&self) -> Duration {
@@ -175,5 +185,18 @@ mod tests {
         assert_eq!(limits.time_budget(), Some(Duration::from_millis(185)));
         assert_eq!(SearchLimits::default().time_budget(), None);
         assert_eq!(SearchLimits::depth(0).max_depth(), 1);
+    }
+
+    #[test]
+    fn a_fixed_move_time_always_starts_the_next_iteration_a_clock_saves_half() {
+        let control = SearchControl::new();
+        let spent = |limits: &SearchLimits| {
+            let mut deadline = Deadline::new(limits);
+            deadline.started -= Duration::from_millis(150);
+            deadline.next_iteration_fits(&control)
+        };
+        assert!(spent(&SearchLimits::movetime(Duration::from_millis(200))));
+        let clock = Clock { remaining: Duration::from_secs(6), increment: Duration::ZERO, moves_to_go: Some(20) };
+        assert!(!spent(&SearchLimits { clock: Some(clock), ..SearchLimits::default() }));
     }
 }

@@ -1,12 +1,17 @@
 //! Move ordering: the stored best move, then captures by expected gain, then killer moves,
 //! then quiet moves by history, splits and merges after standard moves of equal history.
 
+use qchess_core::classical::piece_attacks;
 use qchess_core::{Color, LegalMove, MoveSquares, MoveVariant, Position, Role};
 
 use crate::eval::Weights;
 
 /// The value a capture of a king counts for in ordering: above any material.
 const KING_VICTIM: f64 = 20_000.0;
+
+/// How much more than it takes a capturer must be worth for its capture of a defended
+/// square to count as losing.
+const LOSING_MARGIN: f64 = 50.0;
 
 /// How far behind a standard quiet move a split or merge of equal history sorts.
 const SPLIT_MERGE_PENALTY: f64 = 50.0;
@@ -59,6 +64,35 @@ pub fn expected_gain(mv: &LegalMove, position: &Position, weights: &Weights) -> 
     }
     let mover = position.piece_at(mv.typed.sources()[0]).map_or(0.0, |p| weights.value(p.role));
     gain - mover / 10.0
+}
+
+/// Whether a capture most likely loses material: it takes less (in expectation) than the
+/// capturer is worth, by more than [`LOSING_MARGIN`], onto a square an enemy piece can capture
+/// on next (superposed pieces in between do not block, as the rules say). Quiescence skips
+/// these, as chess engines skip captures that lose in the static exchange.
+pub fn is_losing_capture(mv: &LegalMove, position: &Position, weights: &Weights) -> bool {
+    let us = position.turn();
+    let Some(mover) = position.piece_at(mv.typed.sources()[0]) else { return false };
+    let mut taken = 0.0;
+    for square in mv.typed.targets().into_iter().chain(mv.typed.en_passant_victim()) {
+        if let Some(victim) = position.piece_at(square).filter(|p| p.color != us) {
+            if victim.role == Role::King {
+                return false;
+            }
+            taken += weights.value(victim.role) * position.probability(square);
+        }
+    }
+    if weights.value(mover.role) - taken <= LOSING_MARGIN {
+        return false;
+    }
+    let blockers = position.certainly_full();
+    let targets = mv.typed.targets();
+    position.pieces_of(!us).into_iter().any(|defender| {
+        position.piece_at(defender).is_some_and(|piece| {
+            let reach = piece_attacks(piece, defender, blockers);
+            targets.iter().any(|&target| reach.contains(target))
+        })
+    })
 }
 
 /// Whether a capture may take a king: quiescence never prunes these.
@@ -140,5 +174,16 @@ mod tests {
         let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         assert_eq!(names[0], "d1xd3");
         assert_eq!(names[1], "h1g3");
+    }
+
+    #[test]
+    fn a_capture_of_a_defended_cheaper_piece_is_losing() {
+        let weights = Weights::default();
+        let fen: Fen = "3rk3/8/8/3p4/4n2p/3P1N2/Q7/4K3 w - - 0 1".parse().unwrap();
+        let position = Position::from_fen(&fen).unwrap();
+        let losing = |text: &str| is_losing_capture(&position.parse_move(text).unwrap(), &position, &weights);
+        assert!(losing("a2xd5"), "the queen takes a pawn the rook defends");
+        assert!(!losing("f3xh4"), "the knight takes an undefended pawn");
+        assert!(!losing("d3xe4"), "the pawn takes a knight the pawn defends: a gain");
     }
 }

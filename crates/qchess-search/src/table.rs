@@ -123,11 +123,16 @@ impl Table {
         self.slots[self.index(key)].filter(|entry| entry.key == key)
     }
 
-    /// Stores an entry, replacing a shallower one or one of another position.
+    /// Stores an entry, replacing a shallower one of the same position or one of another
+    /// position, except that a quiescence entry (depth 0 or less) never evicts a main-search
+    /// entry of another position: those are fewer and dearer.
     pub fn store(&mut self, entry: Entry) {
         let index = self.index(entry.key);
         let slot = &mut self.slots[index];
-        if slot.is_none_or(|old| old.key != entry.key || old.depth <= entry.depth) {
+        let replaces = |old: Entry| {
+            if old.key == entry.key { old.depth <= entry.depth } else { entry.depth > 0 || old.depth <= 0 }
+        };
+        if slot.is_none_or(replaces) {
             *slot = Some(entry);
         }
     }
@@ -164,5 +169,16 @@ mod tests {
         table.store(Entry { depth: 4, score: 3.0, ..entry });
         assert_eq!(table.probe(5).unwrap().score, 3.0);
         assert!(table.probe(6).is_none());
+        let slots = table.slots.len() as u64;
+        table.store(Entry { key: 5 + slots, depth: 0, ..entry });
+        assert_eq!(table.probe(5).unwrap().score, 3.0, "a quiescence entry evicted a main one");
+        table.store(Entry { key: 5 + slots, depth: 1, ..entry });
+        assert!(table.probe(5).is_none());
+        table.store(Entry { key: 5, depth: -1, ..entry });
+        assert!(table.probe(5).is_none());
+        table.clear();
+        table.store(Entry { key: 5 + slots, depth: 0, ..entry });
+        table.store(Entry { key: 5, depth: -1, ..entry });
+        assert_eq!(table.probe(5).unwrap().depth, -1, "quiescence entries replace each other");
     }
 }

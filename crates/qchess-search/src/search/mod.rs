@@ -39,11 +39,22 @@ pub struct SearchConfig {
     pub hash_megabytes: usize,
     /// Plies of captures searched past the nominal depth (0: none).
     pub quiescence_plies: u32,
+    /// Whether the search prunes by judgement (futility and reverse futility, late-move
+    /// reductions, splits and merges skipped at the last ply, hopeless and losing captures,
+    /// cut-offs from the table). Off, it returns the exact value of the depth-limited game
+    /// tree, every move and capture searched: slower, for checking the search itself.
+    pub selective: bool,
 }
 
 impl Default for SearchConfig {
     fn default() -> SearchConfig {
-        SearchConfig { weights: Weights::default(), state_budget: 1 << 12, hash_megabytes: 16, quiescence_plies: 4 }
+        SearchConfig {
+            weights: Weights::default(),
+            state_budget: 1 << 12,
+            hash_megabytes: 16,
+            quiescence_plies: 4,
+            selective: true,
+        }
     }
 }
 

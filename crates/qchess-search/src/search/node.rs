@@ -1,17 +1,17 @@
 //! The node search: negamax with alpha-beta, exact chance nodes, quiescence on captures.
 //!
 //! A move that measures is a chance node: its value is `p * v(m1) + (1 - p) * v(m0)`, each
-//! outcome searched on its own collapsed state. Both outcomes are searched with the node's
-//! own window `(alpha, beta)`: a result inside it is exact, one at or below alpha an upper
-//! bound, one at or above beta a lower bound. When neither fails high, the weighted sum is an
-//! upper bound, so at or below alpha it fails the node low; when neither fails low, it is a
-//! lower bound, so at or above beta it fails the node high. Only an undecided mix (an outcome
-//! failing one way and the sum on the other side) is searched again, one outcome after the
-//! other, each in the window where it can still carry the weighted sum across alpha or beta
-//! given the other's bound from the first pass (then its exact value). This keeps the
-//! cut-offs of plain alpha-beta inside each outcome (Star1's windows, widened by the `WIN`
-//! bound on every value, let almost nothing be cut) and prunes only what cannot change the
-//! result.
+//! outcome searched on its own collapsed state. The m1 outcome is searched with the node's own
+//! window `(alpha, beta)`: a result inside it is exact, one at or below alpha an upper bound,
+//! one at or above beta a lower bound. The m0 outcome is then searched in the window where it
+//! can still carry the weighted sum across alpha or beta given what is known of m1: after m1
+//! took a king (a lower bound near `WIN`), m0 need only show it is not lost outright. When the
+//! two ranges leave the node undecided, the outcome that is only bounded is searched again in
+//! the window the other's range leaves it, then the other, which decides the node or makes its
+//! value exact. This keeps the cut-offs of plain alpha-beta inside each outcome (Star1's
+//! windows, widened by the `WIN` bound on every value, let almost nothing be cut) and prunes
+//! only what cannot change the result: with [`SearchConfig::selective`](super::SearchConfig)
+//! off, the search returns exactly the full-width expectimax value (`tests/exact_value.rs`).
 //!
 //! Depths at or below 0 are quiescence: stand pat on the evaluation, then only captures, at
 //! most [`SearchConfig::quiescence_plies`](super::SearchConfig) deep.
@@ -22,7 +22,7 @@ use qchess_engine::{EndReason, Game, GameResult};
 use super::{CERTAIN_WIN, Run, WIN};
 use crate::branch::{Branch, play_first, play_outcome};
 use crate::eval::{evaluate, king_capture_probability};
-use crate::order::{MAX_PLY, expected_gain, is_capture, takes_king};
+use crate::order::{MAX_PLY, expected_gain, is_capture, is_losing_capture, takes_king};
 use crate::table::{Bound, Entry, position_key};
 
 /// Nodes between looks at the clock.
@@ -44,6 +44,13 @@ const LATE_MOVE_DEPTH: i32 = 3;
 /// plus this margin cannot reach alpha (futility pruning): one quiet move rarely changes the
 /// evaluation by more, and a move that captures or may take a king is never skipped.
 const FUTILITY_MARGIN: f64 = 150.0;
+
+/// A node this shallow whose evaluation beats beta by this much per ply of depth left is
+/// taken to fail high without a search (reverse futility pruning): having the move is rarely
+/// worth less than nothing. Never when the side to move's king can be taken.
+const REVERSE_FUTILITY_MARGIN: f64 = 120.0;
+/// ...at nodes at most this deep.
+const REVERSE_FUTILITY_DEPTH: i32 = 2;
 
 impl Run<'_> {
     /// Counts a node; says whether the search must stop.
@@ -82,60 +89,50 @@ impl Run<'_> {
                 Some(value)
             }
             Branch::Chance { p_m1 } => {
-                // Both outcomes are searched with the node's own window; bounds that decide
-                // the node are returned as they are, and only an undecided mix is searched
-                // again (see the module docs).
                 let p_m0 = 1.0 - p_m1;
-                let mut v1 = -self.negamax(game, depth, -beta, -alpha, ply + 1);
+                let v1 = -self.negamax(game, depth, -beta, -alpha, ply + 1);
                 let _ = game.undo();
                 if self.stopped {
                     return Some(0.0);
                 }
-                let mut v0 = self.outcome_value(game, mv, false, depth, alpha, beta, ply)?;
-                if self.stopped {
-                    return Some(0.0);
-                }
-                let (low, high) = (|v: f64| v <= alpha, |v: f64| v >= beta);
-                let combined = p_m1 * v1 + p_m0 * v0;
-                let any_low = low(v1) || low(v0);
-                let any_high = high(v1) || high(v0);
-                if (!any_high && (!any_low || combined <= alpha)) || (!any_low && combined >= beta) {
-                    return Some(combined);
-                }
-                // An undecided mix: each outcome is searched again in the window where it can
-                // still move the node's value across alpha or beta, given what is known of the
-                // other (its bound from the first pass, then its exact value).
-                let known = |v: f64| {
-                    if low(v) {
-                        (-WIN - 1.0, v)
-                    } else if high(v) {
-                        (v, WIN + 1.0)
-                    } else {
-                        (v, v)
+                // m1 was searched in the node's window. m0 is searched in the window where it
+                // can still carry the sum across alpha or beta given m1's range; then each
+                // outcome that is only bounded is searched again in the window the other's
+                // range leaves it, which decides the node or makes its value exact, so three
+                // searches at most decide it (see the module docs).
+                let mut ranges = [known_range(v1, alpha, beta), (-WIN, WIN)];
+                let p = [p_m1, p_m0];
+                for (step, outcome) in [false, true, false].into_iter().enumerate() {
+                    let (own, other) = (usize::from(!outcome), usize::from(outcome));
+                    if decided(p, ranges, alpha, beta).is_some() || ranges[own].0 == ranges[own].1 {
+                        continue;
                     }
-                };
-                let (lo0, hi0) = known(v0);
-                if low(v1) || high(v1) {
-                    let window = ((alpha - p_m0 * hi0) / p_m1, (beta - p_m0 * lo0) / p_m1);
-                    v1 = self.outcome_value(game, mv, true, depth, window.0, window.1, ply)?;
+                    let (p_own, p_other, known) = (p[own], p[other], ranges[other]);
+                    let mut window = ((alpha - p_other * known.1) / p_own, (beta - p_other * known.0) / p_own);
+                    // No value of this outcome can lift the node to alpha, or drop it to beta.
+                    if window.0 >= WIN {
+                        return Some(p_other * known.1 + p_own * WIN);
+                    }
+                    if window.1 <= -WIN {
+                        return Some(p_other * known.0 - p_own * WIN);
+                    }
+                    // On the first search of m0, against an unbounded side of m1's range the
+                    // derived edge is hopelessly wide: the node's own edge serves instead. The
+                    // searches after it keep the derived windows, so they decide the node.
+                    if step == 0 && known.1 >= WIN {
+                        window.0 = alpha.min(window.1 - NULL_WINDOW);
+                    }
+                    if step == 0 && known.0 <= -WIN {
+                        window.1 = beta.max(window.0 + NULL_WINDOW);
+                    }
+                    let value = self.outcome_value(game, mv, outcome, depth, window.0, window.1, ply)?;
                     if self.stopped {
                         return Some(0.0);
                     }
-                    if v1 <= window.0 {
-                        return Some(p_m1 * v1 + p_m0 * hi0);
-                    }
-                    if v1 >= window.1 {
-                        return Some(p_m1 * v1 + p_m0 * lo0);
-                    }
+                    ranges[own] = known_range(value, window.0, window.1);
                 }
-                if low(v0) || high(v0) {
-                    let window = ((alpha - p_m1 * v1) / p_m0, (beta - p_m1 * v1) / p_m0);
-                    v0 = self.outcome_value(game, mv, false, depth, window.0, window.1, ply)?;
-                }
-                if self.stopped {
-                    return Some(0.0);
-                }
-                Some(p_m1 * v1 + p_m0 * v0)
+                // Decided, but for rounding at the window's edges.
+                Some(decided(p, ranges, alpha, beta).unwrap_or(p_m1 * ranges[0].0 + p_m0 * ranges[1].0))
             }
         }
     }
@@ -201,7 +198,7 @@ impl Run<'_> {
         }
         let key = position_key(game);
         let stored = self.table.probe(key);
-        if let Some(entry) = stored.filter(|e| e.depth >= depth) {
+        if let Some(entry) = stored.filter(|e| e.depth >= depth && self.config.selective) {
             let score = from_table(entry.score, ply);
             let cut = match entry.bound {
                 Bound::Exact => true,
@@ -212,27 +209,37 @@ impl Run<'_> {
                 return score;
             }
         }
+        // A king that can be taken next move may be saved by a split or a merge (of the king,
+        // or of a piece onto the attacker's path): then nothing is pruned, or a certain loss
+        // would be claimed that a split refutes.
+        let shallow = depth <= REVERSE_FUTILITY_DEPTH && self.config.selective;
+        let in_danger = shallow && king_capture_probability(game.position(), game.turn()) > 0.0;
+        let static_eval = (shallow && !in_danger).then(|| evaluate(game.position(), &self.config.weights));
+        if let Some(eval) = static_eval
+            && beta.abs() < CERTAIN_WIN
+            && eval - REVERSE_FUTILITY_MARGIN * f64::from(depth) >= beta
+        {
+            return eval - REVERSE_FUTILITY_MARGIN * f64::from(depth);
+        }
         let mut moves = game.legal_moves();
         self.order.sort(&mut moves, stored.and_then(|e| e.best), ply, game.position(), &self.config.weights);
         let alpha_before = alpha;
         let mut best: Option<(LegalMove, f64)> = None;
-        let futile = depth == 1
-            && evaluate(game.position(), &self.config.weights) + FUTILITY_MARGIN <= alpha
-            && alpha.abs() < CERTAIN_WIN;
-        // A king that can be taken next move may be saved by a split or a merge (of the king,
-        // or of a piece onto the attacker's path): then none is skipped, or a certain loss
-        // would be claimed that a split refutes.
-        let in_danger = depth == 1 && king_capture_probability(game.position(), game.turn()) > 0.0;
+        let futile =
+            depth == 1 && static_eval.is_some_and(|eval| eval + FUTILITY_MARGIN <= alpha) && alpha.abs() < CERTAIN_WIN;
         for (index, mv) in moves.iter().enumerate() {
             let quiet = !is_capture(mv);
             let quantum = !matches!(mv.typed.squares, MoveSquares::Standard { .. });
             // Below the root, splits and merges are searched one ply shallower than standard
             // moves and not at all at the last ply (they change no material there), and
             // hopeless quiet moves are skipped at the last ply; the first move is always searched.
-            if index > 0 && quiet && depth == 1 && ((quantum && !in_danger) || futile) {
+            if index > 0 && quiet && depth == 1 && ((quantum && !in_danger && self.config.selective) || futile) {
                 continue;
             }
-            let late = quiet && (quantum || index >= LATE_MOVE_INDEX) && depth >= LATE_MOVE_DEPTH - i32::from(quantum);
+            let late = self.config.selective
+                && quiet
+                && (quantum || index >= LATE_MOVE_INDEX)
+                && depth >= LATE_MOVE_DEPTH - i32::from(quantum);
             let value = if best.is_none() {
                 self.move_value(game, mv, depth - 1, alpha, beta, ply)
             } else {
@@ -274,12 +281,29 @@ impl Run<'_> {
             return 0.0;
         }
         let weights = self.config.weights;
-        let stand = evaluate(game.position(), &weights);
-        if stand >= beta || level >= self.config.quiescence_plies || ply + 1 >= MAX_PLY {
-            return stand;
+        let last = level >= self.config.quiescence_plies || ply + 1 >= MAX_PLY;
+        // Capture sequences transpose often (two failed attempts on a superposed king, in
+        // either order, leave the same state), so the table is used here too.
+        let depth = -(level as i32);
+        let key = (!last).then(|| position_key(game));
+        let probed = key.filter(|_| self.config.selective).and_then(|key| self.table.probe(key));
+        if let Some(entry) = probed.filter(|e| e.depth >= depth) {
+            let score = from_table(entry.score, ply);
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if cut {
+                return score;
+            }
         }
+        let stand = evaluate(game.position(), &weights);
+        let Some(key) = key.filter(|_| stand < beta) else { return stand };
+        let alpha_before = alpha;
         alpha = alpha.max(stand);
         let mut best = stand;
+        let mut best_move = None;
         let mut captures = game.legal_captures();
         self.order.sort(&mut captures, None, ply, game.position(), &weights);
         for mv in &captures {
@@ -287,8 +311,9 @@ impl Run<'_> {
             // enemy piece, or where the gain is less than the capturer's tenth) and captures
             // that cannot lift the score to alpha are not searched; king captures always are.
             let gain = expected_gain(mv, game.position(), &weights);
-            let hopeless = gain <= 0.0 || stand + gain + DELTA_MARGIN < alpha;
-            if hopeless && !takes_king(mv, game.position()) {
+            let hopeless =
+                gain <= 0.0 || stand + gain + DELTA_MARGIN < alpha || is_losing_capture(mv, game.position(), &weights);
+            if hopeless && self.config.selective && !takes_king(mv, game.position()) {
                 continue;
             }
             let value = self.move_value(game, mv, -(level as i32) - 1, alpha, beta, ply);
@@ -296,12 +321,23 @@ impl Run<'_> {
                 return 0.0;
             }
             let Some(value) = value else { continue };
-            best = best.max(value);
+            if value > best {
+                best = value;
+                best_move = Some(*mv);
+            }
             alpha = alpha.max(value);
             if alpha >= beta {
                 break;
             }
         }
+        let bound = if best <= alpha_before {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.store(Entry { key, depth, score: to_table(best, ply), bound, best: best_move });
         best
     }
 }
@@ -321,6 +357,32 @@ fn terminal_score(game: &Game, ply: usize) -> Option<f64> {
         result if result == GameResult::win_for(!mover) => -win,
         _ => 0.0,
     })
+}
+
+/// What a fail-soft result `value` of a search in `(alpha, beta)` says: the range the true
+/// value lies in (a single point when it fell inside the window).
+fn known_range(value: f64, alpha: f64, beta: f64) -> (f64, f64) {
+    if value <= alpha {
+        (-WIN, value)
+    } else if value >= beta {
+        (value, WIN)
+    } else {
+        (value, value)
+    }
+}
+
+/// The chance node's value when its outcomes' ranges (m1, m0) and probabilities decide it: an
+/// upper bound at or below alpha, a lower bound at or above beta, or the exact value.
+fn decided(p: [f64; 2], ranges: [(f64, f64); 2], alpha: f64, beta: f64) -> Option<f64> {
+    let low = p[0] * ranges[0].0 + p[1] * ranges[1].0;
+    let high = p[0] * ranges[0].1 + p[1] * ranges[1].1;
+    if high <= alpha {
+        Some(high)
+    } else if low >= beta || low == high {
+        Some(low)
+    } else {
+        None
+    }
 }
 
 /// Stores certain wins as plies from this node, so they read right from any other ply.

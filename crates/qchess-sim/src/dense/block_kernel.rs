@@ -28,10 +28,6 @@ const THREADED_FROM: usize = 1 << 14;
 pub trait Real:
     Copy + Default + PartialEq + Send + Sync + bytemuck::Pod + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
 {
-    /// Whether the planar kernel computes four output chunks per pass over a block's terms
-    /// (when the block allows) rather than two: for `f32` two 16-lane vectors per multiply-add,
-    /// each input read serving four outputs; for `f64` that would run out of registers.
-    const FOUR_ROWS: bool;
     /// From a double (rounded for `f32`).
     fn from_f64(value: f64) -> Self;
     /// To a double (exact).
@@ -85,7 +81,6 @@ macro_rules! lane_ops {
 }
 
 impl Real for f32 {
-    const FOUR_ROWS: bool = true;
     fn from_f64(value: f64) -> f32 {
         value as f32
     }
@@ -96,7 +91,6 @@ impl Real for f32 {
 }
 
 impl Real for f64 {
-    const FOUR_ROWS: bool = false;
     fn from_f64(value: f64) -> f64 {
         value
     }

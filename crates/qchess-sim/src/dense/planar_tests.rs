@@ -179,3 +179,25 @@ fn every_instruction_set_matches_the_block_kernel() {
         }
     }
 }
+
+#[test]
+fn blocks_above_the_chunk_take_broadcast_weights_in_double_precision_only() {
+    use super::planar_kernel::PlanarBlock;
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    let high = random_block(vec![3, 5, 6, 8], &mut rng);
+    let mixed = random_block(vec![0, 3, 5, 6], &mut rng);
+    assert!(PlanarBlock::<f64, 32>::new(&high).is_uniform());
+    assert!(PlanarBlock::<f64, 16>::new(&random_block(vec![4], &mut rng)).is_uniform());
+    assert!(!PlanarBlock::<f64, 32>::new(&mixed).is_uniform());
+    assert!(!PlanarBlock::<f32, 32>::new(&high).is_uniform());
+    // Both paths agree with the block kernel on a state large enough for prefetching to run
+    // ahead of many groups, on every instruction set.
+    let state = random_state(12, &mut rng);
+    for block in [high, mixed] {
+        let expected = reference_apply(&state, &block);
+        for (name, arch) in instruction_sets() {
+            let double = planar_apply_with::<f64>(arch, &state, &block, 1);
+            assert!(max_difference(&expected, &double) < 1e-12, "{name}, qubits {:?}", block.qubits);
+        }
+    }
+}

@@ -81,6 +81,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft result `score` of a search in `(alpha, beta)` says.
+    pub fn of(score: f64, alpha: f64, beta: f64) -> Bound {
+        if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// One stored search result.
 #[derive(Debug, Clone, Copy)]
 pub struct Entry {

@@ -198,16 +198,8 @@ impl Run<'_> {
         }
         let key = position_key(game);
         let stored = self.table.probe(key);
-        if let Some(entry) = stored.filter(|e| e.depth >= depth && self.config.selective) {
-            let score = from_table(entry.score, ply);
-            let cut = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cut {
-                return score;
-            }
+        if let Some(score) = stored.and_then(|entry| self.table_cut(entry, depth, alpha, beta, ply)) {
+            return score;
         }
         // A king that can be taken next move may be saved by a split or a merge (of the king,
         // or of a piece onto the attacker's path): then nothing is pruned, or a certain loss
@@ -264,15 +256,24 @@ impl Run<'_> {
             // Nothing could be searched (every move past the budget): judge the position as it is.
             return evaluate(game.position(), &self.config.weights);
         };
-        let bound = if score <= alpha_before {
-            Bound::Upper
-        } else if score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(score, alpha_before, beta);
         self.table.store(Entry { key, depth, score: to_table(score, ply), bound, best: Some(best_move) });
         score
+    }
+
+    /// The stored score of a search at least `depth` deep when its bound settles the node in
+    /// `(alpha, beta)`; never when the search is not selective.
+    fn table_cut(&self, entry: Entry, depth: i32, alpha: f64, beta: f64, ply: usize) -> Option<f64> {
+        if !self.config.selective || entry.depth < depth {
+            return None;
+        }
+        let score = from_table(entry.score, ply);
+        let cut = match entry.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        cut.then_some(score)
     }
 
     /// Captures only, after standing pat on the evaluation.
@@ -286,17 +287,9 @@ impl Run<'_> {
         // either order, leave the same state), so the table is used here too.
         let depth = -(level as i32);
         let key = (!last).then(|| position_key(game));
-        let probed = key.filter(|_| self.config.selective).and_then(|key| self.table.probe(key));
-        if let Some(entry) = probed.filter(|e| e.depth >= depth) {
-            let score = from_table(entry.score, ply);
-            let cut = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cut {
-                return score;
-            }
+        let stored = key.and_then(|key| self.table.probe(key));
+        if let Some(score) = stored.and_then(|entry| self.table_cut(entry, depth, alpha, beta, ply)) {
+            return score;
         }
         let stand = evaluate(game.position(), &weights);
         let Some(key) = key.filter(|_| stand < beta) else { return stand };
@@ -330,13 +323,7 @@ impl Run<'_> {
                 break;
             }
         }
-        let bound = if best <= alpha_before {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha_before, beta);
         self.table.store(Entry { key, depth, score: to_table(best, ply), bound, best: best_move });
         best
     }
@@ -362,12 +349,10 @@ fn terminal_score(game: &Game, ply: usize) -> Option<f64> {
 /// What a fail-soft result `value` of a search in `(alpha, beta)` says: the range the true
 /// value lies in (a single point when it fell inside the window).
 fn known_range(value: f64, alpha: f64, beta: f64) -> (f64, f64) {
-    if value <= alpha {
-        (-WIN, value)
-    } else if value >= beta {
-        (value, WIN)
-    } else {
-        (value, value)
+    match Bound::of(value, alpha, beta) {
+        Bound::Upper => (-WIN, value),
+        Bound::Lower => (value, WIN),
+        Bound::Exact => (value, value),
     }
 }
 

@@ -34,18 +34,25 @@ pub fn position_key(game: &Game) -> u64 {
     let quantum = match game.local_board() {
         Some(board) => {
             let state = board.state();
-            let squares: Vec<(u8, u8)> = board
-                .register()
-                .square_qubits()
-                .filter_map(|(square, qubit)| state.position(qubit).map(|at| (square.index(), at)))
-                .collect();
+            // The square of every state bit that holds a square's qubit (at most 128 bits),
+            // so each basis state's occupancy is read from its set bits alone.
+            let mut square_of_bit = [0u8; 128];
+            let mut square_bits = 0u128;
+            for (square, qubit) in board.register().square_qubits() {
+                if let Some(at) = state.position(qubit) {
+                    square_of_bit[usize::from(at)] = square.index();
+                    square_bits |= 1 << at;
+                }
+            }
             let labels = state.label_mask();
             let classical_occupancy = board.register().classical_occupancy().0;
             let mut sum = 0u64;
             for (key, amplitude) in state.amplitudes() {
                 let mut occupied = classical_occupancy;
-                for &(square, at) in &squares {
-                    occupied |= (((key >> at) & 1) as u64) << square;
+                let mut bits = key & square_bits;
+                while bits != 0 {
+                    occupied |= 1 << square_of_bit[bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
                 }
                 let mut entry = FxHasher::default();
                 (occupied, key & labels, grid(amplitude.re), grid(amplitude.im)).hash(&mut entry);
@@ -66,8 +73,12 @@ pub fn position_key(game: &Game) -> u64 {
     classical ^ quantum.rotate_left(17)
 }
 
+/// `x` to the nearest multiple of [`AMPLITUDE_GRID`], as an integer. Rounds half away from
+/// zero by hand: `f64::round` is a library call on the baseline x86-64 target, and this runs
+/// for every basis state of every key.
 fn grid(x: f64) -> i64 {
-    (x / AMPLITUDE_GRID).round() as i64
+    let scaled = x / AMPLITUDE_GRID;
+    (scaled + 0.5f64.copysign(scaled)) as i64
 }
 
 /// What a stored score says about the true value.

@@ -282,17 +282,19 @@ impl Run<'_> {
             return 0.0;
         }
         let weights = self.config.weights;
-        let last = level >= self.config.quiescence_plies || ply + 1 >= MAX_PLY;
+        let stand = evaluate(game.position(), &weights);
+        if stand >= beta || level >= self.config.quiescence_plies || ply + 1 >= MAX_PLY {
+            return stand;
+        }
         // Capture sequences transpose often (two failed attempts on a superposed king, in
-        // either order, leave the same state), so the table is used here too.
+        // either order, leave the same state), so the table is used here too, past the
+        // cheaper stand-pat cut-off.
         let depth = -(level as i32);
-        let key = (!last).then(|| position_key(game));
-        let stored = key.and_then(|key| self.table.probe(key));
+        let key = position_key(game);
+        let stored = self.table.probe(key);
         if let Some(score) = stored.and_then(|entry| self.table_cut(entry, depth, alpha, beta, ply)) {
             return score;
         }
-        let stand = evaluate(game.position(), &weights);
-        let Some(key) = key.filter(|_| stand < beta) else { return stand };
         let alpha_before = alpha;
         alpha = alpha.max(stand);
         let mut best = stand;

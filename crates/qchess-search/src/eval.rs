@@ -128,7 +128,7 @@ pub fn king_capture_probability(position: &Position, color: Color) -> f64 {
     }
     for attacker in position.pieces_of(!color) {
         let Some(piece) = position.piece_at(attacker) else { continue };
-        let attacks = capture_reach(piece, attacker, blockers);
+        let attacks = piece_attacks(piece, attacker, blockers);
         for king in kings.iter().filter(|&k| attacks.contains(k)) {
             let mut clear = 1.0;
             if piece.role.is_slider()
@@ -160,14 +160,8 @@ pub fn reach(piece: Piece, from: Square, blockers: Bitboard) -> Bitboard {
             }
             squares
         }
-        _ => capture_reach(piece, from, blockers),
+        _ => piece_attacks(piece, from, blockers),
     }
-}
-
-/// The squares a piece could capture on: pawns diagonally forward, the others as they move,
-/// slides stopped by `blockers` (the first blocker included).
-pub fn capture_reach(piece: Piece, from: Square, blockers: Bitboard) -> Bitboard {
-    piece_attacks(piece, from, blockers)
 }
 
 /// The piece-square bonus of `piece` on `square`, in centipawns.

@@ -47,47 +47,48 @@ pub fn is_capture(mv: &LegalMove) -> bool {
     mv.variant() == MoveVariant::Capture
 }
 
+/// What a move's targets (and en-passant victim) hold of the enemy's: the expected material,
+/// a king counted as [`KING_VICTIM`], and whether a king may be among them.
+fn victims(mv: &LegalMove, position: &Position, weights: &Weights) -> (f64, bool) {
+    let us: Color = position.turn();
+    let (mut expected, mut king) = (0.0, false);
+    for square in mv.typed.targets().into_iter().chain(mv.typed.en_passant_victim()) {
+        if let Some(victim) = position.piece_at(square).filter(|p| p.color != us) {
+            king |= victim.role == Role::King;
+            let value = if victim.role == Role::King { KING_VICTIM } else { weights.value(victim.role) };
+            expected += value * position.probability(square);
+        }
+    }
+    (expected, king)
+}
+
+/// The value of the piece a move starts from (0 for a king or an empty square).
+fn mover_value(mv: &LegalMove, position: &Position, weights: &Weights) -> f64 {
+    position.piece_at(mv.typed.sources()[0]).map_or(0.0, |p| weights.value(p.role))
+}
+
 /// The expected material a capture takes, less a tenth of the capturer (so cheaper pieces
 /// capture first); 0 for other moves.
 pub fn expected_gain(mv: &LegalMove, position: &Position, weights: &Weights) -> f64 {
     if !is_capture(mv) {
         return 0.0;
     }
-    let us: Color = position.turn();
-    let mut gain = 0.0;
-    let victims = mv.typed.targets().into_iter().chain(mv.typed.en_passant_victim());
-    for square in victims {
-        if let Some(victim) = position.piece_at(square).filter(|p| p.color != us) {
-            let value = if victim.role == Role::King { KING_VICTIM } else { weights.value(victim.role) };
-            gain += value * position.probability(square);
-        }
-    }
-    let mover = position.piece_at(mv.typed.sources()[0]).map_or(0.0, |p| weights.value(p.role));
-    gain - mover / 10.0
+    victims(mv, position, weights).0 - mover_value(mv, position, weights) / 10.0
 }
 
-/// Whether a capture most likely loses material: it takes less (in expectation) than the
-/// capturer is worth, by more than [`LOSING_MARGIN`], onto a square an enemy piece can capture
-/// on next (superposed pieces in between do not block, as the rules say). Quiescence skips
-/// these, as chess engines skip captures that lose in the static exchange.
+/// Whether a capture most likely loses material: it may not take a king, takes less (in
+/// expectation) than the capturer is worth, by more than [`LOSING_MARGIN`], and lands on a
+/// square an enemy piece can capture on next (superposed pieces in between do not block, as
+/// the rules say). Quiescence skips these, as chess engines skip captures that lose in the
+/// static exchange.
 pub fn is_losing_capture(mv: &LegalMove, position: &Position, weights: &Weights) -> bool {
-    let us = position.turn();
-    let Some(mover) = position.piece_at(mv.typed.sources()[0]) else { return false };
-    let mut taken = 0.0;
-    for square in mv.typed.targets().into_iter().chain(mv.typed.en_passant_victim()) {
-        if let Some(victim) = position.piece_at(square).filter(|p| p.color != us) {
-            if victim.role == Role::King {
-                return false;
-            }
-            taken += weights.value(victim.role) * position.probability(square);
-        }
-    }
-    if weights.value(mover.role) - taken <= LOSING_MARGIN {
+    let (taken, king) = victims(mv, position, weights);
+    if king || mover_value(mv, position, weights) - taken <= LOSING_MARGIN {
         return false;
     }
     let blockers = position.certainly_full();
     let targets = mv.typed.targets();
-    position.pieces_of(!us).into_iter().any(|defender| {
+    position.pieces_of(!position.turn()).into_iter().any(|defender| {
         position.piece_at(defender).is_some_and(|piece| {
             let reach = piece_attacks(piece, defender, blockers);
             targets.iter().any(|&target| reach.contains(target))

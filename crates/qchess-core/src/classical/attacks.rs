@@ -4,10 +4,10 @@
 //! blocker, found with one bit scan (the lowest set bit on rays towards higher square indices,
 //! the highest on the others).
 
-/// Directions as (file step, rank step): N, NE, E, SE, S, SW, W, NW. Direction `d` and
-/// `(d + 4) % 8` are opposite.
 use crate::{Bitboard, Color, Piece, Role, Square};
 
+/// Directions as (file step, rank step): N, NE, E, SE, S, SW, W, NW. Direction `d` and
+/// `(d + 4) % 8` are opposite.
 const DIRECTIONS: [(i8, i8); 8] = [(0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1)];
 
 /// Whether a direction runs towards higher square indices (N, NE, E, NW).

@@ -303,13 +303,17 @@ impl Run<'_> {
         self.order.sort(&mut captures, None, ply, game.position(), &weights);
         for mv in &captures {
             // Captures that take nothing of the enemy's (onto its superposed squares with no
-            // enemy piece, or where the gain is less than the capturer's tenth) and captures
-            // that cannot lift the score to alpha are not searched; king captures always are.
-            let gain = expected_gain(mv, game.position(), &weights);
-            let hopeless =
-                gain <= 0.0 || stand + gain + DELTA_MARGIN < alpha || is_losing_capture(mv, game.position(), &weights);
-            if hopeless && self.config.selective && !takes_king(mv, game.position()) {
-                continue;
+            // enemy piece, or where the gain is less than the capturer's tenth), captures that
+            // cannot lift the score to alpha and losing captures are not searched; king
+            // captures always are.
+            if self.config.selective {
+                let gain = expected_gain(mv, game.position(), &weights);
+                let hopeless = gain <= 0.0
+                    || stand + gain + DELTA_MARGIN < alpha
+                    || is_losing_capture(mv, game.position(), &weights);
+                if hopeless && !takes_king(mv, game.position()) {
+                    continue;
+                }
             }
             let value = self.move_value(game, mv, -(level as i32) - 1, alpha, beta, ply);
             if self.stopped {

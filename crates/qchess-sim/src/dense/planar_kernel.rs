@@ -76,6 +76,7 @@ struct Inputs<T>([Lanes<T>; 1 << MAX_PLANAR_QUBITS]);
 #[derive(Debug, Clone)]
 pub(crate) struct Rows<T, const N: usize> {
     outputs: Vec<usize>,
+    /// The terms, unless the block has uniform weights.
     terms: Vec<Term<T, N>>,
     /// The same terms with one weight per output chunk, when the block has uniform weights.
     uniform: Vec<UniformTerm<T>>,
@@ -147,11 +148,14 @@ impl<T: Real, const N: usize> PlanarBlock<T, N> {
                     terms.push(Term { re, im, source });
                 }
             }
-            let uniform_terms = if uniform {
+            // A uniform block keeps only its broadcast weights: the kernel never reads both.
+            let (terms, uniform_terms) = if uniform {
                 let weights = |lanes: &[T; N]| std::array::from_fn(|o| if o < step { lanes[o * CHUNK] } else { zero });
-                terms.iter().map(|t| UniformTerm { re: weights(&t.re), im: weights(&t.im), source: t.source }).collect()
+                let broadcast =
+                    terms.iter().map(|t| UniformTerm { re: weights(&t.re), im: weights(&t.im), source: t.source });
+                (Vec::new(), broadcast.collect())
             } else {
-                Vec::new()
+                (terms, Vec::new())
             };
             rows.push(Rows { outputs, terms, uniform: uniform_terms });
         }

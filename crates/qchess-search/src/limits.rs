@@ -154,9 +154,11 @@ impl Deadline {
     /// Whether another iteration is worth starting. On a clock, one usually takes several
     /// times the last, so none starts after half the budget has gone and the rest is saved for
     /// later moves. A fixed move time cannot be saved: an unfinished iteration still searches
-    /// the last best move first and keeps any move that beats it, so it always starts.
+    /// the last best move first and keeps any move that beats it, so it starts while any of
+    /// the time is left.
     pub fn next_iteration_fits(&self, control: &SearchControl) -> bool {
-        control.is_pondering() || !self.banks_time || self.budget.is_none_or(|b| self.started.elapsed() < b / 2)
+        let share = if self.banks_time { 2 } else { 1 };
+        control.is_pondering() || self.budget.is_none_or(|b| self.started.elapsed() < b / share)
     }
 
     pub fn elapsed(&self) -> Duration {

@@ -183,8 +183,10 @@ impl Run<'_> {
 
     /// The value of the game's position for the side to move, `depth` plies deep.
     pub(super) fn negamax(&mut self, game: &mut Game, depth: i32, mut alpha: f64, beta: f64, ply: usize) -> f64 {
+        // An ended game counts as a node and looks at the clock too: a tree whose every line
+        // ends within a few plies would otherwise be searched again at every depth unchecked.
         if let Some(score) = terminal_score(game, ply) {
-            self.nodes += 1;
+            self.enter(ply);
             return score;
         }
         if depth <= 0 {

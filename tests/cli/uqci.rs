@@ -245,3 +245,32 @@ fn a_go_during_a_search_stops_it_first_so_each_go_has_one_bestmove() {
     assert_eq!(gui.count("bestmove"), 2);
     assert_eq!(gui.count("info string go: a search was still running"), 1);
 }
+
+#[test]
+fn a_bare_go_plays_at_the_level() {
+    let mut gui = Gui::start();
+    gui.send("uci");
+    gui.expect("uciok", Duration::from_secs(10));
+    gui.send("setoption name Level value 1");
+    gui.send("position startpos");
+    let start = gui.seen.len();
+    gui.send("go");
+    gui.expect("bestmove", Duration::from_secs(20));
+    let depths = |lines: &[String]| -> Vec<u32> {
+        lines
+            .iter()
+            .filter_map(|l| l.strip_prefix("info depth "))
+            .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
+            .collect()
+    };
+    assert_eq!(depths(&gui.seen[start..]), [1], "level 1 searches one ply: {:?}", gui.seen);
+    gui.send("setoption name Level value 4");
+    let start = gui.seen.len();
+    gui.send("go");
+    gui.expect("bestmove", Duration::from_secs(60));
+    assert_eq!(depths(&gui.seen[start..]), [1, 2, 3, 4], "the strongest level: {:?}", gui.seen);
+    gui.send("setoption name Level value 5");
+    assert!(gui.expect("info string", Duration::from_secs(10)).contains("from 1 to 4"), "{:?}", gui.seen);
+    gui.sync();
+    assert_eq!(gui.count("bestmove"), 2);
+}

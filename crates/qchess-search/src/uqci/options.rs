@@ -6,7 +6,7 @@
 //! | `forcewin` | check | true | the game ends by the win conditions |
 //! | `forcemeasure` | check | true | `.m0` / `.m1` in `position ... moves` force outcomes |
 //! | `resturl` | string | empty | a quantum board REST API (`qchess serve`) to run the moves on |
-//! | `Level` | spin 1..8 | 3 | search depth of a bare `go` |
+//! | `Level` | spin 1..4 | 3 | search depth of a bare `go` |
 //! | `Hash` | spin 1..4096 | 16 | transposition table, MB |
 //! | `StateBudget` | spin 16..4194304 | 4096 | largest quantum state (basis states) the search grows |
 //! | `Seed` | spin | 0 | seed of the measurement outcomes the engine's own board draws |
@@ -151,14 +151,14 @@ mod tests {
     fn options_are_set_by_name_and_checked() {
         let mut options = EngineOptions::default();
         options.set("ForceTurn", Some("false")).unwrap();
-        options.set("Level", Some("5")).unwrap();
+        options.set("Level", Some("4")).unwrap();
         options.set("resturl", Some("http://127.0.0.1:8080")).unwrap();
         assert!(!options.force_turn);
-        assert_eq!(options.level, 5);
+        assert_eq!(options.level, 4);
         assert_eq!(options.rest_url.as_deref(), Some("http://127.0.0.1:8080"));
         assert_eq!(
             options.set("Level", Some("99")).unwrap_err(),
-            "setoption Level: expected a number from 1 to 8, not `99`"
+            "setoption Level: expected a number from 1 to 4, not `99`"
         );
         assert_eq!(
             options.set("forcewin", Some("yes")).unwrap_err(),

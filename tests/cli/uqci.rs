@@ -256,12 +256,15 @@ fn a_bare_go_plays_at_the_level() {
     let start = gui.seen.len();
     gui.send("go");
     gui.expect("bestmove", Duration::from_secs(20));
+    // Each iteration's depth once (the last is repeated with the final figures before bestmove).
     let depths = |lines: &[String]| -> Vec<u32> {
-        lines
+        let mut depths: Vec<u32> = lines
             .iter()
             .filter_map(|l| l.strip_prefix("info depth "))
             .filter_map(|rest| rest.split_whitespace().next()?.parse().ok())
-            .collect()
+            .collect();
+        depths.dedup();
+        depths
     };
     assert_eq!(depths(&gui.seen[start..]), [1], "level 1 searches one ply: {:?}", gui.seen);
     gui.send("setoption name Level value 4");

@@ -67,39 +67,45 @@ fn mover_value(mv: &LegalMove, position: &Position, weights: &Weights) -> f64 {
     position.piece_at(mv.typed.sources()[0]).map_or(0.0, |p| weights.value(p.role))
 }
 
-/// The expected material a capture takes, less a tenth of the capturer (so cheaper pieces
-/// capture first); 0 for other moves.
-pub fn expected_gain(mv: &LegalMove, position: &Position, weights: &Weights) -> f64 {
-    if !is_capture(mv) {
-        return 0.0;
-    }
-    victims(mv, position, weights).0 - mover_value(mv, position, weights) / 10.0
+/// What a capture stands to take, from one scan of its victims: what move ordering and
+/// quiescence's pruning tests read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CaptureOutlook {
+    /// The expected material taken, less a tenth of the capturer (so cheaper pieces capture
+    /// first).
+    pub gain: f64,
+    /// Whether a king may be among the victims: quiescence never prunes these.
+    pub takes_king: bool,
+    /// How much more the capturer is worth than the expected material taken.
+    risk: f64,
 }
 
-/// Whether a capture most likely loses material: it may not take a king, takes less (in
-/// expectation) than the capturer is worth, by more than [`LOSING_MARGIN`], and lands on a
-/// square an enemy piece can capture on next (superposed pieces in between do not block, as
-/// the rules say). Quiescence skips these, as chess engines skip captures that lose in the
-/// static exchange.
-pub fn is_losing_capture(mv: &LegalMove, position: &Position, weights: &Weights) -> bool {
-    let (taken, king) = victims(mv, position, weights);
-    if king || mover_value(mv, position, weights) - taken <= LOSING_MARGIN {
-        return false;
+impl CaptureOutlook {
+    /// The outlook of `mv` (a capture) in `position`.
+    pub fn of(mv: &LegalMove, position: &Position, weights: &Weights) -> CaptureOutlook {
+        let (taken, takes_king) = victims(mv, position, weights);
+        let mover = mover_value(mv, position, weights);
+        CaptureOutlook { gain: taken - mover / 10.0, takes_king, risk: mover - taken }
     }
-    let blockers = position.certainly_full();
-    let targets = mv.typed.targets();
-    position.pieces_of(!position.turn()).into_iter().any(|defender| {
-        position.piece_at(defender).is_some_and(|piece| {
-            let reach = piece_attacks(piece, defender, blockers);
-            targets.iter().any(|&target| reach.contains(target))
+
+    /// Whether the capture most likely loses material: it may not take a king, takes less (in
+    /// expectation) than the capturer is worth, by more than [`LOSING_MARGIN`], and lands on a
+    /// square an enemy piece can capture on next (superposed pieces in between do not block,
+    /// as the rules say). Quiescence skips these, as chess engines skip captures that lose in
+    /// the static exchange.
+    pub fn is_losing(&self, mv: &LegalMove, position: &Position) -> bool {
+        if self.takes_king || self.risk <= LOSING_MARGIN {
+            return false;
+        }
+        let blockers = position.certainly_full();
+        let targets = mv.typed.targets();
+        position.pieces_of(!position.turn()).into_iter().any(|defender| {
+            position.piece_at(defender).is_some_and(|piece| {
+                let reach = piece_attacks(piece, defender, blockers);
+                targets.iter().any(|&target| reach.contains(target))
+            })
         })
-    })
-}
-
-/// Whether a capture may take a king: quiescence never prunes these.
-pub fn takes_king(mv: &LegalMove, position: &Position) -> bool {
-    is_capture(mv)
-        && mv.typed.targets().into_iter().any(|sq| position.piece_at(sq).is_some_and(|p| p.role == Role::King))
+    }
 }
 
 impl MoveOrder {
@@ -117,7 +123,7 @@ impl MoveOrder {
             if Some(*mv) == best {
                 1e12
             } else if is_capture(mv) {
-                1e9 + expected_gain(mv, position, weights)
+                1e9 + CaptureOutlook::of(mv, position, weights).gain
             } else if Some(*mv) == killers[0] {
                 2e8
             } else if Some(*mv) == killers[1] {
@@ -182,7 +188,10 @@ mod tests {
         let weights = Weights::default();
         let fen: Fen = "3rk3/8/8/3p4/4n2p/3P1N2/Q7/4K3 w - - 0 1".parse().unwrap();
         let position = Position::from_fen(&fen).unwrap();
-        let losing = |text: &str| is_losing_capture(&position.parse_move(text).unwrap(), &position, &weights);
+        let losing = |text: &str| {
+            let mv = position.parse_move(text).unwrap();
+            CaptureOutlook::of(&mv, &position, &weights).is_losing(&mv, &position)
+        };
         assert!(losing("a2xd5"), "the queen takes a pawn the rook defends");
         assert!(!losing("f3xh4"), "the knight takes an undefended pawn");
         assert!(!losing("d3xe4"), "the pawn takes a knight the pawn defends: a gain");

@@ -22,7 +22,7 @@ use qchess_engine::{EndReason, Game, GameResult};
 use super::{CERTAIN_WIN, Run, WIN};
 use crate::branch::{Branch, play_first, play_outcome};
 use crate::eval::{evaluate, king_capture_probability};
-use crate::order::{MAX_PLY, expected_gain, is_capture, is_losing_capture, takes_king};
+use crate::order::{CaptureOutlook, MAX_PLY, is_capture};
 use crate::table::{Bound, Entry, position_key};
 
 /// Nodes between looks at the clock.
@@ -309,11 +309,11 @@ impl Run<'_> {
             // cannot lift the score to alpha and losing captures are not searched; king
             // captures always are.
             if self.config.selective {
-                let gain = expected_gain(mv, game.position(), &weights);
-                let hopeless = gain <= 0.0
-                    || stand + gain + DELTA_MARGIN < alpha
-                    || is_losing_capture(mv, game.position(), &weights);
-                if hopeless && !takes_king(mv, game.position()) {
+                let outlook = CaptureOutlook::of(mv, game.position(), &weights);
+                let hopeless = outlook.gain <= 0.0
+                    || stand + outlook.gain + DELTA_MARGIN < alpha
+                    || outlook.is_losing(mv, game.position());
+                if hopeless && !outlook.takes_king {
                     continue;
                 }
             }

@@ -17,6 +17,10 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 section "tests"
 cargo test --workspace --locked
 
+section "README figures: regression guards on the release build (scripts/guard-figures.py)"
+cargo build --release --locked -p qchess-cli
+python3 scripts/guard-figures.py --qchess "${CARGO_TARGET_DIR:-target}/release/qchess"
+
 section "backend comparison gate (local vs qchess serve, ideal, noisy and defective)"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/compare-gate.sh
 

@@ -143,7 +143,9 @@ pub struct RemoteArgs {
     /// Shots per job of sampling backends, before post-selection grows them (default 1000).
     #[arg(long)]
     pub shots: Option<u64>,
-    /// Seconds one remote job may take, retries included.
+    /// The most seconds one move (or one circuit) spends with a remote provider: every request,
+    /// retry, back-off and the wait for its job, which is canceled when the time runs out
+    /// (default 3600).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// IBM Cloud API key of `--backend ibm:DEVICE` (default: the QISKIT_IBM_TOKEN environment

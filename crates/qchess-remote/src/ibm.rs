@@ -41,11 +41,11 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
-use crate::client::{Answer, classify, excerpt, malformed, parse};
+use crate::client::{Answer, CANCEL_TIMEOUT, classify, excerpt, malformed, parse};
 use crate::config::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, RetryPolicy};
 use crate::error::RemoteError;
 use crate::interrupt::InterruptGuard;
-use crate::retry::{Attempts, send_with_retries};
+use crate::retry::{Attempts, Deadline, send_with_retries};
 
 /// IBM Cloud's IAM service.
 pub const DEFAULT_IAM_URL: &str = "https://iam.cloud.ibm.com";
@@ -79,6 +79,9 @@ pub struct IbmConfig {
     pub cache_dir: Option<PathBuf>,
     /// Timeout of one request.
     pub request_timeout: Duration,
+    /// The most time one run (a move's requests, retries, back-off and the wait for its job)
+    /// may take (`--timeout`); the job is canceled when it runs out.
+    pub overall_timeout: Duration,
     /// Retries of a failed request.
     pub retry: RetryPolicy,
     /// The most bytes of one successful answer read (`--max-response-bytes`); a larger answer
@@ -98,6 +101,7 @@ impl IbmConfig {
             device: device.into(),
             cache_dir: None,
             request_timeout: Duration::from_secs(30),
+            overall_timeout: Duration::from_secs(3600),
             retry: RetryPolicy::default(),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
         }
@@ -151,13 +155,22 @@ impl IbmClient {
         &self.config
     }
 
+    /// The overall timeout from now.
+    pub fn deadline(&self) -> Deadline {
+        Deadline::after(self.config.overall_timeout)
+    }
+
     /// A live bearer token, exchanging the API key when there is none or it is about to expire.
     pub async fn token(&self) -> Result<String, RemoteError> {
+        self.token_before(self.deadline()).await
+    }
+
+    async fn token_before(&self, deadline: Deadline) -> Result<String, RemoteError> {
         let mut token = self.token.lock().await;
         match token.as_ref() {
             Some(live) if Instant::now() < live.refresh_at => Ok(live.access.clone()),
             _ => {
-                let fresh = self.exchange().await?;
+                let fresh = self.exchange(deadline).await?;
                 let access = fresh.access.clone();
                 *token = Some(fresh);
                 Ok(access)
@@ -174,13 +187,13 @@ impl IbmClient {
     }
 
     /// Exchanges the API key for a token at IAM.
-    async fn exchange(&self) -> Result<Token, RemoteError> {
+    async fn exchange(&self, deadline: Deadline) -> Result<Token, RemoteError> {
         let what = "exchanging the IBM Cloud API key for a token";
         let body =
             format!("grant_type={}&apikey={}", form_encode(APIKEY_GRANT), form_encode(self.config.api_key.secret()));
         let url = format!("{}/identity/token", self.config.iam_url.trim_end_matches('/'));
         let request = Request { method: Method::POST, url, body: Some(body.into_bytes()), form: true, bearer: None };
-        let answer = self.send(what, &request).await?;
+        let answer = self.send(what, &request, deadline).await?;
         let token: TokenAnswer = parse(&answer, what)?;
         if token.access_token.is_empty() {
             return Err(malformed(what, "the access token is empty"));
@@ -193,16 +206,23 @@ impl IbmClient {
     /// `GET {api}/{path}` with the token; on 401 the key is exchanged again and the request
     /// sent once more.
     pub async fn get(&self, what: &str, path: &str) -> Result<Value, RemoteError> {
-        self.call(what, Method::GET, path, None).await
+        self.call(what, Method::GET, path, None, self.deadline()).await
     }
 
     /// A request to the API with the token, exchanging the key again once on 401.
-    async fn call(&self, what: &str, method: Method, path: &str, body: Option<&Value>) -> Result<Value, RemoteError> {
+    async fn call(
+        &self,
+        what: &str,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+        deadline: Deadline,
+    ) -> Result<Value, RemoteError> {
         let url = format!("{}/{}", self.config.api_url.trim_end_matches('/'), path.trim_start_matches('/'));
         let body = body.map(|b| serde_json::to_vec(b).unwrap_or_default());
         let mut refreshed = false;
         loop {
-            let token = self.token().await?;
+            let token = self.token_before(deadline).await?;
             let request = Request {
                 method: method.clone(),
                 url: url.clone(),
@@ -210,7 +230,7 @@ impl IbmClient {
                 form: false,
                 bearer: Some(token.clone()),
             };
-            match self.send(what, &request).await {
+            match self.send(what, &request, deadline).await {
                 Err(RemoteError::Auth { status: 401, .. }) if !refreshed => {
                     self.drop_token(&token).await;
                     refreshed = true;
@@ -222,14 +242,25 @@ impl IbmClient {
     }
 
     /// Runs one OpenQASM 3 ISA circuit for `shots` shots as a Sampler V2 job: submits it,
-    /// polls until it is final (canceling it on Ctrl-C), and decodes its samples.
+    /// polls until it is final (canceling it on Ctrl-C or when the overall timeout runs out),
+    /// and decodes its samples.
     pub async fn run(&self, circuit: &str, shots: u64) -> Result<SamplerResult, RemoteError> {
+        self.run_before(circuit, shots, self.deadline()).await
+    }
+
+    /// [`IbmClient::run`] within `deadline` (shared with the rest of a move's requests).
+    pub async fn run_before(
+        &self,
+        circuit: &str,
+        shots: u64,
+        deadline: Deadline,
+    ) -> Result<SamplerResult, RemoteError> {
         let job = serde_json::json!({
             "program_id": "sampler",
             "backend": self.config.device,
             "params": { "pubs": [[circuit, null, shots]], "version": 2 },
         });
-        let created = self.call("submitting the job", Method::POST, "jobs", Some(&job)).await?;
+        let created = self.call("submitting the job", Method::POST, "jobs", Some(&job), deadline).await?;
         let job_id = created
             .get("id")
             .and_then(Value::as_str)
@@ -240,7 +271,11 @@ impl IbmClient {
         let mut delay = Duration::from_millis(100);
         loop {
             let what = format!("the status of job {job_id}");
-            let info = self.get(&what, &format!("jobs/{}", path_segment(&job_id))).await?;
+            let info =
+                match self.call(&what, Method::GET, &format!("jobs/{}", path_segment(&job_id)), None, deadline).await {
+                    Err(RemoteError::OutOfTime { .. }) => return Err(self.abandon(&job_id, false, deadline).await),
+                    other => other?,
+                };
             let status =
                 info.pointer("/state/status").or_else(|| info.get("status")).and_then(Value::as_str).unwrap_or("");
             match status {
@@ -256,23 +291,42 @@ impl IbmClient {
                 _ => {}
             }
             if interrupt.as_ref().is_some_and(InterruptGuard::interrupted) {
-                // Best effort: the wait is over whether or not the service hears us.
-                let _ = self
-                    .call("canceling the job", Method::POST, &format!("jobs/{}/cancel", path_segment(&job_id)), None)
-                    .await;
-                return Err(RemoteError::Canceled { job_id, by_user: true });
+                return Err(self.abandon(&job_id, true, deadline).await);
             }
-            tokio::time::sleep(delay).await;
+            if deadline.passed() {
+                return Err(self.abandon(&job_id, false, deadline).await);
+            }
+            tokio::time::sleep_until((Instant::now() + delay).min(deadline.at)).await;
             delay = (delay * 3 / 2).min(Duration::from_secs(5));
         }
         let what = format!("the results of job {job_id}");
-        let results = self.get(&what, &format!("jobs/{}/results", path_segment(&job_id))).await?;
+        let path = format!("jobs/{}/results", path_segment(&job_id));
+        let results = self.call(&what, Method::GET, &path, None, deadline).await?;
         SamplerResult::from_json(job_id, shots, &results).map_err(|detail| malformed(&what, &detail))
+    }
+
+    /// Asks the service to cancel a job that will not be waited for any longer, and says why.
+    async fn abandon(&self, job_id: &str, by_user: bool, deadline: Deadline) -> RemoteError {
+        // Best effort, with a short time of its own: the wait is over whether or not the
+        // service hears us.
+        let path = format!("jobs/{}/cancel", path_segment(job_id));
+        let cancel_time = Deadline::after(self.config.request_timeout.min(CANCEL_TIMEOUT) * 2);
+        let _ = self.call("canceling the job", Method::POST, &path, None, cancel_time).await;
+        if by_user {
+            RemoteError::Canceled { job_id: job_id.to_owned(), by_user: true }
+        } else {
+            deadline.out_of_time(&format!("job {job_id} (canceled)"))
+        }
     }
 
     /// The device's configuration (`backend_name`, `n_qubits`, `basis_gates`, `coupling_map`,
     /// ...), from the cache when it is fresh, else from the API (and then cached).
     pub async fn configuration(&self) -> Result<Value, RemoteError> {
+        self.configuration_before(self.deadline()).await
+    }
+
+    /// [`IbmClient::configuration`] within `deadline`.
+    pub async fn configuration_before(&self, deadline: Deadline) -> Result<Value, RemoteError> {
         let cached = self.cache_path().and_then(|path| {
             let age = std::fs::metadata(&path).ok()?.modified().ok()?.elapsed().ok()?;
             let text = (age < CONFIGURATION_TTL).then(|| std::fs::read(&path).ok()).flatten()?;
@@ -283,7 +337,8 @@ impl IbmClient {
         }
         let device = &self.config.device;
         let what = format!("the configuration of {device}");
-        let configuration = self.get(&what, &format!("backends/{}/configuration", path_segment(device))).await?;
+        let path = format!("backends/{}/configuration", path_segment(device));
+        let configuration = self.call(&what, Method::GET, &path, None, deadline).await?;
         if let Some(path) = self.cache_path() {
             // A cache that cannot be written only costs a fetch next time.
             let _ = write_cache(&path, &configuration);
@@ -297,14 +352,14 @@ impl IbmClient {
     }
 
     /// Sends one request with retries (see [`send_with_retries`]); returns the body of a 2xx answer.
-    async fn send(&self, what: &str, request: &Request) -> Result<Answer, RemoteError> {
+    async fn send(&self, what: &str, request: &Request, deadline: Deadline) -> Result<Answer, RemoteError> {
         let attempts = Attempts {
             what,
             // Exchanging the key again does no harm; a job submitted twice would run twice.
             idempotent: request.method != Method::POST || request.form,
             policy: self.config.retry,
             request_timeout: self.config.request_timeout,
-            deadline: None,
+            deadline: Some(deadline),
             max_response_bytes: self.config.max_response_bytes,
         };
         let build = || {

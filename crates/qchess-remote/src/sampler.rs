@@ -21,6 +21,7 @@ use crate::client::JobResult;
 use crate::error::RemoteError;
 use crate::ibm::{IbmClient, IbmConfig};
 use crate::probabilities::Probabilities;
+use crate::retry::Deadline;
 
 /// The classical register the final measurements go to.
 const MEASUREMENTS: &str = "meas";
@@ -64,6 +65,11 @@ impl IbmRunner {
         Ok(IbmRunner { client: IbmClient::new(config)?, target: None, seed })
     }
 
+    /// The overall timeout from now.
+    pub fn deadline(&self) -> Deadline {
+        self.client.deadline()
+    }
+
     /// The device's name.
     pub fn device(&self) -> &str {
         &self.client.config().device
@@ -71,8 +77,14 @@ impl IbmRunner {
 
     /// The device as a routing target, fetched the first time it is asked for.
     pub async fn target(&mut self) -> Result<&Target, IbmRunError> {
+        let deadline = self.client.deadline();
+        self.target_before(deadline).await
+    }
+
+    /// [`IbmRunner::target`] within `deadline`.
+    pub async fn target_before(&mut self, deadline: Deadline) -> Result<&Target, IbmRunError> {
         if self.target.is_none() {
-            let configuration = self.client.configuration().await?;
+            let configuration = self.client.configuration_before(deadline).await?;
             let target = Target::from_json(&configuration.to_string(), self.device())?;
             self.target = Some(target);
         }
@@ -81,9 +93,14 @@ impl IbmRunner {
 
     /// The OpenQASM 3 ISA circuit submitted for `circuit`.
     pub async fn isa_circuit(&mut self, circuit: &Circuit) -> Result<String, IbmRunError> {
+        let deadline = self.client.deadline();
+        self.isa_circuit_before(circuit, deadline).await
+    }
+
+    async fn isa_circuit_before(&mut self, circuit: &Circuit, deadline: Deadline) -> Result<String, IbmRunError> {
         let seed = self.seed;
         let device = self.device().to_owned();
-        let target = self.target().await?;
+        let target = self.target_before(deadline).await?;
         let route = |source| IbmRunError::Route { device: device.clone(), source };
         let program = from_circuit(circuit, 0, &[]).map_err(route)?;
         let options = CompileOptions { seed, ..CompileOptions::default() };
@@ -104,13 +121,24 @@ impl IbmRunner {
     /// Runs `circuit` for `shots` shots; the outcomes' bit `i` is the circuit's qubit `i`, and
     /// bit `n + k` the classical bit of its post-selection `k` (see the [module docs](self)).
     pub async fn run(&mut self, circuit: &Circuit, shots: u64) -> Result<JobResult, IbmRunError> {
+        let deadline = self.client.deadline();
+        self.run_before(circuit, shots, deadline).await
+    }
+
+    /// [`IbmRunner::run`] within `deadline` (shared with the rest of a move's requests).
+    pub async fn run_before(
+        &mut self,
+        circuit: &Circuit,
+        shots: u64,
+        deadline: Deadline,
+    ) -> Result<JobResult, IbmRunError> {
         let qubits = circuit.num_qubits();
         let width = qubits + circuit.postselect.len();
         if width > 64 || circuit.clbits > 64 {
             return Err(IbmRunError::TooWide(width.max(circuit.clbits as usize)));
         }
-        let qasm = self.isa_circuit(circuit).await?;
-        let result = self.client.run(&qasm, shots).await?;
+        let qasm = self.isa_circuit_before(circuit, deadline).await?;
+        let result = self.client.run_before(&qasm, shots, deadline).await?;
         let what = format!("the results of job {}", result.job_id);
         let malformed = |detail: String| RemoteError::MalformedResponse { what: what.clone(), detail };
         let register = |name: &str| {

@@ -1,7 +1,8 @@
 //! `--backend ibm:DEVICE`: the IBM flags checked, and the device's configuration fetched once so
 //! an unknown device is a usage error (exit code 2) before any game starts. `--shots` and
-//! `--mitigation` apply as for IonQ; `--timeout` bounds each request to IBM (a job is polled
-//! until it ends or Ctrl-C cancels it).
+//! `--mitigation` apply as for IonQ, and so does `--timeout`: the most time one move spends with
+//! IBM (every request, retry, back-off and the wait for its job, which is canceled when the time
+//! runs out or on Ctrl-C).
 
 use qchess_circuit::ir::Circuit;
 use qchess_compare::observation::Observation;
@@ -58,9 +59,7 @@ pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> 
     };
     let mut config = settings.board_config().map_err(|e| bad_input_at(place(), e))?;
     ibm.max_response_bytes = config.provider.max_response_bytes();
-    if let Some(seconds) = remote.timeout {
-        ibm.request_timeout = std::time::Duration::from_secs_f64(seconds);
-    }
+    ibm.overall_timeout = config.provider.overall_timeout();
 
     let qubits = block_on(async {
         let mut runner = IbmRunner::new(ibm.clone(), 0)?;

@@ -53,6 +53,7 @@ use crate::client::{IonqClient, JobResult};
 use crate::config::ProviderConfig;
 use crate::error::RemoteError;
 use crate::ibm::IbmConfig;
+use crate::retry::Deadline;
 use crate::sampler::{IbmRunError, IbmRunner};
 
 /// Default shots per job before the post-selection factor.
@@ -201,13 +202,16 @@ impl Runner {
         runtime: &tokio::runtime::Runtime,
         circuit: &Circuit,
         shots: u64,
+        deadline: Deadline,
     ) -> Result<JobResult, RemoteBoardError> {
         match self {
-            Runner::Ionq(client) => Ok(runtime.block_on(client.run(circuit, shots))?),
-            Runner::Ibm(runner) => runtime.block_on(runner.run(circuit, shots)).map_err(|error| match error {
-                IbmRunError::Remote(remote) => RemoteBoardError::Remote(remote),
-                other => RemoteBoardError::Ibm(other),
-            }),
+            Runner::Ionq(client) => Ok(runtime.block_on(client.run_before(circuit, shots, deadline))?),
+            Runner::Ibm(runner) => {
+                runtime.block_on(runner.run_before(circuit, shots, deadline)).map_err(|error| match error {
+                    IbmRunError::Remote(remote) => RemoteBoardError::Remote(remote),
+                    other => RemoteBoardError::Ibm(other),
+                })
+            }
         }
     }
 
@@ -220,11 +224,29 @@ impl Runner {
         }
     }
 
-    /// The backend's qubits, `None` when the provider would not say.
-    fn qubits(&mut self, runtime: &tokio::runtime::Runtime) -> Option<u32> {
+    /// The backend's qubits, `None` when the provider would not say; running out of time while
+    /// asking is an error, as the move cannot go on.
+    fn qubits(&mut self, runtime: &tokio::runtime::Runtime, deadline: Deadline) -> Result<Option<u32>, RemoteError> {
+        let asked = match self {
+            Runner::Ionq(client) => runtime.block_on(client.backend_qubits_before(deadline)),
+            Runner::Ibm(runner) => match runtime.block_on(runner.target_before(deadline)) {
+                Ok(target) => Ok(target.num_qubits),
+                Err(IbmRunError::Remote(error)) => Err(error),
+                Err(_) => return Ok(None),
+            },
+        };
+        match asked {
+            Ok(qubits) => Ok(Some(qubits)),
+            Err(error @ RemoteError::OutOfTime { .. }) => Err(error),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// The time one move may spend with the provider, from now (`--timeout`).
+    fn deadline(&self) -> Deadline {
         match self {
-            Runner::Ionq(client) => runtime.block_on(client.backend_qubits()).ok(),
-            Runner::Ibm(runner) => runtime.block_on(runner.target()).ok().map(|target| target.num_qubits),
+            Runner::Ionq(client) => client.deadline(),
+            Runner::Ibm(runner) => runner.deadline(),
         }
     }
 }
@@ -326,6 +348,8 @@ impl RemoteBoard {
         let key = format!("{}|{:?}", circuit.num_qubits(), circuit.ops);
         let exact = self.config.exact_results();
         let mut shots = self.next_shots();
+        // Everything this move asks of the provider shares one deadline.
+        let deadline = self.runner.deadline();
         loop {
             let result = match self.cache.iter().position(|c| c.key == key) {
                 Some(index) if self.cache[index].result.shots >= shots || exact => {
@@ -335,8 +359,8 @@ impl RemoteBoard {
                     result
                 }
                 _ => {
-                    self.check_fits(&recycled)?;
-                    let run = self.runner.run(&self.runtime, &recycled.circuit, shots);
+                    self.check_fits(&recycled, deadline)?;
+                    let run = self.runner.run(&self.runtime, &recycled.circuit, shots, deadline);
                     let result = Arc::new(run.map_err(|error| self.name_move(error, &recycled))?);
                     self.jobs += 1;
                     self.cache.retain(|c| c.key != key);
@@ -378,11 +402,11 @@ impl RemoteBoard {
 
     /// Refuses a circuit wider than the backend, asking the backend's size once. A provider
     /// that does not say is left to refuse the job itself.
-    fn check_fits(&mut self, recycled: &Recycled) -> Result<(), RemoteBoardError> {
+    fn check_fits(&mut self, recycled: &Recycled, deadline: Deadline) -> Result<(), RemoteBoardError> {
         let device = match self.device_qubits {
             Some(known) => known,
             None => {
-                let asked = self.runner.qubits(&self.runtime);
+                let asked = self.runner.qubits(&self.runtime, deadline)?;
                 self.device_qubits = Some(asked);
                 asked
             }

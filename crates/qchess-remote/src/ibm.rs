@@ -47,6 +47,10 @@ use crate::error::RemoteError;
 use crate::interrupt::InterruptGuard;
 use crate::retry::{Attempts, send_with_retries};
 
+mod jobs;
+
+pub use jobs::{IbmJobPhase, IbmJobState};
+
 /// IBM Cloud's IAM service.
 pub const DEFAULT_IAM_URL: &str = "https://iam.cloud.ibm.com";
 

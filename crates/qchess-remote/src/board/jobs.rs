@@ -1,0 +1,307 @@
+//! A board's circuits run through a [`JobJournal`]: recorded results are reused, a recorded job
+//! is waited for again rather than submitted anew, and a wait may end (Ctrl-C, the foreground
+//! limit, the journal asking) while the job goes on at the provider. See [`crate::journal`].
+
+use std::time::{Duration, Instant};
+
+use qchess_circuit::ir::Circuit;
+use qchess_qasm::ionq::to_ionq;
+
+use super::{RemoteBoardError, Runner};
+use crate::client::JobResult;
+use crate::config::ProviderConfig;
+use crate::error::RemoteError;
+use crate::ibm::IbmJobPhase;
+use crate::interrupt::InterruptGuard;
+use crate::journal::{JobEnd, JobJournal, JobKey, JobPhase, JobProgress, Recorded, WaitPolicy, Watch};
+use crate::progress::Progress;
+use crate::sampler::IbmRunError;
+use crate::wire::JobStatus;
+
+/// How often a wait looks for Ctrl-C and its limit between polls.
+const CHECK: Duration = Duration::from_millis(100);
+
+/// Jobs the provider lists that are searched for a lost submission's name.
+const LOOKUP_WITHIN: usize = 2000;
+
+/// A board's journal and how it waits.
+pub(super) struct Journaled {
+    pub(super) journal: Box<dyn JobJournal>,
+    pub(super) wait: WaitPolicy,
+}
+
+impl std::fmt::Debug for Journaled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Journaled").field("wait", &self.wait).finish_non_exhaustive()
+    }
+}
+
+/// Why a wait for a job ended while the job goes on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DetachReason {
+    /// Ctrl-C.
+    Interrupted,
+    /// The foreground limit (`--timeout`) passed.
+    TimedOut(Duration),
+    /// The journal asked to stop: why.
+    Stopped(String),
+}
+
+impl std::fmt::Display for DetachReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DetachReason::Interrupted => f.write_str("interrupted"),
+            DetachReason::TimedOut(after) => write!(f, "stopped waiting after {:.1} s", after.as_secs_f64()),
+            DetachReason::Stopped(why) => f.write_str(why),
+        }
+    }
+}
+
+/// Whether a provider has a job of a name.
+enum Lookup {
+    Found(String),
+    Absent,
+    /// The provider cannot be asked (IBM Quantum lists no job names).
+    CannotTell,
+}
+
+fn remote(error: RemoteError) -> RemoteBoardError {
+    RemoteBoardError::Remote(error)
+}
+
+fn ibm(error: IbmRunError) -> RemoteBoardError {
+    match error {
+        IbmRunError::Remote(error) => RemoteBoardError::Remote(error),
+        other => RemoteBoardError::Ibm(other),
+    }
+}
+
+fn journal_error(error: crate::journal::JournalError) -> RemoteBoardError {
+    RemoteBoardError::Journal(error.to_string())
+}
+
+impl Runner {
+    fn submit_named(
+        &mut self,
+        runtime: &tokio::runtime::Runtime,
+        circuit: &Circuit,
+        shots: u64,
+        name: &str,
+    ) -> Result<String, RemoteBoardError> {
+        match self {
+            Runner::Ionq(client) => {
+                let input = to_ionq(circuit).map_err(|e| remote(e.into()))?;
+                runtime.block_on(client.submit_named(&input, shots, name)).map_err(remote)
+            }
+            Runner::Ibm(runner) => runtime.block_on(runner.submit(circuit, shots)).map_err(ibm),
+        }
+    }
+
+    fn find_named(&self, runtime: &tokio::runtime::Runtime, name: &str) -> Result<Lookup, RemoteBoardError> {
+        match self {
+            Runner::Ionq(client) => match runtime.block_on(client.find_job_named(name, LOOKUP_WITHIN)) {
+                Ok(Some(id)) => Ok(Lookup::Found(id)),
+                Ok(None) => Ok(Lookup::Absent),
+                Err(error) => Err(remote(error)),
+            },
+            Runner::Ibm(_) => Ok(Lookup::CannotTell),
+        }
+    }
+
+    fn state(&self, runtime: &tokio::runtime::Runtime, job_id: &str) -> Result<JobProgress, RemoteError> {
+        match self {
+            Runner::Ionq(client) => {
+                let info = runtime.block_on(client.job(job_id))?;
+                let phase = match info.status {
+                    JobStatus::Started => JobPhase::Running,
+                    JobStatus::Completed => JobPhase::Completed,
+                    JobStatus::Failed => JobPhase::Failed,
+                    JobStatus::Canceled => JobPhase::Canceled,
+                    JobStatus::Submitted | JobStatus::Ready | JobStatus::Other(_) => JobPhase::Queued,
+                };
+                let message = info.failure.map(|f| format!("{}: {}", f.code, f.message));
+                Ok(JobProgress {
+                    phase,
+                    status: info.status.as_str().to_owned(),
+                    queue_position: None,
+                    predicted_wait_ms: info
+                        .predicted_wait_time_ms
+                        .filter(|ms| ms.is_finite() && *ms >= 0.0)
+                        .map(|ms| ms as u64),
+                    message,
+                })
+            }
+            Runner::Ibm(runner) => {
+                let state = runtime.block_on(runner.job_state(job_id))?;
+                let phase = match state.phase {
+                    IbmJobPhase::Queued => JobPhase::Queued,
+                    IbmJobPhase::Running => JobPhase::Running,
+                    IbmJobPhase::Completed => JobPhase::Completed,
+                    IbmJobPhase::Failed => JobPhase::Failed,
+                    IbmJobPhase::Cancelled => JobPhase::Canceled,
+                };
+                Ok(JobProgress {
+                    phase,
+                    status: state.status,
+                    queue_position: state.queue_position,
+                    predicted_wait_ms: None,
+                    message: state.reason,
+                })
+            }
+        }
+    }
+
+    fn collect(
+        &self,
+        runtime: &tokio::runtime::Runtime,
+        circuit: &Circuit,
+        job_id: &str,
+        shots: u64,
+    ) -> Result<JobResult, RemoteBoardError> {
+        match self {
+            Runner::Ionq(client) => {
+                let qubits = to_ionq(circuit).map_err(|e| remote(e.into()))?.qubits;
+                let probabilities = runtime.block_on(client.probabilities(job_id, qubits)).map_err(remote)?;
+                Ok(JobResult { job_id: job_id.to_owned(), shots, probabilities })
+            }
+            Runner::Ibm(runner) => runtime.block_on(runner.collect(circuit, job_id, shots)).map_err(ibm),
+        }
+    }
+}
+
+/// Whether a failed submission may have reached the provider (a timeout, a broken connection,
+/// a 500): its reservation is then kept, so the next try asks the provider first.
+fn may_have_been_taken(error: &RemoteBoardError) -> bool {
+    matches!(
+        error,
+        RemoteBoardError::Remote(
+            RemoteError::Timeout { .. } | RemoteError::Network { .. } | RemoteError::Server { status: 500, .. }
+        )
+    )
+}
+
+/// Runs `circuit` for `shots` through the journal: see the [module docs](self).
+pub(super) fn run_journaled(
+    runner: &mut Runner,
+    runtime: &tokio::runtime::Runtime,
+    journaled: &mut Journaled,
+    provider: &ProviderConfig,
+    backend: &str,
+    circuit: &Circuit,
+    shots: u64,
+) -> Result<(JobResult, bool), RemoteBoardError> {
+    let key = JobKey::new(circuit, shots);
+    let journal = &mut journaled.journal;
+    let found = journal.find(&key).map_err(journal_error)?;
+    let (job_id, submitted) = match found {
+        Some(Recorded::Completed(result)) => return Ok((result, false)),
+        Some(Recorded::Submitted { job_id }) => (job_id, false),
+        Some(Recorded::Reserved { name }) => match runner.find_named(runtime, &name)? {
+            Lookup::Found(job_id) => {
+                journal.submitted(&key, &name, &job_id).map_err(journal_error)?;
+                (job_id, false)
+            }
+            Lookup::Absent => (submit(runner, runtime, journal.as_mut(), &key, circuit, &name)?, true),
+            Lookup::CannotTell => {
+                return Err(RemoteBoardError::SubmissionUncertain { name, backend: backend.to_owned() });
+            }
+        },
+        None => {
+            let name = journal.reserve(&key).map_err(journal_error)?;
+            (submit(runner, runtime, journal.as_mut(), &key, circuit, &name)?, true)
+        }
+    };
+    wait(runner, runtime, journaled, provider, backend, &key, &job_id)?;
+    let result = runner.collect(runtime, circuit, &job_id, shots)?;
+    journaled.journal.completed(&key, &result).map_err(journal_error)?;
+    Ok((result, submitted))
+}
+
+fn submit(
+    runner: &mut Runner,
+    runtime: &tokio::runtime::Runtime,
+    journal: &mut dyn JobJournal,
+    key: &JobKey,
+    circuit: &Circuit,
+    name: &str,
+) -> Result<String, RemoteBoardError> {
+    match runner.submit_named(runtime, circuit, key.shots, name) {
+        Ok(job_id) => {
+            journal.submitted(key, name, &job_id).map_err(journal_error)?;
+            Ok(job_id)
+        }
+        Err(error) => {
+            if !may_have_been_taken(&error) {
+                journal.release(key, name).map_err(journal_error)?;
+            }
+            Err(error)
+        }
+    }
+}
+
+/// Polls the job until it completes; fails when it fails, is canceled or is lost, and detaches
+/// on Ctrl-C, at the foreground limit, or when the journal asks.
+fn wait(
+    runner: &Runner,
+    runtime: &tokio::runtime::Runtime,
+    journaled: &mut Journaled,
+    provider: &ProviderConfig,
+    backend: &str,
+    key: &JobKey,
+    job_id: &str,
+) -> Result<(), RemoteBoardError> {
+    let policy = journaled.wait;
+    let journal = &mut journaled.journal;
+    let started = Instant::now();
+    let interrupt = if policy.detach_on_interrupt { InterruptGuard::listen() } else { None };
+    let progress = Progress::new(provider.progress(), job_id);
+    let detached =
+        |reason| RemoteBoardError::Detached { job_id: job_id.to_owned(), backend: backend.to_owned(), reason };
+    let poll = provider.poll();
+    let mut delay = poll.initial;
+    loop {
+        let state = match runner.state(runtime, job_id) {
+            Ok(state) => state,
+            Err(RemoteError::Rejected { status: 404, .. }) => {
+                journal.ended(key, job_id, &JobEnd::Lost).map_err(journal_error)?;
+                return Err(RemoteBoardError::JobLost { job_id: job_id.to_owned(), backend: backend.to_owned() });
+            }
+            Err(error) => return Err(remote(error)),
+        };
+        progress.message(&state.status);
+        if let Watch::Stop(why) = journal.progress(key, job_id, &state).map_err(journal_error)? {
+            return Err(detached(DetachReason::Stopped(why)));
+        }
+        match state.phase {
+            JobPhase::Completed => return Ok(()),
+            JobPhase::Failed => {
+                let message = state.message.unwrap_or_else(|| "no reason given".to_owned());
+                journal.ended(key, job_id, &JobEnd::Failed(message.clone())).map_err(journal_error)?;
+                let (code, message) = message.split_once(": ").unwrap_or(("Failed", &message));
+                return Err(remote(RemoteError::from_failure(job_id, code, message)));
+            }
+            JobPhase::Canceled => {
+                journal.ended(key, job_id, &JobEnd::Canceled).map_err(journal_error)?;
+                return Err(remote(RemoteError::Canceled { job_id: job_id.to_owned(), by_user: false }));
+            }
+            JobPhase::Queued | JobPhase::Running => {}
+        }
+        let wake = Instant::now() + delay;
+        loop {
+            if interrupt.as_ref().is_some_and(InterruptGuard::interrupted) {
+                return Err(detached(DetachReason::Interrupted));
+            }
+            if let Some(limit) = policy.foreground
+                && started.elapsed() >= limit
+            {
+                return Err(detached(DetachReason::TimedOut(limit)));
+            }
+            let now = Instant::now();
+            if now >= wake {
+                break;
+            }
+            std::thread::sleep((wake - now).min(CHECK));
+        }
+        delay = (delay + delay / 2).min(poll.max).max(Duration::from_millis(1));
+    }
+}

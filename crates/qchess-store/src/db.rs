@@ -30,6 +30,18 @@ pub struct Store {
     pub(crate) pool: AnyPool,
     pub(crate) dialect: Dialect,
     pub(crate) location: String,
+    /// For a store in memory: a connection never used, which keeps the database alive while
+    /// the pool's own connection is closed and opened again (a query dropped midway closes it).
+    _keeper: Option<std::sync::Arc<Keeper>>,
+}
+
+/// A connection held open and never used.
+struct Keeper(#[allow(dead_code)] std::sync::Mutex<sqlx::AnyConnection>);
+
+impl std::fmt::Debug for Keeper {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Keeper")
+    }
 }
 
 /// Milliseconds since 1970.
@@ -51,8 +63,15 @@ impl Store {
                 reason: format!("cannot make its directory {}: {e}", dir.display()),
             })?;
         }
-        let options: AnyConnectOptions = location
-            .url()
+        // A store in memory is named, so that every connection (each reads the URL afresh)
+        // opens the same database.
+        let url = match location {
+            Location::Memory => {
+                format!("sqlite:file:qchess-memory-{:016x}?mode=memory&cache=shared", rand::random::<u64>())
+            }
+            other => other.url(),
+        };
+        let options: AnyConnectOptions = url
             .parse()
             .map_err(|e: sqlx::Error| StoreError::BadLocation { location: shown.clone(), reason: e.to_string() })?;
         let dialect = if location.is_postgres() { Dialect::Postgres } else { Dialect::Sqlite };
@@ -72,12 +91,21 @@ impl Store {
                 })
             });
         }
-        let pool = pool.connect_with(options).await.map_err(|e| StoreError::Database {
+        let connecting = |e: sqlx::Error| StoreError::Database {
             location: shown.clone(),
             doing: "connecting".to_owned(),
             detail: e.to_string(),
-        })?;
-        let store = Store { pool, dialect, location: shown };
+        };
+        let pool = pool.connect_with(options.clone()).await.map_err(connecting)?;
+        let keeper = match location {
+            Location::Memory => {
+                use sqlx::Connection as _;
+                let connection = sqlx::AnyConnection::connect_with(&options).await.map_err(connecting)?;
+                Some(std::sync::Arc::new(Keeper(std::sync::Mutex::new(connection))))
+            }
+            _ => None,
+        };
+        let store = Store { pool, dialect, location: shown, _keeper: keeper };
         if let Location::Sqlite(_) = location {
             // Readers go on while a writer writes; the mode stays with the file.
             store.run("switching to WAL", sqlx::query("PRAGMA journal_mode = WAL")).await?;

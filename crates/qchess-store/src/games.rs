@@ -428,12 +428,14 @@ impl Store {
         }
     }
 
-    /// Archives every game unchanged since `before` (ms since 1970); returns how many.
-    pub async fn archive_idle(&self, before: i64) -> Result<u64, StoreError> {
+    /// Archives every game made by `origin` and unchanged since `before` (ms since 1970);
+    /// returns how many.
+    pub async fn archive_idle(&self, origin: &str, before: i64) -> Result<u64, StoreError> {
         let query = sqlx::query(
-            "UPDATE games SET archived = 1 WHERE archived = 0 AND updated_at < $1 \
+            "UPDATE games SET archived = 1 WHERE archived = 0 AND origin = $1 AND updated_at < $2 \
              AND NOT EXISTS (SELECT 1 FROM pending_moves WHERE pending_moves.game_id = games.id)",
         )
+        .bind(origin.to_owned())
         .bind(before);
         self.run("archiving idle games", query).await
     }

@@ -274,6 +274,23 @@ impl Store {
     }
 }
 
+/// The claim token of the move a board plays, shared between the board's journal and its
+/// owner (who sets it before each move).
+#[derive(Debug, Clone, Default)]
+pub struct ClaimCell(std::sync::Arc<std::sync::Mutex<Option<String>>>);
+
+impl ClaimCell {
+    /// Sets (or clears) the token.
+    pub fn set(&self, token: Option<String>) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = token;
+    }
+
+    /// The token.
+    pub fn get(&self) -> Option<String> {
+        self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
+    }
+}
+
 /// A stored game's board journal: the board's jobs go to the store, under the game. Blocking:
 /// call it from a plain thread, never from inside an async task.
 #[derive(Debug, Clone)]
@@ -283,7 +300,7 @@ pub struct GameJournal {
     game_id: String,
     provider: String,
     /// The claim the move being played holds: the wait stops when it is gone.
-    claim: Option<String>,
+    claim: ClaimCell,
     /// Whether a lost job's circuit may be submitted again.
     resubmit: bool,
 }
@@ -296,16 +313,21 @@ impl GameJournal {
             handle,
             game_id: game_id.to_owned(),
             provider: provider.to_owned(),
-            claim: None,
+            claim: ClaimCell::default(),
             resubmit: false,
         }
     }
 
     /// Waits stop when the waiting move's claim `token` is gone (the move was canceled).
     #[must_use]
-    pub fn holding(mut self, token: Option<String>) -> GameJournal {
-        self.claim = token;
+    pub fn holding(self, token: Option<String>) -> GameJournal {
+        self.claim.set(token);
         self
+    }
+
+    /// The cell holding the claim of the move being played, to change it between moves.
+    pub fn claim(&self) -> ClaimCell {
+        self.claim.clone()
     }
 
     /// Lets a circuit whose job the provider lost be submitted again.
@@ -403,8 +425,8 @@ impl JobJournal for GameJournal {
         .bind(self.game_id.clone())
         .bind(job_id.to_owned());
         self.exec("recording a job's status", query)?;
-        match &self.claim {
-            Some(token) if !self.block(self.store.still_claimed(&self.game_id, token))? => {
+        match self.claim.get() {
+            Some(token) if !self.block(self.store.still_claimed(&self.game_id, &token))? => {
                 Ok(Watch::Stop("the waiting move was canceled or finished elsewhere".to_owned()))
             }
             _ => Ok(Watch::Continue),

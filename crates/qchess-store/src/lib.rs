@@ -38,7 +38,7 @@ pub mod schema;
 pub use db::{Dialect, Store};
 pub use error::StoreError;
 pub use games::{Event, GameSummary, ListFilter, NewEvent, NewGame, Standing, StoredGame};
-pub use jobs::{GameJournal, JobRow, JobState};
+pub use jobs::{ClaimCell, GameJournal, JobRow, JobState};
 pub use location::{DB_ENV, Location, hide_password};
 pub use pending::PendingMove;
 pub use replay::RebuildError;

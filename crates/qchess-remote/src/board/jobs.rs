@@ -305,3 +305,21 @@ fn wait(
         delay = (delay + delay / 2).min(poll.max).max(Duration::from_millis(1));
     }
 }
+
+/// Asks the provider of `config` to cancel job `job_id` (a move given up while its job waits).
+pub fn cancel_job(config: &super::RemoteBoardConfig, job_id: &str) -> Result<(), RemoteBoardError> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| RemoteBoardError::Runtime(e.to_string()))?;
+    match &config.ibm {
+        Some(ibm) => {
+            let runner = crate::sampler::IbmRunner::new(ibm.clone(), config.seed).map_err(remote)?;
+            runtime.block_on(runner.cancel(job_id)).map_err(remote)
+        }
+        None => {
+            let client = crate::client::IonqClient::new(config.provider.clone()).map_err(remote)?;
+            runtime.block_on(client.cancel(job_id)).map_err(remote)
+        }
+    }
+}

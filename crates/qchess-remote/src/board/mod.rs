@@ -48,7 +48,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
-pub use jobs::DetachReason;
+pub use jobs::{DetachReason, cancel_job};
 pub use shots::{AllowedPieces, Readout, Survivors, suggest_shots};
 
 use crate::client::{IonqClient, JobResult};

@@ -35,6 +35,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use crate::exit::bad_input_at;
 
 mod ibm;
+mod stored;
 
 /// Which kind of backend.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -69,7 +69,7 @@ pub struct NewEvent {
     pub comment: Option<String>,
 }
 
-/// Where a game stands after a change: what the `games` row keeps for listing.
+/// Where a game stands after a change: what the `games` row keeps for listing and export.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Standing {
     /// The result token.
@@ -78,6 +78,8 @@ pub struct Standing {
     pub to_move: String,
     /// Plies played.
     pub ply: u32,
+    /// The game's record (with every outcome, and any full-board measurement).
+    pub record: String,
 }
 
 /// A game as listed: everything but its events.
@@ -152,6 +154,8 @@ pub struct StoredGame {
     pub summary: GameSummary,
     /// The setup record.
     pub setup: String,
+    /// The record as of the last change.
+    pub record: String,
     /// More settings (a JSON object).
     pub options: Value,
     /// What was played, in order.
@@ -218,9 +222,9 @@ impl Store {
         let now = now_ms();
         let options = serde_json::to_string(&game.options).unwrap_or_else(|_| "{}".to_owned());
         let query = sqlx::query(
-            "INSERT INTO games (id, origin, rules, white, black, backend, backend_label, seed, setup, options, owner, \
-             result, to_move, ply, revision, archived, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 1, 0, $15, $15)",
+            "INSERT INTO games (id, origin, rules, white, black, backend, backend_label, seed, setup, record, options, \
+             owner, result, to_move, ply, revision, archived, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13, $14, 1, 0, $15, $15)",
         )
         .bind(id.clone())
         .bind(game.origin.clone())
@@ -271,12 +275,13 @@ impl Store {
     /// Everything about game `id`.
     pub async fn game(&self, id: &str) -> Result<StoredGame, StoreError> {
         let summary = self.summary(id).await?;
-        let row = sqlx::query("SELECT setup, options FROM games WHERE id = $1")
+        let row = sqlx::query("SELECT setup, record, options FROM games WHERE id = $1")
             .bind(id.to_owned())
             .fetch_one(&self.pool)
             .await
             .map_err(|e| self.failed("reading a game", e))?;
         let setup = text(&row, "setup").map_err(|e| self.failed("reading a game", e))?;
+        let record = text(&row, "record").map_err(|e| self.failed("reading a game", e))?;
         let options_text = text(&row, "options").map_err(|e| self.failed("reading a game", e))?;
         let options = serde_json::from_str(&options_text).map_err(|e| StoreError::Damaged {
             id: id.to_owned(),
@@ -304,7 +309,7 @@ impl Store {
             .collect::<Result<Vec<Event>, sqlx::Error>>()
             .map_err(|e| self.failed("reading a game's moves", e))?;
         let jobs = self.jobs(id).await?;
-        Ok(StoredGame { summary, setup, options, events, jobs })
+        Ok(StoredGame { summary, setup, record, options, events, jobs })
     }
 
     /// Games, newest change first.
@@ -352,7 +357,7 @@ impl Store {
         let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
         let bumped = sqlx::query(
             "UPDATE games SET revision = revision + 1, result = $1, to_move = $2, ply = $3, archived = 0, \
-             updated_at = $4 WHERE id = $5 AND revision = $6 \
+             updated_at = $4, record = $7 WHERE id = $5 AND revision = $6 \
              AND NOT EXISTS (SELECT 1 FROM pending_moves WHERE game_id = $5)",
         )
         .bind(standing.result.clone())
@@ -361,6 +366,7 @@ impl Store {
         .bind(now_ms())
         .bind(id.to_owned())
         .bind(revision)
+        .bind(standing.record.clone())
         .execute(&mut *transaction)
         .await
         .map_err(|e| self.failed(doing, e))?;
@@ -380,7 +386,7 @@ impl Store {
         let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
         let bumped = sqlx::query(
             "UPDATE games SET revision = revision + 1, result = $1, to_move = $2, ply = $3, archived = 0, \
-             updated_at = $4 WHERE id = $5 AND revision = $6 \
+             updated_at = $4, record = $7 WHERE id = $5 AND revision = $6 \
              AND NOT EXISTS (SELECT 1 FROM pending_moves WHERE game_id = $5)",
         )
         .bind(standing.result.clone())
@@ -389,6 +395,7 @@ impl Store {
         .bind(now_ms())
         .bind(id.to_owned())
         .bind(revision)
+        .bind(standing.record.clone())
         .execute(&mut *transaction)
         .await
         .map_err(|e| self.failed(doing, e))?;
@@ -458,6 +465,17 @@ impl Store {
             .map_err(|e| self.failed(doing, e))?;
         transaction.commit().await.map_err(|e| self.failed(doing, e))?;
         Ok(deleted.rows_affected() > 0)
+    }
+
+    /// Writes `comment` on game `id`'s last event (a clock's time, known once the move ended).
+    pub async fn comment_last(&self, id: &str, comment: &str) -> Result<(), StoreError> {
+        let query = sqlx::query(
+            "UPDATE game_events SET comment = $1 WHERE game_id = $2 \
+             AND seq = (SELECT MAX(seq) FROM game_events WHERE game_id = $2)",
+        )
+        .bind(comment.to_owned())
+        .bind(id.to_owned());
+        self.run("commenting a move", query).await.map(|_| ())
     }
 
     /// The number of events of game `id`.

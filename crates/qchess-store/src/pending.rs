@@ -166,14 +166,15 @@ impl Store {
         }
         insert_events(&mut transaction, id, std::slice::from_ref(event)).await.map_err(|e| self.failed(doing, e))?;
         let row = sqlx::query(
-            "UPDATE games SET revision = revision + 1, result = $1, to_move = $2, ply = $3, updated_at = $4 \
-             WHERE id = $5 RETURNING revision",
+            "UPDATE games SET revision = revision + 1, result = $1, to_move = $2, ply = $3, updated_at = $4, \
+             record = $6 WHERE id = $5 RETURNING revision",
         )
         .bind(standing.result.clone())
         .bind(standing.to_move.clone())
         .bind(i64::from(standing.ply))
         .bind(now_ms())
         .bind(id.to_owned())
+        .bind(standing.record.clone())
         .fetch_one(&mut *transaction)
         .await
         .map_err(|e| self.failed(doing, e))?;
@@ -247,12 +248,17 @@ impl Store {
         self.run("renewing leases", query).await
     }
 
-    /// Waiting moves whose lease ran out: their holder died or gave them back for now.
-    pub async fn expired_pending(&self) -> Result<Vec<PendingMove>, StoreError> {
+    /// Waiting moves of games made by `origin` whose lease ran out: their holder died or gave
+    /// them back for now. (A command-line game's waiting move is taken up only by
+    /// `qchess games resume`.)
+    pub async fn expired_pending(&self, origin: &str) -> Result<Vec<PendingMove>, StoreError> {
+        let columns = PENDING_COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", ");
         let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {PENDING_COLUMNS} FROM pending_moves WHERE lease_until < $1 ORDER BY lease_until"
+            "SELECT {columns} FROM pending_moves p JOIN games g ON g.id = p.game_id \
+             WHERE p.lease_until < $1 AND g.origin = $2 ORDER BY p.lease_until"
         )))
         .bind(now_ms())
+        .bind(origin.to_owned())
         .fetch_all(&self.pool)
         .await
         .map_err(|e| self.failed("reading the waiting moves", e))?;

@@ -5,7 +5,7 @@
 
 use qchess_core::Color;
 use qchess_core::Notation;
-use qchess_engine::record::{GameRecord, RecordInfo, RecordedMove, ReplayError};
+use qchess_engine::record::{GameRecord, RecordInfo, ReplayError};
 use qchess_engine::{EndReason, Game, GameBoard, GameError, GameOptions, PlayedMove};
 use thiserror::Error;
 
@@ -143,13 +143,45 @@ pub fn chosen_input(played: &PlayedMove) -> String {
     notation.to_string()
 }
 
-/// Where `game` stands, for the store's listing.
-pub fn standing(game: &Game) -> Standing {
+/// Where `game` (which started as the record `setup`) stands, for the store's listing and
+/// export.
+pub fn standing(game: &Game, setup: &str) -> Standing {
     Standing {
         result: game.result().token().to_owned(),
         to_move: if game.is_over() { String::new() } else { side_name(game.turn()).to_owned() },
         ply: game.ply(),
+        record: record_text(game, setup),
     }
+}
+
+/// The record of `game`, with the names, date, backend and time control of its setup record.
+pub fn record_text(game: &Game, setup: &str) -> String {
+    let setup: GameRecord = setup.parse().unwrap_or_default();
+    let tag = |name: &str, default: &str| setup.tag(name).unwrap_or(default).to_owned();
+    let info = RecordInfo {
+        event: tag("Event", "?"),
+        date: tag("Date", "????.??.??"),
+        white: tag("White", "?"),
+        black: tag("Black", "?"),
+        backend: tag("Backend", "local"),
+        extra: setup.tags.iter().filter(|t| t.name == "TimeControl").cloned().collect(),
+    };
+    GameRecord::from_game(game, &info).to_string()
+}
+
+/// A stored game's record as of its last change, with the game's id and each move's stored
+/// comment (a clock's time). Needs no backend: nothing is replayed.
+pub fn export(stored: &StoredGame) -> GameRecord {
+    let mut record: GameRecord = stored.record.parse().or_else(|_| stored.setup.parse()).unwrap_or_default();
+    record.set_tag("GameId", &stored.summary.id);
+    let setup_moves = stored.setup.parse::<GameRecord>().map_or(0, |setup| setup.moves.len());
+    let moves = stored.events.iter().filter(|e| matches!(parse(&e.input), Input::Move(_)));
+    for (mv, event) in record.moves.iter_mut().skip(setup_moves).zip(moves) {
+        if let Some(comment) = &event.comment {
+            mv.comment = Some(comment.clone());
+        }
+    }
+    record
 }
 
 /// The setup record of a game just made (its tags, and the moves of a loaded record).
@@ -193,29 +225,15 @@ pub fn rebuild(stored: &StoredGame, board: impl GameBoard) -> Result<Game, Rebui
     Ok(game)
 }
 
-/// The record of a stored game (rebuilt as `game`): the setup's names and date, the backend,
-/// and each move's stored comment.
-pub fn record(stored: &StoredGame, game: &Game) -> GameRecord {
-    let setup: GameRecord = stored.setup.parse().unwrap_or_default();
-    let tag = |name: &str, default: &str| setup.tag(name).unwrap_or(default).to_owned();
-    let info = RecordInfo {
-        event: tag("Event", "?"),
-        date: tag("Date", "????.??.??"),
-        white: tag("White", &stored.summary.white),
-        black: tag("Black", &stored.summary.black),
-        backend: stored.summary.backend_label.clone(),
-        extra: vec![qchess_engine::record::Tag { name: "GameId".to_owned(), value: stored.summary.id.clone() }],
-    };
-    let mut record = GameRecord::from_game(game, &info);
-    for tag in setup.tags.iter().filter(|t| t.name == "TimeControl") {
-        record.set_tag(&tag.name, &tag.value);
-    }
-    let first = setup.moves.len();
-    let comments = stored.events.iter().filter(|e| matches!(parse(&e.input), Input::Move(_)));
-    for (mv, event) in record.moves.iter_mut().skip(first).zip(comments) {
-        if event.comment.is_some() {
-            *mv = RecordedMove { comment: event.comment.clone(), ..mv.clone() };
+/// The remote board's error under a game error, when there is one (a job that detached, was
+/// lost, failed...).
+pub fn remote_error(error: &GameError) -> Option<&qchess_remote::RemoteBoardError> {
+    use qchess_core::BoardError;
+    match error {
+        GameError::Backend(BoardError::Backend(inner))
+        | GameError::Board { source: BoardError::Backend(inner), .. } => {
+            inner.downcast_ref::<qchess_remote::RemoteBoardError>()
         }
+        _ => None,
     }
-    record
 }

@@ -19,6 +19,7 @@ pub const MIGRATIONS: &[&[&str]] = &[&[
         backend_label TEXT NOT NULL,
         seed BIGINT NOT NULL,
         setup TEXT NOT NULL,
+        record TEXT NOT NULL,
         options TEXT NOT NULL,
         owner TEXT,
         result TEXT NOT NULL,

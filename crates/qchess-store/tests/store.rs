@@ -19,7 +19,8 @@ use qchess_store::{GameJournal, JobState, ListFilter, Location, NewEvent, NewGam
 use serde_json::json;
 
 fn new_game(owner: &str, game: &Game) -> NewGame {
-    let standing = standing(game);
+    let setup = replay::setup_record(game, &RecordInfo::default());
+    let standing = standing(game, &setup);
     NewGame {
         id: None,
         origin: "test".into(),
@@ -29,7 +30,7 @@ fn new_game(owner: &str, game: &Game) -> NewGame {
         backend: "local".into(),
         backend_label: "local".into(),
         seed: game.options().seed,
-        setup: replay::setup_record(game, &RecordInfo::default()),
+        setup,
         options: json!({}),
         owner: Some(owner.to_owned()),
         result: standing.result,
@@ -79,7 +80,7 @@ async fn a_game_is_kept_move_by_move_and_rebuilt_exactly() {
         for input in ["b1^a3c3", "e7e6", "a3c3^b5", "d7d5", "b5^a3c3", "a7a6", "c3xd5", "mode:classical"] {
             let Ok((played, _)) = replay::apply(&mut game, input) else { continue };
             let event = NewEvent { input: input.to_owned(), played, comment: None };
-            revision = store.append(&created.id, revision, &[event], &standing(&game)).await.expect("appended");
+            revision = store.append(&created.id, revision, &[event], &standing(&game, "")).await.expect("appended");
         }
         let stored = store.game(&created.id).await.expect("read back");
         assert_eq!(stored.summary.revision, revision);
@@ -92,11 +93,11 @@ async fn a_game_is_kept_move_by_move_and_rebuilt_exactly() {
         );
         assert_eq!(rebuilt.position().to_fen(), game.position().to_fen());
         // A change against an old revision is refused with the current one.
-        let stale = store.append(&created.id, revision - 1, &[], &standing(&game)).await;
+        let stale = store.append(&created.id, revision - 1, &[], &standing(&game, "")).await;
         assert!(matches!(stale, Err(StoreError::Conflict { current, .. }) if current == revision), "{name}: {stale:?}");
         // Taking two events back.
         let kept = stored.events.len() as u32 - 2;
-        let revision = store.truncate(&created.id, revision, kept, &standing(&game)).await.expect("truncated");
+        let revision = store.truncate(&created.id, revision, kept, &standing(&game, "")).await.expect("truncated");
         assert_eq!(store.game(&created.id).await.expect("read").events.len() as u32, kept);
         assert_eq!(store.revision(&created.id).await.expect("revision"), revision);
         // Listing by owner, archiving, deleting.
@@ -126,7 +127,7 @@ async fn concurrent_writers_at_one_revision_have_one_winner() {
             let attempts = (0..8).map(|writer| {
                 let store = store.clone();
                 let id = id.clone();
-                let standing = standing(&game);
+                let standing = standing(&game, "");
                 tokio::spawn(async move {
                     let event = NewEvent { input: format!("w{writer}"), played: format!("w{writer}"), comment: None };
                     store.append(&id, revision, &[event], &standing).await
@@ -159,24 +160,24 @@ async fn a_waiting_move_blocks_others_and_its_lease_passes_on() {
         // Another move, or a second claim, is refused while it waits.
         let second = store.claim(&id, after, "e2e4", "instance-b", lease).await;
         assert!(matches!(second, Err(StoreError::MoveWaiting { .. })), "{name}: {second:?}");
-        let append = store.append(&id, after, &[], &standing(&game)).await;
+        let append = store.append(&id, after, &[], &standing(&game, "")).await;
         assert!(matches!(append, Err(StoreError::MoveWaiting { .. })), "{name}: {append:?}");
-        assert!(store.expired_pending().await.expect("read").iter().all(|p| p.game_id != id));
+        assert!(store.expired_pending("test").await.expect("read").iter().all(|p| p.game_id != id));
         // The holder renews; then it "dies": the lease runs out and B takes over, once.
         assert!(store.renew_leases("instance-a", lease).await.expect("renewed") >= 1);
         tokio::time::sleep(lease + Duration::from_millis(50)).await;
         let expired: Vec<_> =
-            store.expired_pending().await.expect("read").into_iter().filter(|p| p.game_id == id).collect();
+            store.expired_pending("test").await.expect("read").into_iter().filter(|p| p.game_id == id).collect();
         assert_eq!(expired.len(), 1, "{name}");
         let taken = store.take_over(&expired[0], "instance-b", lease).await.expect("taken").expect("B holds it");
         assert_eq!((taken.holder.as_deref(), taken.attempts), (Some("instance-b"), 2));
         assert!(store.take_over(&expired[0], "instance-c", lease).await.expect("refused").is_none(), "taken once");
         // B finishes it with the claim's token; the token is then spent.
         let event = NewEvent { input: "b1^a3c3".into(), played: "b1^a3c3".into(), comment: None };
-        let done = store.finish(&id, &taken.token, &event, &standing(&game)).await.expect("finished");
+        let done = store.finish(&id, &taken.token, &event, &standing(&game, "")).await.expect("finished");
         assert!(done > after);
         assert!(matches!(
-            store.finish(&id, &taken.token, &event, &standing(&game)).await,
+            store.finish(&id, &taken.token, &event, &standing(&game, "")).await,
             Err(StoreError::ClaimLost(_))
         ));
         assert_eq!(store.game(&id).await.expect("read").events.len(), 1);

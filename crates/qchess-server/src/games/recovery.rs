@@ -36,7 +36,7 @@ pub async fn run(state: Arc<AppState>) {
 /// Takes over every waiting move whose lease ran out, and plays it here.
 async fn take_over_expired(state: &Arc<AppState>) {
     let games = &state.games;
-    let Ok(expired) = games.store().expired_pending().await else { return };
+    let Ok(expired) = games.store().expired_pending("web").await else { return };
     for pending in expired {
         let taken = games.store().take_over(&pending, games.instance(), games.config().lease).await;
         let Ok(Some(claim)) = taken else { continue };

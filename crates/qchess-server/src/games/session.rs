@@ -17,7 +17,7 @@ use qchess_remote::journal::WaitPolicy;
 use qchess_remote::{RemoteBoard, RemoteBoardConfig, RemoteBoardError};
 use qchess_search::player::{Player, PlayerError, PlayerSpec};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
-use qchess_store::replay::{self, standing};
+use qchess_store::replay::{self, remote_error, standing};
 use qchess_store::{ClaimCell, GameJournal, NewEvent, PendingMove, Store, StoreError, StoredGame};
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -168,7 +168,8 @@ impl NewGame {
             ..RecordInfo::default()
         }
         .dated_today();
-        let standing = standing(&game);
+        let setup = replay::setup_record(&game, &info);
+        let standing = standing(&game, &setup);
         Ok(qchess_store::NewGame {
             id: Some(id.to_owned()),
             origin: "web".to_owned(),
@@ -181,7 +182,7 @@ impl NewGame {
             },
             backend_label: backend_label.to_owned(),
             seed: options.seed,
-            setup: replay::setup_record(&game, &info),
+            setup,
             options: json!({}),
             owner: self.owner.clone(),
             result: standing.result,
@@ -227,6 +228,8 @@ pub struct Session {
     context: Context,
     /// The last state drawn, and the revision it is of.
     last_state: Option<(i64, Value)>,
+    /// The game's setup record.
+    setup: String,
 }
 
 impl fmt::Debug for Session {
@@ -251,6 +254,12 @@ impl Session {
     pub fn load(stored: &StoredGame, context: &Context) -> Result<Session, ApiError> {
         let summary = &stored.summary;
         let seed = summary.seed;
+        if summary.backend != REMOTE && summary.backend != "local" {
+            return Err(ApiError::bad_request(format!(
+                "game {} was made by `qchess {}` on {}; continue it with `qchess games resume {}`",
+                summary.id, summary.origin, summary.backend_label, summary.id
+            )));
+        }
         let (game, claim) = if summary.backend == REMOTE {
             let remote = context.config.remote.as_ref().ok_or_else(|| {
                 ApiError::new(
@@ -293,6 +302,7 @@ impl Session {
             claim,
             context: context.clone(),
             last_state: None,
+            setup: stored.setup.clone(),
         })
     }
 
@@ -367,7 +377,7 @@ impl Session {
             &self.id,
             self.revision,
             events,
-            &standing(&self.game),
+            &standing(&self.game, &self.setup),
         ));
         match stored {
             Ok(revision) => {
@@ -420,8 +430,12 @@ impl Session {
         match outcome {
             Ok((played, _)) => {
                 let event = NewEvent { input: claim.input.clone(), played, comment: None };
-                match self.context.handle.block_on(store.finish(&self.id, &claim.token, &event, &standing(&self.game)))
-                {
+                match self.context.handle.block_on(store.finish(
+                    &self.id,
+                    &claim.token,
+                    &event,
+                    &standing(&self.game, &self.setup),
+                )) {
                     Ok(revision) => {
                         self.revision = revision;
                         Ok(self.state())
@@ -543,7 +557,7 @@ impl Session {
             &self.id,
             self.revision,
             keep as u32,
-            &standing(&rebuilt),
+            &standing(&rebuilt, &self.setup),
         ));
         match truncated {
             Ok(_) => {
@@ -571,9 +585,8 @@ impl Session {
 
     /// The game record as text.
     pub fn record_text(&mut self) -> Result<String, ApiError> {
-        self.refresh()?;
         let stored = self.context.block(self.context.store.game(&self.id))?;
-        Ok(replay::record(&stored, &self.game).to_string())
+        Ok(replay::export(&stored).to_string())
     }
 
     /// The game's accumulated circuit in `format`, with its sidecar.
@@ -694,16 +707,6 @@ fn game_error_status(error: &GameError, message: String) -> ApiError {
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
     ApiError::new(status, message)
-}
-
-/// The remote board's error under a game error, when there is one.
-pub fn remote_error(error: &GameError) -> Option<&RemoteBoardError> {
-    use qchess_core::BoardError;
-    match error {
-        GameError::Backend(BoardError::Backend(inner))
-        | GameError::Board { source: BoardError::Backend(inner), .. } => inner.downcast_ref::<RemoteBoardError>(),
-        _ => None,
-    }
 }
 
 /// How long a transient failure of a waiting move waits before the next try.

@@ -67,8 +67,13 @@ pub struct Served {
 impl Served {
     /// Starts `qchess serve --addr 127.0.0.1:0` with `extra` flags and waits for its address.
     pub fn start(extra: &[&str]) -> Served {
+        Served::start_at("127.0.0.1:0", extra)
+    }
+
+    /// Starts `qchess serve --addr ADDR` with `extra` flags and waits for its address.
+    pub fn start_at(addr: &str, extra: &[&str]) -> Served {
         let mut child = command()
-            .args(["serve", "--addr", "127.0.0.1:0"])
+            .args(["serve", "--addr", addr])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

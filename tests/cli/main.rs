@@ -19,4 +19,5 @@ mod rules;
 mod serve;
 mod serve_limits;
 mod sim;
+mod store;
 mod uqci;

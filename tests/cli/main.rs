@@ -20,4 +20,5 @@ mod serve;
 mod serve_limits;
 mod sim;
 mod store;
+mod store_crash;
 mod uqci;

@@ -21,4 +21,5 @@ mod serve_limits;
 mod sim;
 mod store;
 mod store_crash;
+mod store_instances;
 mod uqci;

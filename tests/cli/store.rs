@@ -58,7 +58,8 @@ fn movetext(db: &Path, id: &str) -> String {
 
 /// The names of the provider's jobs for game `id`.
 fn provider_jobs(provider: &str, id: &str) -> Vec<(String, String)> {
-    let jobs: Value = reqwest::blocking::get(format!("{provider}/v0.4/jobs?limit=1000")).expect("jobs").json().expect("JSON");
+    let jobs: Value =
+        reqwest::blocking::get(format!("{provider}/v0.4/jobs?limit=1000")).expect("jobs").json().expect("JSON");
     jobs["jobs"]
         .as_array()
         .expect("jobs")
@@ -91,11 +92,21 @@ fn played_games_are_kept_listed_shown_and_exported() {
     let saved = dir.path().join("game.pgn");
     let (code, out) = run(
         &db,
-        &["game", "--store", "--moves", "b1^a3c3 d7d5 c3xd5.m1", "--seed", "1", "--save", saved.to_str().expect("utf-8")],
+        &[
+            "game",
+            "--store",
+            "--moves",
+            "b1^a3c3 d7d5 c3xd5.m1",
+            "--seed",
+            "1",
+            "--save",
+            saved.to_str().expect("utf-8"),
+        ],
         "",
     );
     assert_eq!(code, Some(0), "{out}");
-    let kept = out.lines().find_map(|l| l.strip_prefix("Kept as game ")).expect("the id").trim_end_matches('.').to_owned();
+    let kept =
+        out.lines().find_map(|l| l.strip_prefix("Kept as game ")).expect("the id").trim_end_matches('.').to_owned();
     assert_eq!(movetext(&db, &kept), "1. b1^a3c3 d7d5 2. c3xd5.m1 *");
     assert!(std::fs::read_to_string(&saved).expect("saved").contains("2. c3xd5.m1 *"));
     assert_eq!(games(&db).len(), 2);

@@ -39,9 +39,9 @@ fn game_server(addr: &str, db: &std::path::Path, provider: &str) -> Served {
 
 /// The moves of a game state.
 fn moves(state: &Value) -> Vec<String> {
-    state["moves"].as_array().map_or_else(Vec::new, |moves| {
-        moves.iter().map(|m| m["move"].as_str().expect("a move").to_owned()).collect()
-    })
+    state["moves"]
+        .as_array()
+        .map_or_else(Vec::new, |moves| moves.iter().map(|m| m["move"].as_str().expect("a move").to_owned()).collect())
 }
 
 #[test]
@@ -76,7 +76,8 @@ fn serve_killed_twenty_times_loses_no_move_and_submits_no_job_twice() {
                 let client = http();
                 while !stop.load(Ordering::SeqCst) {
                     for id in &chunk {
-                        let Ok(response) = client.post(format!("{base}/api/games/{id}/computer")).json(&json!({})).send()
+                        let Ok(response) =
+                            client.post(format!("{base}/api/games/{id}/computer")).json(&json!({})).send()
                         else {
                             std::thread::sleep(Duration::from_millis(20));
                             continue;
@@ -104,7 +105,8 @@ fn serve_killed_twenty_times_loses_no_move_and_submits_no_job_twice() {
     let mut waiting_at_kills = 0;
     for _ in 0..KILLS {
         std::thread::sleep(Duration::from_millis(rng.random_range(150..900)));
-        let listed: Option<Value> = client.get(format!("{base}/api/games?limit=100")).send().ok().and_then(|r| r.json().ok());
+        let listed: Option<Value> =
+            client.get(format!("{base}/api/games?limit=100")).send().ok().and_then(|r| r.json().ok());
         waiting_at_kills += listed.map_or(0, |listed| {
             listed["games"].as_array().map_or(0, |games| games.iter().filter(|g| g["waiting"] == true).count())
         });
@@ -122,7 +124,12 @@ fn serve_killed_twenty_times_loses_no_move_and_submits_no_job_twice() {
     let finals: BTreeMap<String, Value> = loop {
         let states: BTreeMap<String, Value> = ids
             .iter()
-            .map(|id| (id.clone(), client.get(format!("{base}/api/games/{id}")).send().expect("a state").json().expect("JSON")))
+            .map(|id| {
+                (
+                    id.clone(),
+                    client.get(format!("{base}/api/games/{id}")).send().expect("a state").json().expect("JSON"),
+                )
+            })
             .collect();
         if states.values().all(|state| state["waiting"] == false) {
             break states;
@@ -139,13 +146,17 @@ fn serve_killed_twenty_times_loses_no_move_and_submits_no_job_twice() {
         let stored = moves(state);
         plies += stored.len();
         if let Some(known) = acknowledged.get(id) {
-            assert!(stored.len() >= known.len() && stored[..known.len()] == known[..], "game {id}: {known:?} vs {stored:?}");
+            assert!(
+                stored.len() >= known.len() && stored[..known.len()] == known[..],
+                "game {id}: {known:?} vs {stored:?}"
+            );
         }
     }
     let with_moves = acknowledged.values().filter(|known| !known.is_empty()).count();
     assert_eq!(with_moves, GAMES, "every game had moves acknowledged");
     // No job submitted twice: the provider's jobs have distinct names, each recorded in the store.
-    let jobs: Value = client.get(format!("{}/v0.4/jobs?limit=1000", provider.url)).send().expect("jobs").json().expect("JSON");
+    let jobs: Value =
+        client.get(format!("{}/v0.4/jobs?limit=1000", provider.url)).send().expect("jobs").json().expect("JSON");
     let names: Vec<String> =
         jobs["jobs"].as_array().expect("jobs").iter().map(|j| j["name"].as_str().expect("a name").to_owned()).collect();
     let distinct: HashSet<&String> = names.iter().collect();

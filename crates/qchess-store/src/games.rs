@@ -247,18 +247,43 @@ impl Store {
 
     /// A game's row, with its waiting move and job.
     pub async fn summary(&self, id: &str) -> Result<GameSummary, StoreError> {
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {SUMMARY_COLUMNS} FROM games WHERE id = $1")))
-            .bind(id.to_owned())
-            .fetch_optional(&self.pool)
-            .await
-            .map_err(|e| self.failed("reading a game", e))?
-            .ok_or_else(|| StoreError::UnknownGame(id.to_owned()))?;
+        // One statement, so the game and its waiting move are read as of one moment.
+        let columns = SUMMARY_COLUMNS.split(", ").map(|c| format!("g.{c}")).collect::<Vec<_>>().join(", ");
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
+            "SELECT {columns}, p.seq AS p_seq, p.input AS p_input, p.token AS p_token, p.holder AS p_holder, \
+             p.lease_until AS p_lease_until, p.attempts AS p_attempts, p.message AS p_message, \
+             p.started_at AS p_started_at FROM games g LEFT JOIN pending_moves p ON p.game_id = g.id WHERE g.id = $1"
+        )))
+        .bind(id.to_owned())
+        .fetch_optional(&self.pool)
+        .await
+        .map_err(|e| self.failed("reading a game", e))?
+        .ok_or_else(|| StoreError::UnknownGame(id.to_owned()))?;
         let mut summary = self.summary_from(&row)?;
-        summary.pending = self.pending(id).await?;
+        summary.pending = self.joined_pending(id, &row)?;
         if summary.pending.is_some() {
             summary.waiting_job = self.live_jobs(id).await?.into_iter().rfind(|job| job.is_waiting());
         }
         Ok(summary)
+    }
+
+    /// The waiting move read with a game (`p_` columns), when it has one.
+    fn joined_pending(&self, id: &str, row: &AnyRow) -> Result<Option<PendingMove>, StoreError> {
+        let read = || -> Result<Option<PendingMove>, sqlx::Error> {
+            let Some(token) = row.try_get::<Option<String>, _>("p_token")? else { return Ok(None) };
+            Ok(Some(PendingMove {
+                game_id: id.to_owned(),
+                seq: row.try_get::<i64, _>("p_seq")? as u32,
+                input: row.try_get("p_input")?,
+                token,
+                holder: row.try_get("p_holder")?,
+                lease_until: row.try_get("p_lease_until")?,
+                attempts: row.try_get::<i64, _>("p_attempts")? as u32,
+                message: row.try_get("p_message")?,
+                started_at: row.try_get("p_started_at")?,
+            }))
+        };
+        read().map_err(|e| self.failed("reading a waiting move", e))
     }
 
     /// The revision of game `id` (a cheap check whether a copy is current).

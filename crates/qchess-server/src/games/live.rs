@@ -206,6 +206,7 @@ impl LiveGames {
         handle.last_used = Instant::now();
         let busy = Arc::clone(&handle.busy);
         busy.store(true, Ordering::SeqCst);
+        let game = id.to_owned();
         let job: Job = Box::new(move |session| {
             let result = match session.as_mut() {
                 Some(session) => catch_unwind(AssertUnwindSafe(|| work(session)))
@@ -213,7 +214,10 @@ impl LiveGames {
                 None => Err(internal("the game's thread lost its game")),
             };
             busy.store(false, Ordering::SeqCst);
-            let _ = reply.send(result);
+            // A move that finished in the background has nobody to tell but the log.
+            if let Err(Err(error)) = reply.send(result) {
+                eprintln!("qchess serve: game {game}: the waiting move failed: {}", error.message);
+            }
         });
         if handle.jobs.send(job).is_err() {
             games.remove(id);

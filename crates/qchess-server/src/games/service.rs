@@ -133,7 +133,13 @@ impl Games {
     async fn state_of(&self, summary: &GameSummary) -> Result<Value, ApiError> {
         let cached = self.live.cached(&summary.id);
         let state = match cached {
-            Some((revision, state)) if revision == summary.revision || self.live.busy(&summary.id) => state,
+            // While this process plays the game's waiting move, the last state stands (with the
+            // move shown waiting); once the move is stored elsewhere or here, the thread answers.
+            Some((revision, state))
+                if revision == summary.revision || (summary.pending.is_some() && self.live.busy(&summary.id)) =>
+            {
+                state
+            }
             _ => {
                 let load = self.loader(&summary.id);
                 let work = |session: &mut Session| {

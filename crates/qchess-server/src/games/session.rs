@@ -441,8 +441,11 @@ impl Session {
                         Ok(self.state())
                     }
                     Err(error) => {
+                        // Another process that took the move over may have stored it first.
                         self.reload()?;
-                        Err(conflict(error.to_string(), self.state()))
+                        let stored = self.context.block(self.context.store.game(&self.id))?;
+                        let same = stored.events.get(claim.seq as usize).is_some_and(|e| e.input == claim.input);
+                        if same { Ok(self.state()) } else { Err(conflict(error.to_string(), self.state())) }
                     }
                 }
             }

@@ -177,7 +177,7 @@ pub struct ListFilter {
     pub limit: Option<u32>,
 }
 
-const SUMMARY_COLUMNS: &str = "id, origin, rules, white, black, backend, backend_label, seed, owner, result, to_move, \
+pub(crate) const SUMMARY_COLUMNS: &str = "id, origin, rules, white, black, backend, backend_label, seed, owner, result, to_move, \
      ply, revision, archived, created_at, updated_at";
 
 /// A fresh game id: 12 hex digits, short enough to type.
@@ -190,7 +190,7 @@ fn text(row: &AnyRow, column: &str) -> Result<String, sqlx::Error> {
 }
 
 impl Store {
-    fn summary_from(&self, row: &AnyRow) -> Result<GameSummary, StoreError> {
+    pub(crate) fn summary_from(&self, row: &AnyRow) -> Result<GameSummary, StoreError> {
         let read = || -> Result<GameSummary, sqlx::Error> {
             Ok(GameSummary {
                 id: text(row, "id")?,
@@ -337,38 +337,6 @@ impl Store {
         Ok(StoredGame { summary, setup, record, options, events, jobs })
     }
 
-    /// Games, newest change first.
-    pub async fn list(&self, filter: &ListFilter) -> Result<Vec<GameSummary>, StoreError> {
-        let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM games WHERE 1 = 1");
-        if filter.owner.is_some() {
-            sql.push_str(" AND owner = $1");
-        }
-        if !filter.archived {
-            sql.push_str(" AND archived = 0");
-        }
-        if !filter.finished {
-            sql.push_str(" AND result = '*'");
-        }
-        sql.push_str(" ORDER BY updated_at DESC, id");
-        if let Some(limit) = filter.limit {
-            sql.push_str(&format!(" LIMIT {limit}"));
-        }
-        let mut query = sqlx::query(sqlx::AssertSqlSafe(sql));
-        if let Some(owner) = &filter.owner {
-            query = query.bind(owner.clone());
-        }
-        let rows = query.fetch_all(&self.pool).await.map_err(|e| self.failed("listing games", e))?;
-        let mut games = rows.iter().map(|row| self.summary_from(row)).collect::<Result<Vec<_>, _>>()?;
-        let pending = self.all_pending().await?;
-        for game in &mut games {
-            if let Some(waiting) = pending.iter().find(|p| p.game_id == game.id) {
-                game.pending = Some(waiting.clone());
-                game.waiting_job = self.live_jobs(&game.id).await?.into_iter().rfind(|job| job.is_waiting());
-            }
-        }
-        Ok(games)
-    }
-
     /// Adds `events` to game `id` if it is still at `revision` and no move waits; returns the
     /// new revision.
     pub async fn append(
@@ -448,48 +416,6 @@ impl Store {
                 None => StoreError::Conflict { id: id.to_owned(), expected: revision, current: summary.revision },
             },
         }
-    }
-
-    /// Marks game `id` archived (or not); archiving keeps everything.
-    pub async fn set_archived(&self, id: &str, archived: bool) -> Result<(), StoreError> {
-        let query =
-            sqlx::query("UPDATE games SET archived = $1 WHERE id = $2").bind(i64::from(archived)).bind(id.to_owned());
-        match self.run("archiving a game", query).await? {
-            0 => Err(StoreError::UnknownGame(id.to_owned())),
-            _ => Ok(()),
-        }
-    }
-
-    /// Archives every game made by `origin` and unchanged since `before` (ms since 1970);
-    /// returns how many.
-    pub async fn archive_idle(&self, origin: &str, before: i64) -> Result<u64, StoreError> {
-        let query = sqlx::query(
-            "UPDATE games SET archived = 1 WHERE archived = 0 AND origin = $1 AND updated_at < $2 \
-             AND NOT EXISTS (SELECT 1 FROM pending_moves WHERE pending_moves.game_id = games.id)",
-        )
-        .bind(origin.to_owned())
-        .bind(before);
-        self.run("archiving idle games", query).await
-    }
-
-    /// Deletes game `id` with its events and jobs; false when there was none.
-    pub async fn delete_game(&self, id: &str) -> Result<bool, StoreError> {
-        let doing = "deleting a game";
-        let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
-        for table in ["game_events", "pending_moves", "provider_jobs"] {
-            sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE game_id = $1")))
-                .bind(id.to_owned())
-                .execute(&mut *transaction)
-                .await
-                .map_err(|e| self.failed(doing, e))?;
-        }
-        let deleted = sqlx::query("DELETE FROM games WHERE id = $1")
-            .bind(id.to_owned())
-            .execute(&mut *transaction)
-            .await
-            .map_err(|e| self.failed(doing, e))?;
-        transaction.commit().await.map_err(|e| self.failed(doing, e))?;
-        Ok(deleted.rows_affected() > 0)
     }
 
     /// Writes `comment` on game `id`'s last event (a clock's time, known once the move ended).

@@ -30,6 +30,7 @@ mod db;
 mod error;
 pub mod games;
 pub mod jobs;
+mod listing;
 mod location;
 pub mod pending;
 pub mod replay;

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use qchess_circuit::ir::Circuit;
 use qchess_qasm::ionq::to_ionq;
 
-use super::{RemoteBoardError, Runner};
+use super::{RemoteBoard, RemoteBoardError, Runner};
 use crate::client::JobResult;
 use crate::config::ProviderConfig;
 use crate::error::RemoteError;
@@ -53,6 +53,35 @@ impl std::fmt::Display for DetachReason {
             DetachReason::Interrupted => f.write_str("interrupted"),
             DetachReason::TimedOut(after) => write!(f, "stopped waiting after {:.1} s", after.as_secs_f64()),
             DetachReason::Stopped(why) => f.write_str(why),
+        }
+    }
+}
+
+impl RemoteBoard {
+    /// Records every job in `journal` (see [`crate::journal`]) and waits for jobs as `wait`
+    /// says: circuits already recorded are not run again, and a wait that stops leaves the job
+    /// running at the provider ([`RemoteBoardError::Detached`]).
+    #[must_use]
+    pub fn with_journal(mut self, journal: Box<dyn JobJournal>, wait: WaitPolicy) -> RemoteBoard {
+        self.journal = Some(Journaled { journal, wait });
+        self
+    }
+
+    /// Runs a circuit: through the journal when there is one, else submitted and waited for.
+    /// Says whether a job was submitted or waited for (not a recorded result reused).
+    pub(super) fn run_circuit(&mut self, circuit: &Circuit, shots: u64) -> Result<(JobResult, bool), RemoteBoardError> {
+        let backend = self.config.backend_name();
+        match &mut self.journal {
+            None => self.runner.run(&self.runtime, circuit, shots).map(|result| (result, true)),
+            Some(journaled) => run_journaled(
+                &mut self.runner,
+                &self.runtime,
+                journaled,
+                &self.config.provider,
+                &backend,
+                circuit,
+                shots,
+            ),
         }
     }
 }

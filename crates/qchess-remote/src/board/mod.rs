@@ -55,7 +55,6 @@ use crate::client::{IonqClient, JobResult};
 use crate::config::ProviderConfig;
 use crate::error::RemoteError;
 use crate::ibm::IbmConfig;
-use crate::journal::{JobJournal, WaitPolicy};
 use crate::sampler::{IbmRunError, IbmRunner};
 
 /// Default shots per job before the post-selection factor.
@@ -312,33 +311,6 @@ impl RemoteBoard {
             current: None,
             journal: None,
         })
-    }
-
-    /// Records every job in `journal` (see [`crate::journal`]) and waits for jobs as `wait`
-    /// says: circuits already recorded are not run again, and a wait that stops leaves the job
-    /// running at the provider ([`RemoteBoardError::Detached`]).
-    #[must_use]
-    pub fn with_journal(mut self, journal: Box<dyn JobJournal>, wait: WaitPolicy) -> RemoteBoard {
-        self.journal = Some(jobs::Journaled { journal, wait });
-        self
-    }
-
-    /// Runs a circuit: through the journal when there is one, else submitted and waited for.
-    /// Says whether a job was submitted or waited for (not a recorded result reused).
-    fn run_circuit(&mut self, circuit: &Circuit, shots: u64) -> Result<(JobResult, bool), RemoteBoardError> {
-        let backend = self.config.backend_name();
-        match &mut self.journal {
-            None => self.runner.run(&self.runtime, circuit, shots).map(|result| (result, true)),
-            Some(journaled) => jobs::run_journaled(
-                &mut self.runner,
-                &self.runtime,
-                journaled,
-                &self.config.provider,
-                &backend,
-                circuit,
-                shots,
-            ),
-        }
     }
 
     /// The configuration.

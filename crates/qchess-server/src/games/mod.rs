@@ -31,8 +31,10 @@
 //! [`GamesConfig::idle_timeout`] are unloaded and archived, never deleted.
 
 mod choices;
+mod errors;
 mod handlers;
 mod live;
+mod new_game;
 pub mod recovery;
 pub mod service;
 pub mod session;

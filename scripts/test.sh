@@ -17,6 +17,11 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 section "tests"
 cargo test --workspace --locked
 
+section "game store on PostgreSQL (a throwaway cluster; its tests fail, not skip, here)"
+tests/store/with-postgres.sh sh -c 'cargo test --locked -p qchess-store --test store &&
+    cargo test --locked -p qchess-server --test stored &&
+    cargo test --locked -p qchess-cli --test cli store_instances'
+
 section "backend comparison gate (local vs qchess serve, ideal, noisy and defective)"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/compare-gate.sh
 

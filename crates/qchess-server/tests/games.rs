@@ -142,6 +142,7 @@ fn every_endpoint_answers_with_exact_probabilities() {
         "/api/games/{id}/moves",
         "/api/games/{id}/computer",
         "/api/games/{id}/undo",
+        "/api/games/{id}/cancel",
         "/api/games/{id}/squares/{square}",
         "/api/games/{id}/record",
         "/api/games/{id}/circuit",

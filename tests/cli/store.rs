@@ -237,3 +237,44 @@ fn a_job_the_provider_lost_is_resubmitted_only_when_asked() {
     assert!(out.contains("White: g1^f3h3"), "{out}");
     assert_eq!(movetext(&db, &id), "1. g1^f3h3 *");
 }
+
+#[test]
+fn a_game_on_ibm_quantum_is_kept_with_its_jobs_and_resumed_without_new_ones() {
+    let stand_in = Served::start(&["--db", ":memory:"]);
+    let dir = tempfile::tempdir().expect("a directory");
+    let db = temp_db(&dir, "games.db");
+    let ibm = |args: &[&str]| {
+        let mut command = qchess_at(&db);
+        command.env("QISKIT_IBM_TOKEN", "key").env("QISKIT_IBM_INSTANCE", "crn:v1:test").args(args);
+        let output = command.output().expect("qchess runs");
+        let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        (output.status.code(), text)
+    };
+    let (code, out) = ibm(&[
+        "game",
+        "--store",
+        "--backend",
+        "ibm:ibm_fez",
+        "--ibm-url",
+        &stand_in.url,
+        "--moves",
+        "b1^a3c3 e7e6 a3c3^b5",
+        "--seed",
+        "2",
+    ]);
+    assert_eq!(code, Some(0), "{out}");
+    let id = games(&db)[0]["id"].as_str().expect("id").to_owned();
+    let (code, shown) = run(&db, &["games", "--json", "show", &id], "");
+    assert_eq!(code, Some(0), "{shown}");
+    let shown: Value = serde_json::from_str(&shown).expect("JSON");
+    let jobs = shown["jobs"].as_array().expect("jobs").clone();
+    assert!(!jobs.is_empty() && jobs.iter().all(|j| j["state"] == "completed"), "{jobs:?}");
+    assert!(shown["backend"].as_str().expect("backend").starts_with("ibm:ibm_fez"), "{shown}");
+    // Resuming rebuilds the game from the stored results: no job runs again.
+    let (code, out) = ibm(&["games", "resume", &id, "--ibm-url", &stand_in.url, "--ascii"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains("ply 3"), "{out}");
+    let (_, again) = run(&db, &["games", "--json", "show", &id], "");
+    let again: Value = serde_json::from_str(&again).expect("JSON");
+    assert_eq!(again["jobs"].as_array().expect("jobs").len(), jobs.len(), "no job submitted again");
+}

@@ -324,7 +324,7 @@ def check_remote_backend(board):
     print(f"ok   a game on the remote provider ({labels[1]}): the split shows 50% on f3 and h3")
 
 
-def check_waiting_move_cancel_and_your_games(board):
+def check_waiting_move_cancel_and_your_games(board, artifacts):
     first = board.state()["id"]
     board.open("?backend=remote&white=human&black=human&seed=3")
     remote = board.state()["id"]
@@ -336,6 +336,7 @@ def check_waiting_move_cancel_and_your_games(board):
     waiting = board.wait(lambda: board.driver.find_element(By.CSS_SELECTOR, '[data-testid="waiting"]').is_displayed()
                          and board.text("waiting-text"), "the waiting move")
     assert waiting.startswith("b1^a3c3 waits") and "for job " in waiting and "on http://127.0.0.1:" in waiting, waiting
+    board.driver.save_screenshot(os.path.join(artifacts, "waiting.png"))
     assert board.state()["moves"] == [] and board.state()["waiting"] is True
     board.wait(lambda: len(board.state()["moves"]) == 1, "the job to end")
     board.idle()
@@ -384,7 +385,7 @@ def main():
             lambda: check_promotion_keyboard_and_errors(board),
             lambda: check_computer_against_computer(board),
             lambda: check_remote_backend(board),
-            lambda: check_waiting_move_cancel_and_your_games(board),
+            lambda: check_waiting_move_cancel_and_your_games(board, artifacts),
         ]
         for step in steps:
             step()

@@ -139,7 +139,7 @@ impl Store {
     /// Brings the schema to [`VERSION`], one migration at a time, under a lock.
     async fn migrate(&self) -> Result<(), StoreError> {
         let doing = "migrating the schema";
-        let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
+        let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
         match self.dialect {
             // Another process migrating waits here until this transaction ends.
             Dialect::Postgres => {
@@ -183,6 +183,16 @@ impl Store {
                 .map_err(|e| self.failed(doing, e))?;
         }
         transaction.commit().await.map_err(|e| self.failed(doing, e))
+    }
+
+    /// Begins a transaction that writes. On SQLite it takes the write lock at once (`BEGIN
+    /// IMMEDIATE`): a transaction that read first and wrote later would fail at once (not wait)
+    /// when another connection wrote in between.
+    pub(crate) async fn begin_writing(&self) -> Result<sqlx::Transaction<'static, sqlx::Any>, sqlx::Error> {
+        match self.dialect {
+            Dialect::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Dialect::Postgres => self.pool.begin().await,
+        }
     }
 
     /// Runs one statement.

@@ -347,7 +347,7 @@ impl Store {
         standing: &Standing,
     ) -> Result<i64, StoreError> {
         let doing = "storing a move";
-        let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
+        let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
         let bumped = sqlx::query(
             "UPDATE games SET revision = revision + 1, result = $1, to_move = $2, ply = $3, archived = 0, \
              updated_at = $4, record = $7 WHERE id = $5 AND revision = $6 \
@@ -376,7 +376,7 @@ impl Store {
     /// `revision` and no move waits; returns the new revision.
     pub async fn truncate(&self, id: &str, revision: i64, keep: u32, standing: &Standing) -> Result<i64, StoreError> {
         let doing = "taking moves back";
-        let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
+        let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
         let bumped = sqlx::query(
             "UPDATE games SET revision = revision + 1, result = $1, to_move = $2, ply = $3, archived = 0, \
              updated_at = $4, record = $7 WHERE id = $5 AND revision = $6 \

@@ -63,7 +63,7 @@ impl Store {
     /// Deletes game `id` with its events and jobs; false when there was none.
     pub async fn delete_game(&self, id: &str) -> Result<bool, StoreError> {
         let doing = "deleting a game";
-        let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
+        let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
         for table in ["game_events", "pending_moves", "provider_jobs"] {
             sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE game_id = $1")))
                 .bind(id.to_owned())

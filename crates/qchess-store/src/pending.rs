@@ -94,7 +94,7 @@ impl Store {
     ) -> Result<(PendingMove, i64), StoreError> {
         let doing = "claiming a move";
         let now = now_ms();
-        let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
+        let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
         // The revision bump locks the game's row: a concurrent change waits, then finds it moved.
         let bumped = sqlx::query(
             "UPDATE games SET revision = revision + 1, archived = 0, updated_at = $1 WHERE id = $2 AND revision = $3 \
@@ -154,7 +154,7 @@ impl Store {
         standing: &Standing,
     ) -> Result<i64, StoreError> {
         let doing = "storing a move that waited";
-        let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
+        let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
         let removed = sqlx::query("DELETE FROM pending_moves WHERE game_id = $1 AND token = $2")
             .bind(id.to_owned())
             .bind(token.to_owned())
@@ -200,7 +200,7 @@ impl Store {
 
     async fn remove_pending(&self, id: &str, token: Option<&str>) -> Result<Option<(PendingMove, i64)>, StoreError> {
         let doing = "taking a waiting move back";
-        let mut transaction = self.pool.begin().await.map_err(|e| self.failed(doing, e))?;
+        let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
         let row =
             sqlx::query(sqlx::AssertSqlSafe(format!("SELECT {PENDING_COLUMNS} FROM pending_moves WHERE game_id = $1")))
                 .bind(id.to_owned())

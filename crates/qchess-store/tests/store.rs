@@ -266,3 +266,34 @@ async fn the_journal_keeps_each_circuit_to_one_live_job() {
         assert!(matches!(stop, Watch::Stop(_)), "{name}: {stop:?}");
     }
 }
+
+/// Transactions that read before they write (taking a waiting move back) never fail for a
+/// writer that came in between: on SQLite they take the write lock first.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_claims_and_cancels_never_fail_with_a_locked_database() {
+    let (_dir, stores) = stores().await;
+    for (name, store) in stores {
+        let game = Game::new(&Fen::start(), GameOptions::default()).expect("a game");
+        let mut ids = Vec::new();
+        for _ in 0..8 {
+            ids.push(store.create_game(&new_game(&unique("owner"), &game)).await.expect("stored").id);
+        }
+        let tasks: Vec<_> = ids
+            .into_iter()
+            .map(|id| {
+                let store = store.clone();
+                tokio::spawn(async move {
+                    for _ in 0..25 {
+                        let revision = store.revision(&id).await?;
+                        store.claim(&id, revision, "e2e4", "me", Duration::from_secs(30)).await?;
+                        store.cancel_pending(&id).await?;
+                    }
+                    Ok::<(), StoreError>(())
+                })
+            })
+            .collect();
+        for task in tasks {
+            task.await.expect("joins").unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
+}

@@ -213,7 +213,10 @@ function onHover(name) {
   }
   render();
   const game = ui.game;
+  // While a move waits for its job, the game's thread is busy with it: no analysis then.
+  if (game.waiting) return;
   hoverTimer = setTimeout(async () => {
+    if (ui.playing || ui.game.waiting) return;
     try {
       const analysis = await api("GET", `/api/games/${game.id}/squares/${name}`);
       if (ui.game === game && ui.hovered === name) {

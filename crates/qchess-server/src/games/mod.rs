@@ -27,7 +27,7 @@
 //! A move on a remote provider is answered 202 when its job takes longer than
 //! [`GamesConfig::answer_wait`]: the state then has `"waiting": true` and `pending` (the move,
 //! the job, its status and place in the queue), and the move finishes in the background
-//! ([`service`]). Loaded games live on threads of their own ([`live`]); games unused for
+//! ([`service`]). Loaded games live on threads of their own; games unused for
 //! [`GamesConfig::idle_timeout`] are unloaded and archived, never deleted.
 
 mod choices;

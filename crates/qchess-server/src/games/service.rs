@@ -1,5 +1,5 @@
 //! [`Games`]: the one interface the game API's handlers go through. Games live in the store
-//! ([`qchess_store`]); this process keeps some loaded ([`live`](super::live)) and checks, on every
+//! ([`qchess_store`]); this process keeps some loaded (`live`) and checks, on every
 //! request, that its copy is the store's current revision (another process may have moved).
 //! A move on a remote provider is claimed in the store before its job is submitted, plays on
 //! the game's thread while the request waits a moment, and, if the job is slower, answers 202

@@ -1,6 +1,6 @@
 //! One game as the web board plays it: the engine's game rebuilt from the store, with who plays
 //! each side and where its moves run, and every operation the API offers. A session lives on
-//! its game's thread ([`live`](super::live)) and reaches the store by blocking on the server's
+//! its game's thread (`live`) and reaches the store by blocking on the server's
 //! runtime; every change is stored against the revision the session was built from, so a
 //! session that another process overtook answers 409 and rebuilds itself.
 
@@ -46,7 +46,7 @@ impl Context {
     }
 }
 
-/// A game being played. Lives on its own thread (see [`live`](super::live)).
+/// A game being played. Lives on its own thread (see `games::live`).
 pub struct Session {
     /// The game.
     pub(super) game: Game,

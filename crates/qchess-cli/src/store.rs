@@ -12,7 +12,7 @@ pub struct DbArgs {
     /// The game store: a SQLite file, or a postgres:// URL (default: the QCHESS_DB environment
     /// variable, else games.db in the platform's data directory, such as
     /// ~/.local/share/qchess/games.db).
-    #[arg(long, value_name = "PATH|URL")]
+    #[arg(long, value_name = "PATH|URL", global = true)]
     pub db: Option<String>,
 }
 

@@ -180,6 +180,16 @@ pub struct ListFilter {
 pub(crate) const SUMMARY_COLUMNS: &str = "id, origin, rules, white, black, backend, backend_label, seed, owner, result, to_move, \
      ply, revision, archived, created_at, updated_at";
 
+/// `SELECT` of games (`g`) with their waiting move's columns (`p_...`), for one snapshot of both.
+pub(crate) fn joined_select() -> String {
+    let columns = SUMMARY_COLUMNS.split(", ").map(|c| format!("g.{c}")).collect::<Vec<_>>().join(", ");
+    format!(
+        "SELECT {columns}, p.seq AS p_seq, p.input AS p_input, p.token AS p_token, p.holder AS p_holder, \
+         p.lease_until AS p_lease_until, p.attempts AS p_attempts, p.message AS p_message, \
+         p.started_at AS p_started_at FROM games g LEFT JOIN pending_moves p ON p.game_id = g.id"
+    )
+}
+
 /// A fresh game id: 12 hex digits, short enough to type.
 pub fn new_game_id() -> String {
     format!("{:012x}", rand::random::<u64>() >> 16)
@@ -248,17 +258,12 @@ impl Store {
     /// A game's row, with its waiting move and job.
     pub async fn summary(&self, id: &str) -> Result<GameSummary, StoreError> {
         // One statement, so the game and its waiting move are read as of one moment.
-        let columns = SUMMARY_COLUMNS.split(", ").map(|c| format!("g.{c}")).collect::<Vec<_>>().join(", ");
-        let row = sqlx::query(sqlx::AssertSqlSafe(format!(
-            "SELECT {columns}, p.seq AS p_seq, p.input AS p_input, p.token AS p_token, p.holder AS p_holder, \
-             p.lease_until AS p_lease_until, p.attempts AS p_attempts, p.message AS p_message, \
-             p.started_at AS p_started_at FROM games g LEFT JOIN pending_moves p ON p.game_id = g.id WHERE g.id = $1"
-        )))
-        .bind(id.to_owned())
-        .fetch_optional(&self.pool)
-        .await
-        .map_err(|e| self.failed("reading a game", e))?
-        .ok_or_else(|| StoreError::UnknownGame(id.to_owned()))?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(format!("{} WHERE g.id = $1", joined_select())))
+            .bind(id.to_owned())
+            .fetch_optional(&self.pool)
+            .await
+            .map_err(|e| self.failed("reading a game", e))?
+            .ok_or_else(|| StoreError::UnknownGame(id.to_owned()))?;
         let mut summary = self.summary_from(&row)?;
         summary.pending = self.joined_pending(id, &row)?;
         if summary.pending.is_some() {
@@ -267,8 +272,8 @@ impl Store {
         Ok(summary)
     }
 
-    /// The waiting move read with a game (`p_` columns), when it has one.
-    fn joined_pending(&self, id: &str, row: &AnyRow) -> Result<Option<PendingMove>, StoreError> {
+    /// The waiting move read with a game (`p_` columns of [`joined_select`]), when it has one.
+    pub(crate) fn joined_pending(&self, id: &str, row: &AnyRow) -> Result<Option<PendingMove>, StoreError> {
         let read = || -> Result<Option<PendingMove>, sqlx::Error> {
             let Some(token) = row.try_get::<Option<String>, _>("p_token")? else { return Ok(None) };
             Ok(Some(PendingMove {

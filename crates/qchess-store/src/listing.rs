@@ -3,22 +3,23 @@
 
 use crate::db::Store;
 use crate::error::StoreError;
-use crate::games::{GameSummary, ListFilter, SUMMARY_COLUMNS};
+use crate::games::{GameSummary, ListFilter, joined_select};
 
 impl Store {
     /// Games, newest change first.
     pub async fn list(&self, filter: &ListFilter) -> Result<Vec<GameSummary>, StoreError> {
-        let mut sql = format!("SELECT {SUMMARY_COLUMNS} FROM games WHERE 1 = 1");
+        // Games and their waiting moves in one statement: as of one moment.
+        let mut sql = format!("{} WHERE 1 = 1", joined_select());
         if filter.owner.is_some() {
-            sql.push_str(" AND owner = $1");
+            sql.push_str(" AND g.owner = $1");
         }
         if !filter.archived {
-            sql.push_str(" AND archived = 0");
+            sql.push_str(" AND g.archived = 0");
         }
         if !filter.finished {
-            sql.push_str(" AND result = '*'");
+            sql.push_str(" AND g.result = '*'");
         }
-        sql.push_str(" ORDER BY updated_at DESC, id");
+        sql.push_str(" ORDER BY g.updated_at DESC, g.id");
         if let Some(limit) = filter.limit {
             sql.push_str(&format!(" LIMIT {limit}"));
         }
@@ -27,13 +28,14 @@ impl Store {
             query = query.bind(owner.clone());
         }
         let rows = query.fetch_all(&self.pool).await.map_err(|e| self.failed("listing games", e))?;
-        let mut games = rows.iter().map(|row| self.summary_from(row)).collect::<Result<Vec<_>, _>>()?;
-        let pending = self.all_pending().await?;
-        for game in &mut games {
-            if let Some(waiting) = pending.iter().find(|p| p.game_id == game.id) {
-                game.pending = Some(waiting.clone());
+        let mut games = Vec::with_capacity(rows.len());
+        for row in &rows {
+            let mut game = self.summary_from(row)?;
+            game.pending = self.joined_pending(&game.id, row)?;
+            if game.pending.is_some() {
                 game.waiting_job = self.live_jobs(&game.id).await?.into_iter().rfind(|job| job.is_waiting());
             }
+            games.push(game);
         }
         Ok(games)
     }

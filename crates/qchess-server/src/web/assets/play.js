@@ -204,9 +204,18 @@ function scheduleComputer() {
 }
 
 let hoverTimer = null;
+/// Clears a scheduled analysis; a scheduled one counts as a request in flight, so the page is
+/// not idle while an analysis is about to be asked for.
+function clearHoverTimer() {
+  if (hoverTimer === null) return;
+  clearTimeout(hoverTimer);
+  hoverTimer = null;
+  setBusy(-1);
+}
+
 function onHover(name) {
   ui.hovered = name;
-  clearTimeout(hoverTimer);
+  clearHoverTimer();
   if (!name || !ui.game) {
     ui.analysis = null;
     return render();
@@ -215,9 +224,11 @@ function onHover(name) {
   const game = ui.game;
   // While a move waits for its job, the game's thread is busy with it: no analysis then.
   if (game.waiting) return;
+  setBusy(1);
   hoverTimer = setTimeout(async () => {
-    if (ui.playing || ui.game.waiting) return;
+    hoverTimer = null;
     try {
+      if (ui.playing || ui.game.waiting) return;
       const analysis = await api("GET", `/api/games/${game.id}/squares/${name}`);
       if (ui.game === game && ui.hovered === name) {
         ui.analysis = analysis;
@@ -225,6 +236,8 @@ function onHover(name) {
       }
     } catch (error) {
       status(error.message);
+    } finally {
+      setBusy(-1);
     }
   }, 120);
 }

@@ -19,5 +19,8 @@ mod rules;
 mod serve;
 mod serve_limits;
 mod sim;
+mod store;
+mod store_crash;
+mod store_instances;
 mod timeout;
 mod uqci;

@@ -1,7 +1,7 @@
 //! `qchess uqci` over pipes, as a GUI drives it.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
 
@@ -20,7 +20,7 @@ struct Gui {
 
 impl Gui {
     fn start() -> Gui {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+        let mut child = crate::common::command()
             .arg("uqci")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

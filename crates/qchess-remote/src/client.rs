@@ -169,7 +169,8 @@ impl IonqClient {
         self.job_before(job_id, self.deadline()).await
     }
 
-    async fn job_before(&self, job_id: &str, deadline: Deadline) -> Result<JobInfo, RemoteError> {
+    /// [`IonqClient::job`] within `deadline`.
+    pub async fn job_before(&self, job_id: &str, deadline: Deadline) -> Result<JobInfo, RemoteError> {
         let what = format!("the status of job {job_id}");
         let answer = self.send(&what, Method::GET, &self.job_url(job_id, ""), None, deadline).await?;
         let info: JobInfo = parse(&answer, &what)?;
@@ -184,7 +185,8 @@ impl IonqClient {
         self.probabilities_before(job_id, qubits, self.deadline()).await
     }
 
-    async fn probabilities_before(
+    /// [`IonqClient::probabilities`] within `deadline`.
+    pub async fn probabilities_before(
         &self,
         job_id: &str,
         qubits: u32,
@@ -324,6 +326,76 @@ impl IonqClient {
         };
         send_with_retries(&attempts, build, status_error).await.map(|body| Answer { body })
     }
+}
+
+/// Jobs submitted under a name, and found again by it: a client that crashed between sending a
+/// submission and reading its answer asks the provider whether the job was taken before it
+/// submits the circuit again (so a job is never submitted twice).
+impl IonqClient {
+    /// Submits a job named `name` within `deadline` and returns its id.
+    pub async fn submit_named(
+        &self,
+        input: &IonqCircuit,
+        shots: u64,
+        name: &str,
+        deadline: Deadline,
+    ) -> Result<String, RemoteError> {
+        let mut request = self.job_request(input, shots)?;
+        request.name = Some(name.to_owned());
+        let body = serde_json::to_vec(&request)
+            .map_err(|e| RemoteError::MalformedResponse { what: "writing the job".into(), detail: e.to_string() })?;
+        let answer =
+            self.send("submitting the job", Method::POST, &self.config.jobs_url(), Some(body), deadline).await?;
+        let created: JobCreated = parse(&answer, "submitting the job")?;
+        if created.id.is_empty() {
+            return Err(malformed("submitting the job", "the job id is empty"));
+        }
+        Ok(created.id)
+    }
+
+    /// The id of the job named `name` among the newest `within` jobs the provider lists
+    /// (`GET /jobs?limit=&next=`, newest first), `None` when there is none; every page within
+    /// `deadline`.
+    pub async fn find_job_named(
+        &self,
+        name: &str,
+        within: usize,
+        deadline: Deadline,
+    ) -> Result<Option<String>, RemoteError> {
+        const PAGE: usize = 100;
+        let what = format!("the job list (looking for job {name})");
+        let mut next: Option<String> = None;
+        let mut seen = 0;
+        while seen < within {
+            let mut url = format!("{}?limit={PAGE}", self.config.jobs_url());
+            if let Some(after) = &next {
+                url.push_str(&format!("&next={}", query_escape(after)));
+            }
+            let answer = self.send(&what, Method::GET, &url, None, deadline).await?;
+            let page: Value = parse(&answer, &what)?;
+            let jobs = page.get("jobs").and_then(Value::as_array).ok_or_else(|| malformed(&what, "it has no jobs"))?;
+            if let Some(job) = jobs.iter().find(|job| job.get("name").and_then(Value::as_str) == Some(name)) {
+                let id = job.get("id").and_then(Value::as_str).ok_or_else(|| malformed(&what, "a job has no id"))?;
+                return Ok(Some(id.to_owned()));
+            }
+            seen += jobs.len();
+            next = page.get("next").and_then(Value::as_str).map(str::to_owned);
+            if jobs.is_empty() || next.is_none() {
+                break;
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// `text` for a URL query value: anything but `[A-Za-z0-9._~-]` escaped.
+fn query_escape(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(answer: &Answer, what: &str) -> Result<T, RemoteError> {

@@ -41,11 +41,15 @@ use serde_json::Value;
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
-use crate::client::{Answer, CANCEL_TIMEOUT, classify, excerpt, malformed, parse};
+use crate::client::{Answer, classify, excerpt, malformed, parse};
 use crate::config::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, RetryPolicy};
 use crate::error::RemoteError;
 use crate::interrupt::InterruptGuard;
 use crate::retry::{Attempts, Deadline, send_with_retries};
+
+mod jobs;
+
+pub use jobs::{IbmJobPhase, IbmJobState};
 
 /// IBM Cloud's IAM service.
 pub const DEFAULT_IAM_URL: &str = "https://iam.cloud.ibm.com";
@@ -255,40 +259,23 @@ impl IbmClient {
         shots: u64,
         deadline: Deadline,
     ) -> Result<SamplerResult, RemoteError> {
-        let job = serde_json::json!({
-            "program_id": "sampler",
-            "backend": self.config.device,
-            "params": { "pubs": [[circuit, null, shots]], "version": 2 },
-        });
-        let created = self.call("submitting the job", Method::POST, "jobs", Some(&job), deadline).await?;
-        let job_id = created
-            .get("id")
-            .and_then(Value::as_str)
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| malformed("submitting the job", "the answer has no job id"))?;
-        let job_id = job_id.to_owned();
+        let job_id = self.submit(circuit, shots, deadline).await?;
         let interrupt = InterruptGuard::listen();
         let mut delay = Duration::from_millis(100);
         loop {
-            let what = format!("the status of job {job_id}");
-            let info =
-                match self.call(&what, Method::GET, &format!("jobs/{}", path_segment(&job_id)), None, deadline).await {
-                    Err(RemoteError::OutOfTime { .. }) => return Err(self.abandon(&job_id, false, deadline).await),
-                    other => other?,
-                };
-            let status =
-                info.pointer("/state/status").or_else(|| info.get("status")).and_then(Value::as_str).unwrap_or("");
-            match status {
-                "Completed" => break,
-                "Failed" => {
-                    let reason = info.pointer("/state/reason").and_then(Value::as_str).unwrap_or("no reason given");
-                    return Err(RemoteError::JobFailed { job_id, code: "Failed".into(), message: reason.to_owned() });
+            let state = match self.job_state(&job_id, deadline).await {
+                Err(RemoteError::OutOfTime { .. }) => return Err(self.abandon(&job_id, false, deadline).await),
+                other => other?,
+            };
+            match state.phase {
+                IbmJobPhase::Completed => break,
+                IbmJobPhase::Failed => {
+                    let message = state.reason.unwrap_or_else(|| "no reason given".to_owned());
+                    return Err(RemoteError::JobFailed { job_id, code: "Failed".into(), message });
                 }
                 // `Cancelled - Ran too long` too.
-                cancelled if cancelled.starts_with("Cancelled") => {
-                    return Err(RemoteError::Canceled { job_id, by_user: false });
-                }
-                _ => {}
+                IbmJobPhase::Cancelled => return Err(RemoteError::Canceled { job_id, by_user: false }),
+                IbmJobPhase::Queued | IbmJobPhase::Running => {}
             }
             if interrupt.as_ref().is_some_and(InterruptGuard::interrupted) {
                 return Err(self.abandon(&job_id, true, deadline).await);
@@ -299,19 +286,14 @@ impl IbmClient {
             tokio::time::sleep_until((Instant::now() + delay).min(deadline.at)).await;
             delay = (delay * 3 / 2).min(Duration::from_secs(5));
         }
-        let what = format!("the results of job {job_id}");
-        let path = format!("jobs/{}/results", path_segment(&job_id));
-        let results = self.call(&what, Method::GET, &path, None, deadline).await?;
-        SamplerResult::from_json(job_id, shots, &results).map_err(|detail| malformed(&what, &detail))
+        self.results(&job_id, shots, deadline).await
     }
 
     /// Asks the service to cancel a job that will not be waited for any longer, and says why.
     async fn abandon(&self, job_id: &str, by_user: bool, deadline: Deadline) -> RemoteError {
         // Best effort, with a short time of its own: the wait is over whether or not the
         // service hears us.
-        let path = format!("jobs/{}/cancel", path_segment(job_id));
-        let cancel_time = Deadline::after(self.config.request_timeout.min(CANCEL_TIMEOUT) * 2);
-        let _ = self.call("canceling the job", Method::POST, &path, None, cancel_time).await;
+        let _ = self.cancel(job_id).await;
         if by_user {
             RemoteError::Canceled { job_id: job_id.to_owned(), by_user: true }
         } else {

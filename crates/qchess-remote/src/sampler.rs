@@ -19,7 +19,7 @@ use thiserror::Error;
 
 use crate::client::JobResult;
 use crate::error::RemoteError;
-use crate::ibm::{IbmClient, IbmConfig};
+use crate::ibm::{IbmClient, IbmConfig, IbmJobState, SamplerResult};
 use crate::probabilities::Probabilities;
 use crate::retry::Deadline;
 
@@ -132,47 +132,89 @@ impl IbmRunner {
         shots: u64,
         deadline: Deadline,
     ) -> Result<JobResult, IbmRunError> {
-        let qubits = circuit.num_qubits();
-        let width = qubits + circuit.postselect.len();
-        if width > 64 || circuit.clbits > 64 {
-            return Err(IbmRunError::TooWide(width.max(circuit.clbits as usize)));
-        }
+        check_width(circuit)?;
         let qasm = self.isa_circuit_before(circuit, deadline).await?;
         let result = self.client.run_before(&qasm, shots, deadline).await?;
-        let what = format!("the results of job {}", result.job_id);
-        let malformed = |detail: String| RemoteError::MalformedResponse { what: what.clone(), detail };
-        let register = |name: &str| {
-            result
-                .registers
-                .iter()
-                .find(|r| r.name == name)
-                .map(|r| r.samples.as_slice())
-                .ok_or_else(|| malformed(format!("there is no `{name}` register")))
-        };
-        let measured = register(MEASUREMENTS)?;
-        let own = if circuit.clbits > 0 { register(OWN_BITS)? } else { &[] };
-        if measured.is_empty() {
-            return Err(malformed("there are no samples".to_owned()).into());
-        }
-        if circuit.clbits > 0 && own.len() != measured.len() {
-            return Err(malformed(format!(
-                "register `{OWN_BITS}` has {} samples and `{MEASUREMENTS}` {}",
-                own.len(),
-                measured.len()
-            ))
-            .into());
-        }
-        let mut counts: BTreeMap<u64, u64> = BTreeMap::new();
-        for (shot, &sample) in measured.iter().enumerate() {
-            let selected = circuit.postselect.iter().enumerate().fold(0u64, |bits, (k, selection)| {
-                let bit = own[shot] >> selection.clbit.0 & 1;
-                bits | bit << (qubits + k)
-            });
-            *counts.entry(sample | selected).or_insert(0) += 1;
-        }
-        let total = measured.len() as u64;
-        let outcomes = counts.into_iter().map(|(outcome, n)| (outcome, n as f64 / total as f64)).collect();
-        let probabilities = Probabilities::new(width as u32, outcomes).map_err(|e| malformed(e.to_string()))?;
-        Ok(JobResult { job_id: result.job_id, shots: total, probabilities })
+        decode(circuit, &result)
     }
+
+    /// Submits `circuit` for `shots` shots within `deadline` and returns the job's id, without
+    /// waiting for it.
+    pub async fn submit(&mut self, circuit: &Circuit, shots: u64, deadline: Deadline) -> Result<String, IbmRunError> {
+        check_width(circuit)?;
+        let qasm = self.isa_circuit_before(circuit, deadline).await?;
+        Ok(self.client.submit(&qasm, shots, deadline).await?)
+    }
+
+    /// The state of a job.
+    pub async fn job_state(&self, job_id: &str, deadline: Deadline) -> Result<IbmJobState, RemoteError> {
+        self.client.job_state(job_id, deadline).await
+    }
+
+    /// The results of a completed job of `circuit`, read as [`IbmRunner::run`] answers them.
+    pub async fn collect(
+        &self,
+        circuit: &Circuit,
+        job_id: &str,
+        shots: u64,
+        deadline: Deadline,
+    ) -> Result<JobResult, IbmRunError> {
+        let result = self.client.results(job_id, shots, deadline).await?;
+        decode(circuit, &result)
+    }
+
+    /// Asks the service to cancel a job.
+    pub async fn cancel(&self, job_id: &str) -> Result<(), RemoteError> {
+        self.client.cancel(job_id).await
+    }
+}
+
+/// Refuses a circuit whose outcomes do not fit one 64-bit sample.
+fn check_width(circuit: &Circuit) -> Result<(), IbmRunError> {
+    let width = circuit.num_qubits() + circuit.postselect.len();
+    if width > 64 || circuit.clbits > 64 {
+        return Err(IbmRunError::TooWide(width.max(circuit.clbits as usize)));
+    }
+    Ok(())
+}
+
+/// A Sampler result of `circuit` as outcomes over its qubits and post-selected bits.
+fn decode(circuit: &Circuit, result: &SamplerResult) -> Result<JobResult, IbmRunError> {
+    let qubits = circuit.num_qubits();
+    let width = qubits + circuit.postselect.len();
+    let what = format!("the results of job {}", result.job_id);
+    let malformed = |detail: String| RemoteError::MalformedResponse { what: what.clone(), detail };
+    let register = |name: &str| {
+        result
+            .registers
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| r.samples.as_slice())
+            .ok_or_else(|| malformed(format!("there is no `{name}` register")))
+    };
+    let measured = register(MEASUREMENTS)?;
+    let own = if circuit.clbits > 0 { register(OWN_BITS)? } else { &[] };
+    if measured.is_empty() {
+        return Err(malformed("there are no samples".to_owned()).into());
+    }
+    if circuit.clbits > 0 && own.len() != measured.len() {
+        return Err(malformed(format!(
+            "register `{OWN_BITS}` has {} samples and `{MEASUREMENTS}` {}",
+            own.len(),
+            measured.len()
+        ))
+        .into());
+    }
+    let mut counts: BTreeMap<u64, u64> = BTreeMap::new();
+    for (shot, &sample) in measured.iter().enumerate() {
+        let selected = circuit.postselect.iter().enumerate().fold(0u64, |bits, (k, selection)| {
+            let bit = own[shot] >> selection.clbit.0 & 1;
+            bits | bit << (qubits + k)
+        });
+        *counts.entry(sample | selected).or_insert(0) += 1;
+    }
+    let total = measured.len() as u64;
+    let outcomes = counts.into_iter().map(|(outcome, n)| (outcome, n as f64 / total as f64)).collect();
+    let probabilities = Probabilities::new(width as u32, outcomes).map_err(|e| malformed(e.to_string()))?;
+    Ok(JobResult { job_id: result.job_id.clone(), shots: total, probabilities })
 }

@@ -30,6 +30,11 @@ impl FromStr for TimeControl {
 }
 
 impl TimeControl {
+    /// The time control as a stored game keeps it.
+    pub fn to_stored(self) -> serde_json::Value {
+        serde_json::json!({ "base_secs": self.base.as_secs(), "increment_secs": self.increment.as_secs() })
+    }
+
     /// The PGN `TimeControl` tag value: `300+3`.
     pub fn tag(&self) -> String {
         format!("{}+{}", self.base.as_secs(), self.increment.as_secs())
@@ -75,6 +80,31 @@ impl Clock {
     pub fn restart_turn(&mut self) {
         self.turn_started = Instant::now();
     }
+}
+
+/// The clock of a stored game taken up again: its time control, each side's time left as its
+/// last stored move said (full time for a side that has not moved), running from now.
+pub fn resumed(stored: &qchess_store::StoredGame) -> Option<Clock> {
+    let kept = stored.options.get("clock")?;
+    let seconds = |name: &str| kept.get(name).and_then(serde_json::Value::as_u64).map(Duration::from_secs);
+    let control = TimeControl { base: seconds("base_secs")?, increment: seconds("increment_secs")? };
+    let record = qchess_store::replay::export(stored);
+    let start_black = record.start().is_ok_and(|fen| fen.turn == Color::Black);
+    let mut clock = Clock::new(control);
+    for (index, mv) in record.moves.iter().enumerate() {
+        let Some(remaining) = mv.comment.as_deref().and_then(parse_clock_comment) else { continue };
+        let black = (index % 2 == 1) != start_black;
+        clock.remaining[usize::from(black)] = remaining;
+    }
+    Some(clock)
+}
+
+/// Reads `[%clk H:MM:SS]`.
+fn parse_clock_comment(text: &str) -> Option<Duration> {
+    let inner = text.trim().strip_prefix("[%clk ")?.strip_suffix(']')?;
+    let mut parts = inner.split(':').map(|p| p.parse::<u64>().ok());
+    let (hours, minutes, seconds) = (parts.next()??, parts.next()??, parts.next()??);
+    Some(Duration::from_secs(hours * 3600 + minutes * 60 + seconds))
 }
 
 /// `[%clk 0:04:58]`, the PGN clock comment.

@@ -143,8 +143,20 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let named_store = args.games.store_named();
     let served = runtime.block_on(async {
-        let server = Server::bind(config).await?;
+        let server = match Server::bind(config.clone()).await {
+            // The default store cannot be opened (a read-only home, say): serve from memory.
+            Err(qchess_server::ServeError::Store(error)) if !named_store => {
+                eprintln!(
+                    "qchess serve: {error}; the web board's games are kept in memory only (name a store with --db)"
+                );
+                let games =
+                    qchess_server::games::GamesConfig { db: qchess_store::Location::Memory, ..config.games.clone() };
+                Server::bind(ServerConfig { games, ..config }).await?
+            }
+            other => other?,
+        };
         // Listen for Ctrl-C and SIGTERM before anyone can learn the address.
         let shutdown = shutdown_signal();
         let addr = server.local_addr();
@@ -164,6 +176,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
             "qchess serve: provider API at http://{addr}/v0.4, board API at http://{addr}/quantumboard; Ctrl-C stops"
         );
         eprintln!("qchess serve: web board at http://{addr}/ (game API described at /openapi.json)");
+        eprintln!("qchess serve: games kept in {}", server.state().games.store().location());
         args.games.open_board(&format!("http://{addr}/"));
         if let Some(defect) = args.defect {
             eprintln!("qchess serve: every job has the deliberate defect {defect} (for testing comparisons)");

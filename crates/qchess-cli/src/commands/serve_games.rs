@@ -7,16 +7,29 @@ use qchess_server::games::{GamesConfig, RemoteGameBackend};
 
 use crate::backend::{Backend, BackendSpec, RemoteArgs};
 use crate::exit::bad_input;
+use crate::store::DbArgs;
 
 /// Flags of the game API.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GameArgs {
-    /// Games of the web board kept at once.
+    /// Where the web board's games are kept: `--db PATH|URL` (several servers on one
+    /// postgres:// store serve the same games).
+    #[command(flatten)]
+    db: DbArgs,
+    /// Games of the web board loaded at once.
     #[arg(long, default_value_t = GamesConfig::default().max_games)]
     max_games: usize,
-    /// Seconds a game may stay unused before it is dropped.
+    /// Seconds a game may stay unused before it is unloaded and archived (it stays in the store).
     #[arg(long, default_value_t = GamesConfig::default().idle_timeout.as_secs())]
     game_idle_secs: u64,
+    /// Milliseconds a server holding a waiting move has to renew its lease; another server on
+    /// the same store takes the move over once it runs out.
+    #[arg(long, value_name = "MS", default_value_t = GamesConfig::default().lease.as_millis() as u64)]
+    game_lease_ms: u64,
+    /// Milliseconds a move on a remote provider is waited for before the answer is 202 (the
+    /// move then finishes in the background).
+    #[arg(long, value_name = "MS", default_value_t = GamesConfig::default().answer_wait.as_millis() as u64)]
+    game_answer_wait_ms: u64,
     /// Milliseconds a computer player (ai:K) of the web board may think about one move.
     #[arg(long, default_value_t = GamesConfig::default().computer_movetime.as_millis() as u64)]
     game_movetime_ms: u64,
@@ -65,6 +78,11 @@ impl GameArgs {
         }
     }
 
+    /// Whether the store was named (`--db`, `QCHESS_DB`) rather than the default.
+    pub fn store_named(&self) -> bool {
+        self.db.named()
+    }
+
     /// The validated settings.
     pub fn config(&self) -> anyhow::Result<GamesConfig> {
         let remote = match &self.game_backend {
@@ -76,9 +94,21 @@ impl GameArgs {
                 Backend::Remote { label, config } => Some(RemoteGameBackend { label, config: *config }),
             },
         };
+        let db = match self.db.location()? {
+            Some(location) => location,
+            None => {
+                eprintln!(
+                    "qchess serve: no data directory (HOME is not set): games are kept in memory only; name a store with --db"
+                );
+                qchess_store::Location::Memory
+            }
+        };
         let config = GamesConfig {
+            db,
             max_games: self.max_games,
             idle_timeout: Duration::from_secs(self.game_idle_secs),
+            lease: Duration::from_millis(self.game_lease_ms),
+            answer_wait: Duration::from_millis(self.game_answer_wait_ms),
             remote,
             computer_movetime: Duration::from_millis(self.game_movetime_ms),
         };
@@ -93,8 +123,11 @@ mod tests {
 
     fn args(max_games: usize, game_idle_secs: u64, game_backend: Option<&str>) -> GameArgs {
         GameArgs {
+            db: DbArgs { db: Some(":memory:".to_owned()) },
             max_games,
             game_idle_secs,
+            game_lease_ms: 30_000,
+            game_answer_wait_ms: 5_000,
             game_movetime_ms: 500,
             game_backend: game_backend.map(|b| b.parse().expect("a backend")),
             open: false,

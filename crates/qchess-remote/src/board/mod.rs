@@ -35,6 +35,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod jobs;
 mod shots;
 
 use std::sync::Arc;
@@ -47,6 +48,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+pub use jobs::{DetachReason, cancel_job};
 pub use shots::{AllowedPieces, Readout, Survivors, suggest_shots};
 
 use crate::client::{IonqClient, JobResult};
@@ -164,6 +166,39 @@ pub enum RemoteBoardError {
     /// The tokio runtime could not start.
     #[error("cannot start the async runtime: {0}")]
     Runtime(String),
+    /// The wait for a job ended before the job did; the job goes on at the provider and stays
+    /// in the board's journal, so the move can be taken up again.
+    #[error("job {job_id} on {backend} is not finished ({reason}); it keeps its place at the provider")]
+    Detached {
+        /// The job.
+        job_id: String,
+        /// The backend's name.
+        backend: String,
+        /// Why the wait ended.
+        reason: DetachReason,
+    },
+    /// A job the journal recorded is unknown to the provider.
+    #[error("job {job_id} is unknown to {backend}: the provider lost it; its circuit must be submitted again")]
+    JobLost {
+        /// The job.
+        job_id: String,
+        /// The backend's name.
+        backend: String,
+    },
+    /// A submission was sent and its answer never arrived, and the provider cannot be asked
+    /// whether it took the job.
+    #[error(
+        "a job named {name} may or may not have reached {backend} (its submission was never answered); check the provider's jobs, then submit again"
+    )]
+    SubmissionUncertain {
+        /// The name it was submitted under.
+        name: String,
+        /// The backend's name.
+        backend: String,
+    },
+    /// The journal could not record or read a job.
+    #[error("the job journal failed: {0}")]
+    Journal(String),
 }
 
 impl From<RemoteBoardError> for BoardError {
@@ -268,6 +303,8 @@ pub struct RemoteBoard {
     device_qubits: Option<Option<u32>>,
     /// The move being applied, for errors that name it.
     current: Option<TypedMove>,
+    /// Where jobs are recorded, when they are.
+    journal: Option<jobs::Journaled>,
 }
 
 impl RemoteBoard {
@@ -294,6 +331,7 @@ impl RemoteBoard {
             last_state_size: 1,
             device_qubits: None,
             current: None,
+            journal: None,
         })
     }
 
@@ -360,9 +398,10 @@ impl RemoteBoard {
                 }
                 _ => {
                     self.check_fits(&recycled, deadline)?;
-                    let run = self.runner.run(&self.runtime, &recycled.circuit, shots, deadline);
-                    let result = Arc::new(run.map_err(|error| self.name_move(error, &recycled))?);
-                    self.jobs += 1;
+                    let run = self.run_circuit(&recycled.circuit, shots, deadline);
+                    let (result, ran) = run.map_err(|error| self.name_move(error, &recycled))?;
+                    let result = Arc::new(result);
+                    self.jobs += usize::from(ran);
                     self.cache.retain(|c| c.key != key);
                     if self.cache.len() >= CACHE_SIZE {
                         self.cache.remove(0);

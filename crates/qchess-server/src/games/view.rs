@@ -5,6 +5,8 @@ use qchess_engine::analysis::{BELL_STATE_NAMES, BellCorrelations, log_negativity
 use qchess_engine::{Game, GameError, PlayedMove};
 use serde_json::{Map, Value, json};
 
+use qchess_store::{GameSummary, JobRow, PendingMove};
+
 use super::session::Session;
 
 /// Log negativities below this are rounding, not entanglement.
@@ -56,6 +58,39 @@ pub fn state(session: &mut Session) -> Value {
         "links_error": links_error,
         "state_size": game.state_size(),
         "quantum_mode": game.quantum_mode(),
+    })
+}
+
+/// A waiting move: what was entered, since when, and its job as the provider last told.
+pub fn pending(summary: &GameSummary, pending: &PendingMove) -> Value {
+    json!({
+        "move": pending.input,
+        "seq": pending.seq,
+        "since": pending.started_at,
+        "status": summary.status(),
+        "message": pending.message,
+        "job": summary.waiting_job.as_ref().map(JobRow::to_json),
+    })
+}
+
+/// A stored game as listed.
+pub fn summary(game: &GameSummary) -> Value {
+    json!({
+        "id": game.id,
+        "rules": game.rules,
+        "white": game.white,
+        "black": game.black,
+        "backend": game.backend_label,
+        "result": game.result,
+        "to_move": game.to_move,
+        "ply": game.ply,
+        "over": game.is_over(),
+        "waiting": game.pending.is_some(),
+        "status": game.status(),
+        "archived": game.archived,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "revision": game.revision,
     })
 }
 

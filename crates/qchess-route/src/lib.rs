@@ -18,19 +18,29 @@
 //! Depends on `qchess-core`, `qchess-circuit` and `qchess-qasm`.
 
 pub mod compile;
+pub mod cost;
+pub mod device;
 pub mod emit;
 pub mod error;
+pub mod frames;
+mod incremental;
+pub mod kak;
 pub mod layout;
 pub mod linalg;
 pub mod native;
 pub mod optimize;
+pub mod post_layout;
 pub mod program;
+pub mod resynth;
 pub mod sabre;
 pub mod target;
 pub mod translate;
+pub mod usable;
 pub mod verify;
+pub mod vf2;
 
-pub use compile::{CompileOptions, Compiled, Incremental, compile};
+pub use compile::{CompileOptions, Compiled, Incremental, compile, compile_on};
+pub use device::Device;
 pub use error::RouteError;
 pub use native::{IsaOp, NativeGate};
 pub use target::{Basis, Target, TargetError};

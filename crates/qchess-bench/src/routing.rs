@@ -154,20 +154,26 @@ fn has_multi_qubit_gate(export: &Export) -> bool {
     export.circuit.ops.iter().any(|op| matches!(op, Op::Gate { gate, .. } if gate.qubits().count() >= 2))
 }
 
-/// The first `plies` plies of `qchess play --white ai:0 --black ai:0 --seed SEED`.
-fn played_game(seed: u64, plies: usize) -> Result<Game, BenchError> {
+/// The first `plies` plies of `qchess play --white ai:0 --black ai:0 --seed SEED`, with
+/// `observe` called after each ply.
+fn played_game(
+    seed: u64,
+    plies: usize,
+    mut observe: impl FnMut(&Game, usize) -> Result<(), BenchError>,
+) -> Result<Game, BenchError> {
     let what = |e: &dyn std::fmt::Display| failed(format!("played game {seed}: {e}"));
     let mut game = Game::new(&Fen::start(), GameOptions::with_seed(seed)).map_err(|e| what(&with_causes(&e)))?;
     let mut players = [
         Player::new(&PlayerSpec::Random, seed).map_err(|e| what(&e))?,
         Player::new(&PlayerSpec::Random, seed).map_err(|e| what(&e))?,
     ];
-    for _ in 0..plies {
+    for ply in 1..=plies {
         if game.is_over() {
             break;
         }
         let side = usize::from(game.turn() == Color::Black);
         players[side].play(&mut game, Duration::from_millis(100)).map_err(|e| what(&with_causes(&e)))?;
+        observe(&game, ply)?;
     }
     Ok(game)
 }
@@ -197,7 +203,7 @@ fn game_circuits(plan: &RoutingPlan) -> Result<Vec<GameCircuit>, BenchError> {
     }
     for seed in 1..=plan.play_games as u64 {
         let name = format!("play-{seed}");
-        let export = export_of(&played_game(seed, plan.play_plies)?, &name)?;
+        let export = export_of(&played_game(seed, plan.play_plies, |_, _| Ok(()))?, &name)?;
         if has_multi_qubit_gate(&export) {
             circuits.push(GameCircuit { name, group: "play", export });
         }
@@ -242,6 +248,39 @@ fn route(circuit: &GameCircuit, device: &Device, repeats: usize) -> Result<Route
         verified: equivalence == Equivalence::Equivalent,
         qasm: to_qasm(&compiled, target, &info, QasmVersion::V3),
     })
+}
+
+/// How the estimated success probability falls with the length of a game: the played games
+/// cut after every tenth ply, each compiled for `device`; per length, the median ESP, two-qubit
+/// gate count and qubit count over the games.
+fn esp_by_length(plan: &RoutingPlan, device: &Device) -> Result<Value, BenchError> {
+    let lengths: Vec<usize> = (1..=plan.play_plies / 10).map(|k| 10 * k).collect();
+    let mut figures: Vec<(usize, Vec<f64>, Vec<f64>, Vec<f64>)> =
+        lengths.iter().map(|&l| (l, Vec::new(), Vec::new(), Vec::new())).collect();
+    for seed in 1..=plan.play_games as u64 {
+        let name = format!("play-{seed}");
+        played_game(seed, plan.play_plies, |game, ply| {
+            let Some(slot) = figures.iter_mut().find(|f| f.0 == ply) else { return Ok(()) };
+            let export = export_of(game, &name)?;
+            let what = |e: &dyn std::fmt::Display| failed(format!("{name} after {ply} plies: {e}"));
+            let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).map_err(|e| what(&e))?;
+            let options = CompileOptions { seed: 0, verify: false, ..CompileOptions::default() };
+            let compiled = compile_on(&program, device, &options).map_err(|e| what(&e))?;
+            slot.1.push(compiled.esp.unwrap_or(f64::NAN));
+            slot.2.push(compiled.two_qubit_count() as f64);
+            slot.3.push(export.circuit.num_qubits() as f64);
+            Ok(())
+        })?;
+    }
+    let rows: Vec<Value> = figures
+        .into_iter()
+        .filter(|f| !f.1.is_empty())
+        .map(|(plies, esp, two, qubits)| {
+            json!({ "plies": plies, "games": esp.len(), "median_esp": summary::median(esp),
+                    "median_two_qubit_gates": summary::median(two), "median_qubits": summary::median(qubits) })
+        })
+        .collect();
+    Ok(Value::Array(rows))
 }
 
 /// Runs the routing workload.
@@ -303,6 +342,11 @@ pub(crate) fn run(plan: &RoutingPlan) -> Result<WorkloadReport, BenchError> {
     details.insert("broken_uses".into(), json!(routed.iter().map(|r| r.broken).sum::<usize>()));
     details.insert("medians".into(), Value::Object(medians));
     details.insert("device_ready_ms".into(), Value::Object(preparing));
+    let mut by_length = serde_json::Map::new();
+    for ((spec, _, _), device) in targets.iter().zip(&devices) {
+        by_length.insert(spec.clone(), esp_by_length(plan, device)?);
+    }
+    details.insert("esp_by_plies".into(), Value::Object(by_length));
     let circuits: Vec<Value> = rows
         .iter()
         .map(|(r, t)| {
@@ -358,6 +402,9 @@ mod tests {
         }
         assert_eq!(details["broken_uses"], 0);
         assert_eq!(report.moves, Some(33));
+        let by_length = &details["esp_by_plies"]["ibm-torino"][0];
+        assert_eq!((by_length["plies"].as_u64(), by_length["games"].as_u64()), (Some(10), Some(1)), "{details:#}");
+        assert!(by_length["median_esp"].as_f64().is_some_and(|p| p > 0.0 && p < 1.0), "{details:#}");
         assert_eq!(details["medians"]["ibm-torino"]["all"]["circuits"], 11);
         assert!(
             details["ibm-brisbane, all games"].as_str().is_some_and(|l| l.starts_with("11 circuits")),

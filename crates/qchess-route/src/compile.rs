@@ -5,8 +5,8 @@
 //! 2. broken qubits and couplers leave the target, and the circuit gets one connected part of
 //!    what works ([`crate::usable`]);
 //! 3. initial layouts: the cheapest placement of the circuit's interaction graph with every
-//!    interacting pair on a coupler, when there is one ([`crate::vf2`]), and SABRE's forward and
-//!    backward passes from seeded starting points;
+//!    interacting pair on a coupler, when there is one ([`crate::vf2`]), else SABRE's forward and
+//!    backward passes from seeded starting points, the trials on parallel threads;
 //! 4. each layout is routed (SWAPs on the cheapest paths, [`crate::sabre`]), lowered to CX,
 //!    two-qubit blocks resynthesised ([`crate::resynth`]), re-placed on cheaper qubits if the
 //!    search finds some ([`crate::post_layout`]), translated to native gates;
@@ -168,11 +168,11 @@ pub fn compile_on(logical: &Program, device: &Device, options: &CompileOptions) 
         placement.iter().enumerate().for_each(|(l, &p)| layout.place(l as u32, p));
         layout
     });
-    let starts: Vec<(usize, Option<Layout>)> = perfect
-        .map(|layout| (0, Some(layout)))
-        .into_iter()
-        .chain((0..options.trials.max(1)).map(|t| (t, None)))
-        .collect();
+    // With one, SABRE's trials are skipped (as Qiskit skips SabreLayout when VF2Layout succeeds).
+    let starts: Vec<(usize, Option<Layout>)> = match perfect {
+        Some(layout) => vec![(0, Some(layout))],
+        None => (0..options.trials.max(1)).map(|t| (t, None)).collect(),
+    };
     let threads = if options.threads == 0 {
         std::thread::available_parallelism().map_or(1, std::num::NonZero::get)
     } else {

@@ -40,6 +40,17 @@ pub struct Routed {
     pub swaps: usize,
 }
 
+/// The instructions after one: the next on each of its qubits (`NONE` where there is none).
+type Successors = [usize; 2];
+
+/// No successor.
+const NONE: usize = usize::MAX;
+
+/// The successors that exist.
+fn next_of(successors: &Successors) -> impl Iterator<Item = usize> + '_ {
+    successors.iter().copied().filter(|&s| s != NONE)
+}
+
 /// Routes `program` (over logical qubits) onto `target`, starting from `layout`.
 pub fn route(
     program: &Program,
@@ -52,14 +63,16 @@ pub fn route(
     layout.grow(program.num_qubits);
     let initial = layout.physical.clone();
     let n = program.instrs.len();
-    let mut successors: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // Each instruction has at most two successors: the next one on each of its qubits.
+    let mut successors: Vec<Successors> = vec![[NONE; 2]; n];
     let mut waiting = vec![0u32; n];
     let mut last: Vec<Option<usize>> = vec![None; program.num_qubits as usize];
     for (i, instr) in program.instrs.iter().enumerate() {
         let (a, b) = instr.qubits();
         for q in std::iter::once(a).chain(b) {
             if let Some(p) = last[q as usize].replace(i) {
-                successors[p].push(i);
+                let slot = if successors[p][0] == NONE { 0 } else { 1 };
+                successors[p][slot] = i;
                 waiting[i] += 1;
             }
         }
@@ -112,7 +125,7 @@ pub fn route(
                         _ => out.push(physical),
                     }
                     progressed = true;
-                    for &s in &successors[i] {
+                    for s in next_of(&successors[i]) {
                         waiting[s] -= 1;
                         if waiting[s] == 0 {
                             next.push(s);
@@ -313,7 +326,7 @@ fn executable(
 #[allow(clippy::too_many_arguments)]
 fn extended_set(
     front: &[usize],
-    successors: &[Vec<usize>],
+    successors: &[Successors],
     program: &Program,
     layout: &Layout,
     stamp: &mut [u32],
@@ -323,7 +336,7 @@ fn extended_set(
 ) {
     pairs.clear();
     queue.clear();
-    queue.extend(front.iter().flat_map(|&i| successors[i].iter().copied()));
+    queue.extend(front.iter().flat_map(|&i| next_of(&successors[i])));
     let mut visits = 0;
     while let Some(i) = queue.pop_front() {
         if pairs.len() >= EXTENDED || visits >= VISITS {
@@ -340,7 +353,7 @@ fn extended_set(
         {
             pairs.push((a, b));
         }
-        queue.extend(successors[i].iter().copied());
+        queue.extend(next_of(&successors[i]));
     }
 }
 

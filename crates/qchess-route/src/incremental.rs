@@ -15,8 +15,11 @@ use crate::sabre::route;
 use crate::target::Target;
 use crate::verify::{SplitMix, check_equivalence, check_structure};
 
-/// See the [module docs](self). Broken qubits and couplers are left out, and the circuit stays
-/// in the largest connected part of what works (its final size is not known in advance).
+/// Routes a circuit that grows move by move: each [`Incremental::extend`] routes only the new
+/// instructions, from where the previous ones left the qubits, and appends their ISA operations;
+/// what was compiled before never changes. Broken qubits and couplers are left out, and the
+/// circuit stays in the largest connected part of what works (its final size is not known in
+/// advance).
 #[derive(Debug, Clone)]
 pub struct Incremental {
     target: Target,

@@ -52,7 +52,8 @@ fn pattern_of(program: &Program, holding: &[u32], target: &Target) -> Option<(Ve
     Some((qubits, pattern))
 }
 
-/// What a routed program (see [`pattern_of`]) is expected to cost where it is: the sum of
+/// What a routed program (CX and one-qubit gates, measurements and resets over physical qubits,
+/// with the qubits holding its layouts) is expected to cost where it is: the sum of
 /// `-ln(1 - e)` over its gates and measurements, as the re-placement search scores it.
 pub fn expected_cost(program: &Program, holding: &[u32], target: &Target, costs: &Costs) -> f64 {
     pattern_of(program, holding, target).map_or(f64::INFINITY, |(qubits, pattern)| pattern.cost(costs, &qubits))

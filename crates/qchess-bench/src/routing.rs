@@ -254,30 +254,38 @@ fn route(circuit: &GameCircuit, device: &Device, repeats: usize) -> Result<Route
 /// cut after every tenth ply, each compiled for `device`; per length, the median ESP, two-qubit
 /// gate count and qubit count over the games.
 fn esp_by_length(plan: &RoutingPlan, device: &Device) -> Result<Value, BenchError> {
-    let lengths: Vec<usize> = (1..=plan.play_plies / 10).map(|k| 10 * k).collect();
-    let mut figures: Vec<(usize, Vec<f64>, Vec<f64>, Vec<f64>)> =
-        lengths.iter().map(|&l| (l, Vec::new(), Vec::new(), Vec::new())).collect();
+    /// The figures of the games cut at one length.
+    struct Cut {
+        plies: usize,
+        esp: Vec<f64>,
+        two_qubit_gates: Vec<f64>,
+        qubits: Vec<f64>,
+    }
+    let mut cuts: Vec<Cut> = (1..=plan.play_plies / 10)
+        .map(|k| Cut { plies: 10 * k, esp: Vec::new(), two_qubit_gates: Vec::new(), qubits: Vec::new() })
+        .collect();
     for seed in 1..=plan.play_games as u64 {
         let name = format!("play-{seed}");
         played_game(seed, plan.play_plies, |game, ply| {
-            let Some(slot) = figures.iter_mut().find(|f| f.0 == ply) else { return Ok(()) };
+            let Some(cut) = cuts.iter_mut().find(|c| c.plies == ply) else { return Ok(()) };
             let export = export_of(game, &name)?;
             let what = |e: &dyn std::fmt::Display| failed(format!("{name} after {ply} plies: {e}"));
             let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).map_err(|e| what(&e))?;
             let options = CompileOptions { seed: 0, verify: false, ..CompileOptions::default() };
             let compiled = compile_on(&program, device, &options).map_err(|e| what(&e))?;
-            slot.1.push(compiled.esp.unwrap_or(f64::NAN));
-            slot.2.push(compiled.two_qubit_count() as f64);
-            slot.3.push(export.circuit.num_qubits() as f64);
+            cut.esp.push(compiled.esp.unwrap_or(f64::NAN));
+            cut.two_qubit_gates.push(compiled.two_qubit_count() as f64);
+            cut.qubits.push(export.circuit.num_qubits() as f64);
             Ok(())
         })?;
     }
-    let rows: Vec<Value> = figures
+    let rows: Vec<Value> = cuts
         .into_iter()
-        .filter(|f| !f.1.is_empty())
-        .map(|(plies, esp, two, qubits)| {
-            json!({ "plies": plies, "games": esp.len(), "median_esp": summary::median(esp),
-                    "median_two_qubit_gates": summary::median(two), "median_qubits": summary::median(qubits) })
+        .filter(|cut| !cut.esp.is_empty())
+        .map(|cut| {
+            json!({ "plies": cut.plies, "games": cut.esp.len(), "median_esp": summary::median(cut.esp),
+                    "median_two_qubit_gates": summary::median(cut.two_qubit_gates),
+                    "median_qubits": summary::median(cut.qubits) })
         })
         .collect();
     Ok(Value::Array(rows))

@@ -144,7 +144,10 @@ pub fn compile(logical: &Program, target: &Target, options: &CompileOptions) -> 
             target: target.name.clone(),
         });
     }
-    compile_on(logical, &Device::new(target.clone())?, options)
+    // A device with no working qubit at all is refused with the circuit's own size.
+    let device = Device::new(target.clone())
+        .map_err(|e| crate::usable::usable_part(target, logical.num_qubits).err().unwrap_or(e))?;
+    compile_on(logical, &device, options)
 }
 
 /// Compiles `logical` for a target made ready: see the [module docs](self).

@@ -69,7 +69,18 @@ impl Costs {
         // most twenty (a bad one is still a way through).
         let weight = |cost: f64| (cost / median).clamp(0.1, 20.0);
         let mut distance = vec![f64::INFINITY; n * n];
-        for start in 0..n {
+        if !target.is_calibrated() {
+            // Every coupler weighs 1: the hop counts the target already has.
+            for (a, row) in distance.chunks_mut(n.max(1)).enumerate() {
+                for (b, entry) in row.iter_mut().enumerate() {
+                    let hops = target.distance(a as u32, b as u32);
+                    if hops < u16::MAX {
+                        *entry = f64::from(hops);
+                    }
+                }
+            }
+        }
+        for start in (0..n).filter(|_| target.is_calibrated()) {
             let row = &mut distance[start * n..(start + 1) * n];
             row[start] = 0.0;
             let mut heap = BinaryHeap::from([Entry(0.0, start as u32)]);

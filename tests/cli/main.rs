@@ -10,6 +10,7 @@ mod demo;
 mod errors;
 mod game;
 mod ibm;
+mod ibm_calibration;
 mod matches;
 mod moves;
 mod perft;

@@ -37,6 +37,8 @@ use crate::exit::bad_input_at;
 mod ibm;
 mod stored;
 
+pub use ibm::{IbmArgs, ready_device};
+
 /// Which kind of backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BackendKind {

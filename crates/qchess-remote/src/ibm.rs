@@ -15,6 +15,11 @@
 //! * **Device descriptions.** [`IbmClient::configuration`] fetches
 //!   `GET {api}/backends/{device}/configuration` (the JSON `qchess-route` reads as a target) and
 //!   keeps it on disk in the cache directory, reused for [`CONFIGURATION_TTL`].
+//!   [`IbmClient::properties`] fetches `GET {api}/backends/{device}/properties` (the calibration:
+//!   error rates, elements not operational, `last_update_date`) and caches it the same way, with
+//!   the time it was fetched; it is reused for at most [`PROPERTIES_TTL`], and once the cached
+//!   calibration is a day old (IBM calibrates daily, so a newer one is due) for at most
+//!   [`PROPERTIES_RECHECK`].
 //! * **Jobs.** [`IbmClient::run`] submits one OpenQASM 3 ISA circuit as a Sampler V2 job
 //!   (`POST {api}/jobs`), polls `GET {api}/jobs/{id}` with growing waits until its status is
 //!   final (asking the service to cancel it on Ctrl-C), and reads `GET {api}/jobs/{id}/results`:
@@ -51,6 +56,10 @@ mod jobs;
 
 pub use jobs::{IbmJobPhase, IbmJobState};
 
+mod cache;
+
+pub use cache::unix_seconds;
+
 /// IBM Cloud's IAM service.
 pub const DEFAULT_IAM_URL: &str = "https://iam.cloud.ibm.com";
 
@@ -62,6 +71,12 @@ pub const REFRESH_MARGIN: Duration = Duration::from_secs(60);
 
 /// How long a cached device configuration is reused before it is fetched again.
 pub const CONFIGURATION_TTL: Duration = Duration::from_secs(24 * 3600);
+
+/// How long cached properties (a calibration) are reused at most.
+pub const PROPERTIES_TTL: Duration = Duration::from_secs(3 * 3600);
+
+/// How long cached properties are reused once their calibration is a day old.
+pub const PROPERTIES_RECHECK: Duration = Duration::from_secs(10 * 60);
 
 /// The grant type of an API-key exchange.
 const APIKEY_GRANT: &str = "urn:ibm:params:oauth:grant-type:apikey";
@@ -301,38 +316,6 @@ impl IbmClient {
         }
     }
 
-    /// The device's configuration (`backend_name`, `n_qubits`, `basis_gates`, `coupling_map`,
-    /// ...), from the cache when it is fresh, else from the API (and then cached).
-    pub async fn configuration(&self) -> Result<Value, RemoteError> {
-        self.configuration_before(self.deadline()).await
-    }
-
-    /// [`IbmClient::configuration`] within `deadline`.
-    pub async fn configuration_before(&self, deadline: Deadline) -> Result<Value, RemoteError> {
-        let cached = self.cache_path().and_then(|path| {
-            let age = std::fs::metadata(&path).ok()?.modified().ok()?.elapsed().ok()?;
-            let text = (age < CONFIGURATION_TTL).then(|| std::fs::read(&path).ok()).flatten()?;
-            serde_json::from_slice::<Value>(&text).ok()
-        });
-        if let Some(configuration) = cached {
-            return Ok(configuration);
-        }
-        let device = &self.config.device;
-        let what = format!("the configuration of {device}");
-        let path = format!("backends/{}/configuration", path_segment(device));
-        let configuration = self.call(&what, Method::GET, &path, None, deadline).await?;
-        if let Some(path) = self.cache_path() {
-            // A cache that cannot be written only costs a fetch next time.
-            let _ = write_cache(&path, &configuration);
-        }
-        Ok(configuration)
-    }
-
-    fn cache_path(&self) -> Option<PathBuf> {
-        let dir = self.config.cache_dir.as_ref()?;
-        Some(dir.join(format!("{}.configuration.json", path_segment(&self.config.device))))
-    }
-
     /// Sends one request with retries (see [`send_with_retries`]); returns the body of a 2xx answer.
     async fn send(&self, what: &str, request: &Request, deadline: Deadline) -> Result<Answer, RemoteError> {
         let attempts = Attempts {
@@ -469,17 +452,6 @@ fn path_segment(text: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
-}
-
-/// Writes the cache atomically: a temporary file in the same directory, then a rename.
-fn write_cache(path: &std::path::Path, configuration: &Value) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let temporary = dir.join(format!(".{}.{:016x}.tmp", std::process::id(), rand::random::<u64>()));
-    std::fs::write(&temporary, serde_json::to_vec(configuration).unwrap_or_default())?;
-    std::fs::rename(&temporary, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temporary);
-    })
 }
 
 #[cfg(test)]

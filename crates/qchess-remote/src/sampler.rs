@@ -1,7 +1,10 @@
 //! qchess circuits on IBM Quantum: each circuit is routed by `qchess-route` onto the device's
-//! configuration (fetched once per runner), written as an OpenQASM 3 ISA circuit, run as a
-//! Sampler V2 job, and its samples read back through the final layout as outcomes over the
-//! circuit's own qubits (qubit `i` = bit `i`), the form the IonQ client answers in.
+//! configuration and calibration (its properties: error rates, broken qubits and couplers;
+//! both fetched once per runner and cached as [`crate::ibm`] says), so that it never uses a
+//! broken element and has the highest estimated success probability the router finds; written
+//! as an OpenQASM 3 ISA circuit, run as a Sampler V2 job, and its samples read back through the
+//! final layout as outcomes over the circuit's own qubits (qubit `i` = bit `i`), the form the
+//! IonQ client answers in.
 //!
 //! The circuit's measurements stay where it makes them, into its classical register `c` (IBM
 //! devices measure and reset mid-circuit, so a recycled circuit may reuse a measured qubit);
@@ -14,7 +17,7 @@ use std::collections::BTreeMap;
 use qchess_circuit::ir::Circuit;
 use qchess_route::emit::{EmitInfo, QasmVersion, to_qasm};
 use qchess_route::program::from_circuit;
-use qchess_route::{CompileOptions, IsaOp, RouteError, Target, TargetError, compile};
+use qchess_route::{CompileOptions, Device, IsaOp, RouteError, Target, TargetError, compile_on};
 use thiserror::Error;
 
 use crate::client::JobResult;
@@ -35,8 +38,8 @@ pub enum IbmRunError {
     /// The service failed or refused.
     #[error(transparent)]
     Remote(#[from] RemoteError),
-    /// The device's configuration is not a usable target.
-    #[error("the configuration of the device is not usable: {0}")]
+    /// The device's configuration or properties are not a usable target.
+    #[error("the configuration or properties of the device are not usable: {0}")]
     Target(#[from] TargetError),
     /// The circuit could not be routed onto the device.
     #[error("cannot route the circuit onto {device}: {source}")]
@@ -55,14 +58,14 @@ pub enum IbmRunError {
 #[derive(Debug)]
 pub struct IbmRunner {
     client: IbmClient,
-    target: Option<Target>,
+    device: Option<Device>,
     seed: u64,
 }
 
 impl IbmRunner {
     /// A runner for `config`'s device; `seed` seeds the router's trials.
     pub fn new(config: IbmConfig, seed: u64) -> Result<IbmRunner, RemoteError> {
-        Ok(IbmRunner { client: IbmClient::new(config)?, target: None, seed })
+        Ok(IbmRunner { client: IbmClient::new(config)?, device: None, seed })
     }
 
     /// The overall timeout from now.
@@ -75,7 +78,8 @@ impl IbmRunner {
         &self.client.config().device
     }
 
-    /// The device as a routing target, fetched the first time it is asked for.
+    /// The device as a routing target with its calibration, fetched the first time it is asked
+    /// for (a device the service has no properties for is routed without a calibration).
     pub async fn target(&mut self) -> Result<&Target, IbmRunError> {
         let deadline = self.client.deadline();
         self.target_before(deadline).await
@@ -83,12 +87,28 @@ impl IbmRunner {
 
     /// [`IbmRunner::target`] within `deadline`.
     pub async fn target_before(&mut self, deadline: Deadline) -> Result<&Target, IbmRunError> {
-        if self.target.is_none() {
+        Ok(self.ready(deadline).await?.target())
+    }
+
+    /// The device made ready for routing (broken elements out, cost tables), fetched within
+    /// `deadline` the first time it is asked for.
+    pub async fn ready(&mut self, deadline: Deadline) -> Result<&Device, IbmRunError> {
+        if self.device.is_none() {
+            let device = self.device().to_owned();
             let configuration = self.client.configuration_before(deadline).await?;
-            let target = Target::from_json(&configuration.to_string(), self.device())?;
-            self.target = Some(target);
+            let mut target = Target::from_json(&configuration.to_string(), &device)?;
+            match self.client.properties_before(deadline).await {
+                Ok(properties) => {
+                    let source = format!("the properties of {device}");
+                    target = qchess_route::target::ibm::with_properties(target, &properties.to_string(), &source)?;
+                }
+                Err(RemoteError::Rejected { status: 404, .. }) => {}
+                Err(other) => return Err(other.into()),
+            }
+            let ready = Device::new(target).map_err(|source| IbmRunError::Route { device, source })?;
+            self.device = Some(ready);
         }
-        Ok(self.target.as_ref().expect("set above"))
+        Ok(self.device.as_ref().expect("set above"))
     }
 
     /// The OpenQASM 3 ISA circuit submitted for `circuit`.
@@ -99,23 +119,24 @@ impl IbmRunner {
 
     async fn isa_circuit_before(&mut self, circuit: &Circuit, deadline: Deadline) -> Result<String, IbmRunError> {
         let seed = self.seed;
-        let device = self.device().to_owned();
-        let target = self.target_before(deadline).await?;
-        let route = |source| IbmRunError::Route { device: device.clone(), source };
+        let name = self.device().to_owned();
+        let device = self.ready(deadline).await?;
+        let route = |source| IbmRunError::Route { device: name.clone(), source };
         let program = from_circuit(circuit, 0, &[]).map_err(route)?;
         let options = CompileOptions { seed, ..CompileOptions::default() };
-        let mut compiled = compile(&program, target, &options).map_err(route)?;
+        let mut compiled = compile_on(&program, device, &options).map_err(route)?;
         // Measured last, through the final layout: routing the measurements with the gates
         // could move a SWAP after a measurement it no longer waits for.
         for (index, &qubit) in compiled.final_layout.iter().enumerate() {
             compiled.ops.push(IsaOp::Measure { qubit, clbit: circuit.clbits + index as u32 });
         }
         compiled.num_clbits = circuit.clbits + compiled.final_layout.len() as u32;
+        compiled.esp = device.target().estimated_success(&compiled.ops);
         let info = EmitInfo {
             qubit_names: circuit.qubits.iter().map(|q| q.name.clone()).collect(),
             circuit_clbits: circuit.clbits,
         };
-        Ok(to_qasm(&compiled, target, &info, QasmVersion::V3))
+        Ok(to_qasm(&compiled, device.target(), &info, QasmVersion::V3))
     }
 
     /// Runs `circuit` for `shots` shots; the outcomes' bit `i` is the circuit's qubit `i`, and

@@ -71,6 +71,17 @@ def ibm_fez_is_built_from_the_published_configuration_and_calibration():
 
 
 @check
+def broken_couplers_are_flagged_as_the_service_flags_them():
+    # The stand-in marks each qubit and gate `operational` (0 where the published calibration has a
+    # gate error of 1); the client reads them as faulty and leaves them out of the target.
+    backend = service().backend("ibm_fez")
+    faulty = {tuple(gate.qubits) for gate in backend.properties().faulty_gates() if gate.gate == "cz"}
+    assert {(27, 28), (28, 27), (80, 81), (139, 155)} <= faulty and len(faulty) == 14, sorted(faulty)
+    assert (27, 28) not in backend.target["cz"] and (87, 88) in backend.target["cz"]
+    assert backend.properties().faulty_qubits() == [], backend.properties().faulty_qubits()
+
+
+@check
 def ibm_brisbane_is_an_eagle_with_directed_ecr():
     backend = service().backend("ibm_brisbane")
     assert backend.num_qubits == 127, backend.num_qubits

@@ -1,5 +1,9 @@
 //! Reading the OpenQASM 3 ISA circuits of Sampler jobs, and refusing those that are not ISA
-//! circuits of the device, as the service does.
+//! circuits of the device, as the service does: besides the basis gates and the coupling map, no
+//! operation may touch a qubit or coupler the device's calibration marks broken (not operational,
+//! or an error of at least 0.5; see `qchess_route::target::calibration`), and
+//! [`live_properties`] serves that calibration as the live service does, each qubit and gate
+//! with its `operational` flag.
 //!
 //! The subset read is what ISA circuits hold: `qubit[N] q;` (or physical `$n` qubits),
 //! `bit[N] c;` registers, the device's basis gates (`rz(angle)`, `sx`, `x`, `cz`, `ecr`, `id`),
@@ -7,6 +11,49 @@
 //! by its name). Angles are numbers or simple products of `pi`.
 
 use qchess_route::{IsaOp, NativeGate, Target};
+use serde_json::{Value, json};
+
+/// The device as the ISA check sees it: its configuration with its calibration (so that gates
+/// on broken qubits and couplers are refused).
+pub fn device_target(configuration: &str, properties: &str, name: &str) -> Result<Target, String> {
+    let target = Target::from_json(configuration, name).map_err(|e| e.to_string())?;
+    qchess_route::target::ibm::with_properties(target, properties, name).map_err(|e| e.to_string())
+}
+
+/// The published properties `properties` of the device `configuration` describes, with an
+/// `operational` parameter (1 or 0) on every qubit and gate, as IBM's live properties carry it:
+/// 0 exactly where the calibration marks the element broken.
+pub fn live_properties(configuration: &str, properties: &str, name: &str) -> Result<Value, String> {
+    let target = device_target(configuration, properties, name)?;
+    let mut value: Value = serde_json::from_str(properties).map_err(|e| e.to_string())?;
+    let date = value.get("last_update_date").cloned().unwrap_or(Value::Null);
+    let flag = |works: bool| json!({ "date": date, "name": "operational", "unit": "", "value": u8::from(works) });
+    let unflagged =
+        |parameters: &Value| parameters.as_array().is_some_and(|list| !list.iter().any(|p| p["name"] == "operational"));
+    if let Some(qubits) = value.get_mut("qubits").and_then(Value::as_array_mut) {
+        for (q, parameters) in qubits.iter_mut().enumerate() {
+            if unflagged(parameters) {
+                let works = !target.is_qubit_broken(q as u32);
+                parameters.as_array_mut().into_iter().for_each(|list| list.push(flag(works)));
+            }
+        }
+    }
+    if let Some(gates) = value.get_mut("gates").and_then(Value::as_array_mut) {
+        for gate in gates {
+            let qubits: Vec<u32> =
+                gate["qubits"].as_array().into_iter().flatten().filter_map(Value::as_u64).map(|q| q as u32).collect();
+            let works = match qubits[..] {
+                [q] => !target.is_qubit_broken(q),
+                [a, b] => !target.is_pair_broken(a, b),
+                _ => true,
+            };
+            if let Some(parameters) = gate.get_mut("parameters").filter(|p| unflagged(p)) {
+                parameters.as_array_mut().into_iter().for_each(|list| list.push(flag(works)));
+            }
+        }
+    }
+    Ok(value)
+}
 
 /// A classical register of a circuit: name and bit count, in declaration order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,4 +212,59 @@ fn evaluate(text: &str) -> Result<f64, String> {
         }
     }
     Ok(sign * value)
+}
+
+#[cfg(test)]
+mod tests {
+    use qchess_route::target::presets::{FEZ_CONF, FEZ_PROPS};
+
+    use super::*;
+
+    fn circuit(body: &str) -> String {
+        format!("OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[156] q;\nbit[2] c;\n{body}")
+    }
+
+    #[test]
+    fn gates_on_broken_couplers_and_qubits_are_refused() {
+        let fez = device_target(FEZ_CONF, FEZ_PROPS, "ibm_fez").expect("published");
+        assert!(read(&circuit("cz q[72], q[73];\nc[0] = measure q[72];"), &fez).is_ok());
+        // Published with gate error 1: IBM's snapshot of a coupler that does not work.
+        let error = read(&circuit("sx q[27];\ncz q[27], q[28];"), &fez).unwrap_err();
+        assert!(error.contains("cz") && error.contains("(27, 28)") && error.contains("faulty"), "{error}");
+        // A qubit marked not operational, as the live service marks it.
+        let mut down = fez.clone();
+        down.calibration.down_qubits.insert(5);
+        let error = read(&circuit("x q[5];"), &down).unwrap_err();
+        assert!(error.contains("qubit 5") && error.contains("faulty"), "{error}");
+        assert!(read(&circuit("x q[6];"), &down).is_ok());
+    }
+
+    #[test]
+    fn live_properties_flag_exactly_the_broken_elements() {
+        let live = live_properties(FEZ_CONF, FEZ_PROPS, "ibm_fez").expect("published");
+        let operational = |parameters: &Value| {
+            parameters
+                .as_array()
+                .and_then(|list| list.iter().find(|p| p["name"] == "operational"))
+                .map(|p| p["value"].clone())
+        };
+        assert!(live["qubits"].as_array().expect("qubits").iter().all(|q| operational(q) == Some(json!(1))));
+        let flags: Vec<(Vec<u64>, Value)> = live["gates"]
+            .as_array()
+            .expect("gates")
+            .iter()
+            .filter(|g| g["gate"] == "cz")
+            .map(|g| {
+                let qubits = g["qubits"].as_array().expect("qubits").iter().filter_map(Value::as_u64).collect();
+                (qubits, operational(&g["parameters"]).expect("flagged"))
+            })
+            .collect();
+        let down: Vec<&Vec<u64>> = flags.iter().filter(|(_, v)| *v == json!(0)).map(|(q, _)| q).collect();
+        assert_eq!(down.len(), 14, "seven couplers, both directions: {down:?}");
+        assert!(down.contains(&&vec![27, 28]) && down.contains(&&vec![28, 27]));
+        // Read back, the flags mark the same elements.
+        let target = device_target(FEZ_CONF, &live.to_string(), "ibm_fez").expect("live shape");
+        assert_eq!(target.calibration.down_pairs.len(), 14);
+        assert_eq!(target.broken_couplers().len(), 7);
+    }
 }

@@ -8,7 +8,9 @@
 //! * `GET /api/v1/backends` (`{"devices": [{"name", "qubits", "status", ...}]}`),
 //!   `GET /api/v1/backends/{name}/configuration` and
 //!   `GET /api/v1/backends/{name}/properties`: the devices this server describes (`ibm_fez`,
-//!   Heron; `ibm_brisbane`, Eagle), their configurations and calibrations as IBM publishes them.
+//!   Heron; `ibm_brisbane`, Eagle), their configurations and calibrations as IBM publishes them
+//!   (the calibrations with an `operational` flag on every qubit and gate, 0 on the broken ones,
+//!   as the live service serves them).
 //!   `.../status` says each is online with an empty queue, and `GET /api/v1/instances/usage` says
 //!   no time was used. They need `Authorization: Bearer
 //!   TOKEN` with a live token and a `Service-CRN` header; a
@@ -16,8 +18,8 @@
 //!
 //! * `POST /api/v1/jobs` (Sampler V2: `{"program_id": "sampler", "backend", "params": {"pubs":
 //!   [[QASM3, null, SHOTS]]}}`): every circuit must be an ISA circuit of the device (its basis
-//!   gates only, two-qubit gates on coupled pairs in their direction), else 400 naming what is
-//!   not; it runs on a state vector over the qubits it uses ([`jobs`]) and is sampled with the
+//!   gates only, two-qubit gates on coupled pairs in their direction, nothing on a qubit or
+//!   coupler its calibration marks broken), else 400 naming what is not; it runs on a state vector over the qubits it uses ([`jobs`]) and is sampled with the
 //!   device's calibrated gate and readout errors or without noise ([`noise`], `--ibm-noise`),
 //!   from the server's seed mixed with the job's number. `GET /api/v1/jobs/{id}`,
 //!   `GET /api/v1/jobs/{id}/results` (per register, one hex sample per shot) and
@@ -331,9 +333,19 @@ async fn configuration(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Pa
     described(&tokens, &headers, &name, |device| device.configuration)
 }
 
-/// `GET /api/v1/backends/{name}/properties`.
+/// `GET /api/v1/backends/{name}/properties`: the published calibration with each element's
+/// `operational` flag, as the service serves it ([`isa::live_properties`]).
 async fn properties(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(name): Path<String>) -> Response {
-    described(&tokens, &headers, &name, |device| device.properties)
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    match device(&name) {
+        Some(device) => match isa::live_properties(device.configuration, device.properties, device.name) {
+            Ok(value) => axum::Json(value).into_response(),
+            Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored description: {e}")),
+        },
+        None => api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(&name))),
+    }
 }
 
 /// `GET /api/v1/backends/{name}/status`: every device here is online with an empty queue.
@@ -378,9 +390,9 @@ async fn submit(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Byt
         return api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(&backend)));
     };
     let stored_error = |e: String| api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored device: {e}"));
-    let target = match qchess_route::Target::from_json(device.configuration, &backend) {
+    let target = match isa::device_target(device.configuration, device.properties, &backend) {
         Ok(target) => target,
-        Err(e) => return stored_error(e.to_string()),
+        Err(e) => return stored_error(e),
     };
     let calibration = match tokens.options.noise {
         IbmNoise::Ideal => None,

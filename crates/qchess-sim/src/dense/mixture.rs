@@ -12,7 +12,7 @@
 //!
 //! Limits, both checked before a split allocates anything: the live branches
 //! ([`Limits::max_branches`](super::Limits)) and their memory (the branch budget: one state at
-//! the qubit limit, at most 4 GiB).
+//! the qubit limit, at most 1 GiB).
 
 use std::hash::Hasher;
 

@@ -1,0 +1,1 @@
+//! QPY (placeholder, written next).

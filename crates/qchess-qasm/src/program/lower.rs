@@ -42,8 +42,10 @@ struct Lowering<'p> {
 }
 
 impl Program {
-    /// The program as an IR circuit of at most `max_operations` operations. See the
-    /// [module docs](self).
+    /// The program as an IR circuit of at most `max_operations` operations: each call expands
+    /// to exact IR gates (library gates, `U`, `gphase`, or a definition's body), modifiers apply
+    /// from the innermost out, and a controlled global phase becomes a phase gate on the
+    /// controls; barriers, delays and the top-level global phase are dropped.
     pub fn to_circuit(&self, max_operations: usize) -> Result<Circuit, LowerError> {
         let mut circuit = Circuit::new();
         for name in &self.qubits {

@@ -14,14 +14,21 @@
 //!   TOKEN` with a live token and a `Service-CRN` header; a
 //!   missing, unknown or expired token is 401, as on the service.
 //!
-//! * `POST /api/v1/jobs` (Sampler V2: `{"program_id": "sampler", "backend", "params": {"pubs":
-//!   [[QASM3, null, SHOTS]]}}`): every circuit must be an ISA circuit of the device (its basis
-//!   gates only, two-qubit gates on coupled pairs in their direction), else 400 naming what is
-//!   not; it runs on a state vector over the qubits it uses ([`jobs`]) and is sampled with the
-//!   device's calibrated gate and readout errors or without noise ([`noise`], `--ibm-noise`),
-//!   from the server's seed mixed with the job's number. `GET /api/v1/jobs/{id}`,
-//!   `GET /api/v1/jobs/{id}/results` (per register, one hex sample per shot) and
-//!   `POST /api/v1/jobs/{id}/cancel` (409 once finished) follow.
+//! * `POST /api/v1/jobs`: Sampler V2 and Estimator V2 jobs (`program_id` `sampler` or
+//!   `estimator`), with pubs as IBM's REST guides write them (OpenQASM 3 circuits) or as the
+//!   unmodified `qiskit-ibm-runtime` client sends them (QPY circuits, NumPy parameter values,
+//!   Pauli observables: see [`pubs`]). Every circuit must be an ISA circuit of the device
+//!   ([`isa`]), else 400 naming what is not, as are malformed pubs (naming the pub and the
+//!   part). The job then waits `--queue-delay-ms` in the queue and runs in the background
+//!   ([`jobs`]): each bound circuit's shots are drawn on a state over the qubits it uses, with the
+//!   device's calibrated noise or without ([`noise`], `--ibm-noise`), from the server's seed
+//!   mixed with the job's number (or the job's `simulator.seed_simulator`).
+//!   `GET /api/v1/jobs/{id}` gives its status (`Queued`, `Running`, `Completed`, `Failed`,
+//!   `Cancelled`, with the reason and reason code), `GET /api/v1/jobs/{id}/results` its results
+//!   (Qiskit's typed `PrimitiveResult` JSON when the client sends `support_qiskit`, else the
+//!   REST guides' JSON; the reason as text for a failed or cancelled job),
+//!   `GET /api/v1/jobs/{id}/metrics` its timestamps and usage, and
+//!   `POST /api/v1/jobs/{id}/cancel` cancels it (204; 409 once it is over).
 //!
 //! Errors have the service's shapes: IAM's `{"errorCode", "errorMessage"}`, and the API's
 //! `{"errors": [{"code", "message"}], "status_code"}`. Tokens live
@@ -29,7 +36,7 @@
 //! can watch one expire.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -41,15 +48,19 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 
+pub mod estimator;
 pub mod isa;
 pub mod jobs;
 pub mod noise;
-mod shots;
+pub mod pubs;
+pub mod runtime;
+pub mod sampler;
+pub mod state;
+pub mod trajectories;
 
 use self::noise::{Calibration, IbmNoise};
 use crate::AppState;
 use crate::config::{ServerKey, Timeouts};
-use crate::simulate::Stop;
 
 /// How long a token lives by default (IAM's `expires_in`).
 pub const DEFAULT_TOKEN_SECONDS: u64 = 3600;
@@ -90,8 +101,12 @@ pub struct IbmOptions {
     pub noise: IbmNoise,
     /// Seed of shot sampling, mixed with each job's number.
     pub seed: u64,
-    /// How long one job may run before it fails.
+    /// How long one job may run before it is cancelled.
     pub job_time_limit: Duration,
+    /// How long a job waits in the queue before it runs.
+    pub queue_delay: Duration,
+    /// How many jobs may run at once.
+    pub workers: usize,
 }
 
 impl IbmOptions {
@@ -103,6 +118,8 @@ impl IbmOptions {
             noise: IbmNoise::Ideal,
             seed: 0,
             job_time_limit: Timeouts::default().job_time_limit,
+            queue_delay: Duration::ZERO,
+            workers: std::thread::available_parallelism().map_or(1, usize::from),
         }
     }
 }
@@ -112,14 +129,12 @@ impl IbmOptions {
 struct Tokens {
     options: IbmOptions,
     issued: Mutex<HashMap<String, Instant>>,
-    jobs: Mutex<jobs::Jobs>,
+    jobs: Arc<Mutex<jobs::Jobs>>,
     /// Jobs submitted so far, numbering each job's seed.
     submitted: AtomicU64,
+    /// How many jobs may run at once.
+    slots: Arc<jobs::Slots>,
 }
-
-/// Jobs here run while their submission is answered, so the server's shutdown (which waits for
-/// requests in flight) never needs to stop one: only the time limit does.
-static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
 
 /// The routes of the [module docs](self) for `serve`: its `--api-key` (if any) is the one key
 /// IAM accepts, tokens live `QCHESS_SERVE_IBM_TOKEN_SECONDS` or [`DEFAULT_TOKEN_SECONDS`], and
@@ -133,6 +148,8 @@ pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
         noise: state.config.ibm_noise,
         seed: state.config.seed,
         job_time_limit: state.config.timeouts.job_time_limit,
+        queue_delay: state.config.queue_delay,
+        workers: state.config.workers,
         ..IbmOptions::new(state.config.api_key.clone(), Duration::from_secs(lifetime))
     };
     service(options)
@@ -140,11 +157,13 @@ pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
 
 /// The routes of the [module docs](self) with their own token and job store.
 pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<S> {
+    let slots = Arc::new(jobs::Slots::new(options.workers));
     let tokens = Arc::new(Tokens {
         options,
         issued: Mutex::new(HashMap::new()),
-        jobs: Mutex::new(HashMap::new()),
+        jobs: Arc::new(Mutex::new(jobs::Jobs::default())),
         submitted: AtomicU64::new(0),
+        slots,
     });
     Router::new()
         .route("/identity/token", post(token))
@@ -156,6 +175,7 @@ pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<
         .route("/api/v1/jobs", post(submit))
         .route("/api/v1/jobs/{id}", get(job))
         .route("/api/v1/jobs/{id}/results", get(results))
+        .route("/api/v1/jobs/{id}/metrics", get(metrics))
         .route("/api/v1/jobs/{id}/cancel", post(cancel))
         .with_state(tokens)
 }
@@ -389,24 +409,38 @@ async fn submit(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Byt
             Err(e) => return stored_error(e),
         },
     };
-    let serial = tokens.submitted.fetch_add(1, Ordering::SeqCst);
-    let seed = tokens.options.seed ^ serial.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let limit = tokens.options.job_time_limit;
-    // Simulating is quick at the sizes allowed; keep it off the async workers anyway.
-    let ran = tokio::task::spawn_blocking(move || {
-        let stop = Stop::new(limit, &NEVER_STOPPED);
-        jobs::run(&request, &target, calibration.as_ref(), seed, &stop)
-    })
-    .await;
-    let (status, results, reason) = match ran {
-        Ok(Ok(results)) => ("Completed", results, None),
-        Ok(Err(jobs::JobError::Refused(message))) => return api_error(StatusCode::BAD_REQUEST, "1517", &message),
-        Ok(Err(jobs::JobError::Failed(reason))) => ("Failed", Value::Null, Some(reason)),
-        Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("the simulation failed: {e}")),
+    if tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).full() {
+        return api_error(
+            StatusCode::TOO_MANY_REQUESTS,
+            "1529",
+            "Too many jobs are queued or running; try again later.",
+        );
+    }
+    // Checking a job reads its circuits (QPY, OpenQASM 3): keep that off the async workers.
+    let checked_target = target.clone();
+    let prepared = match tokio::task::spawn_blocking(move || pubs::prepare(&request, &checked_target)).await {
+        Ok(Ok(prepared)) => prepared,
+        Ok(Err(message)) => return api_error(StatusCode::BAD_REQUEST, "1517", &message),
+        Err(e) => {
+            return api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("checking the job failed: {e}"));
+        }
     };
-    let id = format!("d{:019x}", rand::random::<u64>() >> 1);
-    let job = jobs::Job { backend: backend.clone(), status, results, reason };
-    tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), job);
+    let program = match prepared.work {
+        pubs::Work::Sampler(_) => "sampler",
+        pubs::Work::Estimator(_) => "estimator",
+    };
+    let serial = tokens.submitted.fetch_add(1, Ordering::SeqCst);
+    let run = jobs::Run {
+        prepared,
+        target,
+        calibration,
+        seed: tokens.options.seed ^ serial.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        queue_delay: tokens.options.queue_delay,
+        time_limit: tokens.options.job_time_limit,
+        noise: tokens.options.noise.to_string(),
+        slots: Arc::clone(&tokens.slots),
+    };
+    let id = jobs::submit(&tokens.jobs, backend.clone(), program, run);
     axum::Json(json!({ "id": id, "backend": backend })).into_response()
 }
 
@@ -418,6 +452,24 @@ fn stored(tokens: &Tokens, id: &str) -> Result<jobs::Job, Box<Response>> {
         .ok_or_else(|| Box::new(api_error(StatusCode::NOT_FOUND, "1291", &format!("Job {} not found.", excerpt(id)))))
 }
 
+/// An epoch time as the service writes times (ISO 8601, UTC).
+fn iso_time(seconds: f64) -> String {
+    let whole = seconds.max(0.0) as u64;
+    let (days, rest) = (whole / 86_400, whole % 86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let millis = ((seconds.fract()) * 1000.0) as u32;
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
 /// `GET /api/v1/jobs/{id}`.
 async fn job(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     if let Some(refused) = refusal(&tokens, &headers) {
@@ -427,38 +479,68 @@ async fn job(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Pa
         Ok(job) => axum::Json(json!({
             "id": id,
             "backend": job.backend,
-            "status": job.status,
-            "state": { "status": job.status, "reason": job.reason },
-            "program": { "id": "sampler" },
+            "status": job.status.name(),
+            "state": { "status": job.status.name(), "reason": job.reason, "reason_code": job.reason_code },
+            "program": { "id": job.program },
+            "created": iso_time(job.created),
         }))
         .into_response(),
         Err(missing) => *missing,
     }
 }
 
-/// `GET /api/v1/jobs/{id}/results`.
+/// `GET /api/v1/jobs/{id}/results`: a completed job's results, a failed or cancelled job's
+/// reason (the client reads it for its error message), 409 before either.
 async fn results(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     if let Some(refused) = refusal(&tokens, &headers) {
         return refused;
     }
     match stored(&tokens, &id) {
-        Ok(job) if job.status == "Completed" => axum::Json(job.results).into_response(),
-        Ok(job) => api_error(StatusCode::CONFLICT, "1234", &format!("Job {id} is {} and has no results.", job.status)),
+        Ok(job) if job.status == jobs::Status::Completed => axum::Json(job.results).into_response(),
+        Ok(job) if job.status.is_final() => job.reason.unwrap_or_default().into_response(),
+        Ok(job) => api_error(
+            StatusCode::CONFLICT,
+            "1234",
+            &format!("Job {id} is {} and has no results yet.", job.status.name()),
+        ),
         Err(missing) => *missing,
     }
 }
 
-/// `POST /api/v1/jobs/{id}/cancel`: jobs here finish when submitted, so a known job is past
-/// cancelling.
-async fn cancel(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+/// `GET /api/v1/jobs/{id}/metrics`: timestamps, and no QPU time used.
+async fn metrics(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
     if let Some(refused) = refusal(&tokens, &headers) {
         return refused;
     }
     match stored(&tokens, &id) {
-        Ok(job) => {
-            api_error(StatusCode::CONFLICT, "1300", &format!("Job {id} is {} and cannot be cancelled.", job.status))
-        }
+        Ok(job) => axum::Json(json!({
+            "timestamps": {
+                "created": iso_time(job.created),
+                "running": job.started.map(iso_time),
+                "finished": job.finished.map(iso_time),
+            },
+            "usage": { "quantum_seconds": 0, "seconds": 0, "status": if job.status.is_final() { "final" } else { "pending" } },
+            "qiskit_version": null,
+        }))
+        .into_response(),
         Err(missing) => *missing,
+    }
+}
+
+/// `POST /api/v1/jobs/{id}/cancel`: 204 for a job not yet over, 409 once it is.
+async fn cancel(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    let cancelled = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).cancel(&id);
+    match cancelled {
+        Some(Ok(())) => StatusCode::NO_CONTENT.into_response(),
+        Some(Err(status)) => api_error(
+            StatusCode::CONFLICT,
+            "1300",
+            &format!("Job {} is {} and cannot be cancelled.", excerpt(&id), status.name()),
+        ),
+        None => api_error(StatusCode::NOT_FOUND, "1291", &format!("Job {} not found.", excerpt(&id))),
     }
 }
 
@@ -474,6 +556,13 @@ mod tests {
             assert_eq!(base64url(bytes), text);
         }
         assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
+    }
+
+    #[test]
+    fn times_read_as_the_service_writes_them() {
+        assert_eq!(iso_time(0.0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso_time(1_764_161_999.25), "2025-11-26T12:59:59.250Z");
+        assert_eq!(iso_time(951_782_400.0), "2000-02-29T00:00:00.000Z");
     }
 
     #[test]

@@ -135,6 +135,7 @@ impl Schedule {
 
     /// `shots` shots, each its classical bits (bit `c` = classical bit `c`), in random order.
     pub fn sample(&self, shots: u64, rng: &mut ChaCha8Rng, stop: &Stop) -> Result<Vec<u128>, SampleError> {
+        stop.check().map_err(|failure| SampleError::Stopped(failure.message))?;
         let tail = self.tail();
         let mut out = Vec::with_capacity(shots as usize);
         let mut pending = vec![Group { state: Amplitudes::zero(self.qubits), shots, bits: 0, step: 0, stage: 0 }];

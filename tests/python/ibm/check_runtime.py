@@ -241,7 +241,8 @@ def a_circuit_the_stand_in_cannot_read_is_refused_with_the_reason():
         SamplerV2(mode=fez()).run([isa(qc)], shots=10).result()
     except Exception as error:
         message = str(error)
-        assert "400" in message and "pub 0" in message and "ForLoopOp" in message and "not supported" in message, message
+        assert "400" in message and "pub 0: its QPY circuit: instruction 0 (`ForLoopOp`)" in message, message
+        assert "control flow `ForLoopOp` is not supported" in message, message
     else:
         raise AssertionError("a for loop ran")
 

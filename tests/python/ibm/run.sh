@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the unmodified qiskit-ibm-runtime client against `qchess serve`'s IBM Quantum stand-in:
 # check_runtime.py (service, devices, SamplerV2 and EstimatorV2 without noise), check_jobs.py
-# (status, cancelling, a job out of time) and check_noise.py (--ibm-noise device against
-# qiskit-aer's noise model of the same device).
+# (status, cancelling, a job out of time), check_noise.py (--ibm-noise device against qiskit-aer's
+# noise model of the same device) and check_snippet.py (the README's notebook/CI snippet).
 #
 # Builds nothing: the qchess binary comes from QCHESS_BIN (default target/debug/qchess, or
 # $CARGO_TARGET_DIR/debug/qchess when that is set). The client's pins (requirements.txt here) do
@@ -62,4 +62,5 @@ status=0
 "$venv/bin/python" tests/python/ibm/check_runtime.py "$url_ideal" || status=1
 "$venv/bin/python" tests/python/ibm/check_jobs.py "$url_queued" "$url_expired" "$url_ideal" || status=1
 "$venv/bin/python" tests/python/ibm/check_noise.py "$url_device" "$bin" || status=1
+"$venv/bin/python" tests/python/ibm/check_snippet.py "$bin" || status=1
 exit "$status"

@@ -56,13 +56,14 @@ impl PubCircuit {
         }
     }
 
-    /// The ISA circuit with `values` bound.
+    /// The ISA circuit with `values` bound; the error says which part failed.
     pub fn bind(&self, values: &[f64], target: &Target) -> Result<IsaCircuit, String> {
         match self {
             PubCircuit::Qasm(circuit) => Ok(circuit.clone()),
             PubCircuit::Qpy(circuit) => {
-                let program = circuit.bind(values).map_err(|e| e.to_string())?;
+                let program = circuit.bind(values).map_err(|e| format!("its QPY circuit: {e}"))?;
                 isa::from_program(&program, target)
+                    .map_err(|e| format!("not an ISA circuit for backend {}: {e}", target.name))
             }
         }
     }
@@ -277,8 +278,7 @@ fn bindings(value: Option<&&Value>, parameters: usize) -> Result<Bindings, Strin
 /// Checks every binding's circuit once, so that a refusal comes at submission.
 fn check_first(circuit: &PubCircuit, bindings: &Bindings, target: &Target) -> Result<IsaCircuit, String> {
     let values = bindings.rows.first().cloned().unwrap_or_default();
-    let isa =
-        circuit.bind(&values, target).map_err(|e| format!("not an ISA circuit for backend {}: {e}", target.name))?;
+    let isa = circuit.bind(&values, target)?;
     let clbits = isa.registers.iter().map(|r| r.start + r.len).max().unwrap_or(0);
     if clbits > MAX_CLBITS {
         return Err(format!("it writes {clbits} classical bits; this stand-in reads at most {MAX_CLBITS}"));

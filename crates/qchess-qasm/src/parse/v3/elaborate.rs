@@ -5,13 +5,12 @@ use std::collections::HashMap;
 
 use qchess_circuit::ir::ClassicalRegister;
 
-use super::parser::{ConstType, Index, ModifierAst, Operand, OperandKind, Stmt, StmtKind};
+use super::parser::{ConstType, ModifierAst, Operand, Stmt, StmtKind};
 use crate::parse::Limits;
 use crate::parse::source::locate_offset;
-use crate::program::expr::{BinaryOp, Expr, ExprKind, UnaryOp, Value, builtin_constant};
+use crate::program::expr::{Expr, Value, builtin_constant};
 use crate::program::{
-    BitTest, BodyStatement, Duration, GateCall, GateDefinition, GateLibrary, Instruction, Modifier, Operation, Origin,
-    Program, standard_gate,
+    BitTest, Duration, GateCall, GateLibrary, Instruction, Modifier, Operation, Origin, Program, standard_gate,
 };
 
 /// A file being elaborated: its name in messages and its text (for lines and columns).
@@ -33,7 +32,7 @@ pub(super) type ParseFile = dyn Fn(&str, &str) -> Result<Vec<Stmt>, Failure>;
 const MAX_INCLUDE_DEPTH: usize = 16;
 
 #[derive(Debug, Clone, Copy)]
-enum Symbol {
+pub(super) enum Symbol {
     Qubits { start: u32, len: u32 },
     Bits(usize),
     Constant(Value),
@@ -41,16 +40,16 @@ enum Symbol {
 }
 
 pub(super) struct Elaborator<'l> {
-    program: Program,
-    limits: &'l Limits,
-    symbols: HashMap<String, Symbol>,
+    pub(super) program: Program,
+    pub(super) limits: &'l Limits,
+    pub(super) symbols: HashMap<String, Symbol>,
     /// The highest physical qubit named, if the program uses `$n` qubits.
-    physical: Option<u32>,
-    declared_qubits: bool,
+    pub(super) physical: Option<u32>,
+    pub(super) declared_qubits: bool,
     saw_statement: bool,
 }
 
-fn show(name: &str) -> String {
+pub(super) fn show(name: &str) -> String {
     qchess_core::text::excerpt(name)
 }
 
@@ -142,7 +141,7 @@ impl<'l> Elaborator<'l> {
         Ok(())
     }
 
-    fn origin(file: &File, offset: usize) -> Origin {
+    pub(super) fn origin(file: &File, offset: usize) -> Origin {
         let location = locate_offset(file.display, file.text, offset);
         Origin::Source { file: location.file, line: location.line, column: location.column }
     }
@@ -158,14 +157,14 @@ impl<'l> Elaborator<'l> {
         Ok(())
     }
 
-    fn constant(&self, name: &str) -> Option<Value> {
+    pub(super) fn constant(&self, name: &str) -> Option<Value> {
         match self.symbols.get(name) {
             Some(Symbol::Constant(value)) => Some(*value),
             _ => None,
         }
     }
 
-    fn evaluate(&self, expr: &Expr) -> Result<Value, (usize, String)> {
+    pub(super) fn evaluate(&self, expr: &Expr) -> Result<Value, (usize, String)> {
         expr.evaluate(&|name| self.constant(name))
     }
 
@@ -397,7 +396,7 @@ impl<'l> Elaborator<'l> {
     }
 
     /// Parameters and qubits of a gate known at this point (`None`: unknown, checked later).
-    fn shape(&self, name: &str) -> Option<(usize, usize)> {
+    pub(super) fn shape(&self, name: &str) -> Option<(usize, usize)> {
         match name {
             "U" => Some((3, 1)),
             "gphase" => Some((1, 0)),
@@ -409,300 +408,9 @@ impl<'l> Elaborator<'l> {
                 .or_else(|| standard_gate(name, self.program.library).map(|g| (g.params, g.qubits))),
         }
     }
-
-    fn modifiers(
-        &self,
-        modifiers: &[ModifierAst],
-        params: &dyn Fn(&str) -> Option<Value>,
-    ) -> Result<Vec<Modifier>, (usize, String)> {
-        modifiers
-            .iter()
-            .map(|m| {
-                let lookup = |n: &str| {
-                    if params(n).is_some() { None } else { self.constant(n) }
-                };
-                let arg = m.arg.as_ref().map(|e| e.evaluate(&lookup)).transpose()?;
-                Ok(match (m.name, arg) {
-                    ("inv", _) => Modifier::Inv,
-                    ("pow", Some(v)) => Modifier::Pow(v.as_f64()),
-                    ("pow", None) => return Err((m.offset, "`pow` needs an exponent: `pow(k) @`".into())),
-                    (name, arg) => {
-                        let count = match arg {
-                            None => 1,
-                            Some(Value::Int(n)) if (1..=64).contains(&n) => n as u32,
-                            Some(other) => {
-                                return Err((
-                                    m.offset,
-                                    format!("`{name}` takes a control count from 1 to 64, not {}", describe(other)),
-                                ));
-                            }
-                        };
-                        Modifier::Ctrl { count, on: name == "ctrl" }
-                    }
-                })
-            })
-            .collect()
-    }
-
-    fn definition(
-        &self,
-        file: &File,
-        params: &[String],
-        qubits: &[(String, usize)],
-        body: &[Stmt],
-    ) -> Result<GateDefinition, (usize, String)> {
-        for (i, (name, offset)) in qubits.iter().enumerate() {
-            if qubits[..i].iter().any(|(n, _)| n == name) || params.contains(name) {
-                return Err((*offset, format!("`{}` is named twice in the gate's arguments", show(name))));
-            }
-        }
-        let is_param = |n: &str| params.iter().any(|p| p == n).then_some(Value::Float(0.0));
-        let mut statements = Vec::new();
-        for statement in body {
-            let StmtKind::Call { modifiers, name, params: exprs, operands } = &statement.kind else {
-                if matches!(statement.kind, StmtKind::Barrier(_)) {
-                    continue;
-                }
-                return Err((statement.offset, "only gate calls may appear in a gate definition".into()));
-            };
-            let modifiers = self.modifiers(modifiers, &is_param)?;
-            let controls: usize =
-                modifiers.iter().map(|m| if let Modifier::Ctrl { count, .. } = m { *count as usize } else { 0 }).sum();
-            match self.shape(name) {
-                Some((want_params, want_qubits))
-                    if exprs.len() != want_params || operands.len() != controls + want_qubits =>
-                {
-                    return Err((
-                        statement.offset,
-                        format!(
-                            "`{}` takes {want_params} parameters and {} qubits, not {} and {}",
-                            show(name),
-                            controls + want_qubits,
-                            exprs.len(),
-                            operands.len()
-                        ),
-                    ));
-                }
-                Some(_) => {}
-                None => {
-                    return Err((
-                        statement.offset,
-                        format!("undefined gate `{}` (gates must be defined before use)", show(name)),
-                    ));
-                }
-            }
-            let mut slots = Vec::new();
-            for operand in operands {
-                let OperandKind::Name(n) = &operand.kind else {
-                    return Err((operand.offset, "a gate body names its qubit arguments, without indices".into()));
-                };
-                let slot = qubits
-                    .iter()
-                    .position(|(q, _)| q == n)
-                    .ok_or_else(|| (operand.offset, format!("`{}` is not a qubit argument of this gate", show(n))))?;
-                if slots.contains(&slot) {
-                    return Err((operand.offset, format!("`{}` is applied to `{}` twice", show(name), show(n))));
-                }
-                slots.push(slot);
-            }
-            let params =
-                exprs.iter().map(|e| self.inline(e, params)).collect::<Result<Vec<Expr>, (usize, String)>>()?;
-            statements.push(BodyStatement::Call {
-                name: name.clone(),
-                params,
-                qubits: slots,
-                modifiers,
-                origin: Self::origin(file, statement.offset),
-            });
-        }
-        Ok(GateDefinition {
-            params: params.to_vec(),
-            num_qubits: qubits.len(),
-            body: statements,
-            origin: Self::origin(file, body.first().map_or(0, |s| s.offset)),
-        })
-    }
-
-    /// `expr` with every constant replaced by its value; names must be constants or `params`.
-    fn inline(&self, expr: &Expr, params: &[String]) -> Result<Expr, (usize, String)> {
-        let kind = match &expr.kind {
-            ExprKind::Name(n) if params.contains(n) || builtin_constant(n).is_some() => expr.kind.clone(),
-            ExprKind::Name(n) => match self.constant(n) {
-                Some(Value::Int(i)) => ExprKind::Int(i),
-                Some(Value::Float(x)) => ExprKind::Float(x),
-                Some(Value::Bool(b)) => ExprKind::Bool(b),
-                None => {
-                    return Err((expr.offset, format!("`{}` is not a parameter of this gate or a constant", show(n))));
-                }
-            },
-            ExprKind::Index(n, _) => {
-                return Err((expr.offset, format!("`{}[...]` cannot appear in a gate parameter", show(n))));
-            }
-            ExprKind::Unary(op, inner) => ExprKind::Unary(*op, Box::new(self.inline(inner, params)?)),
-            ExprKind::Binary(op, a, b) => {
-                ExprKind::Binary(*op, Box::new(self.inline(a, params)?), Box::new(self.inline(b, params)?))
-            }
-            ExprKind::Call(f, args) => {
-                ExprKind::Call(f.clone(), args.iter().map(|a| self.inline(a, params)).collect::<Result<_, _>>()?)
-            }
-            other => other.clone(),
-        };
-        Ok(Expr { kind, offset: expr.offset })
-    }
-
-    /// The elements of a register an index selects (negative indices count from the end).
-    fn select(&self, index: &Index, len: u32, name: &str) -> Result<Vec<u32>, (usize, String)> {
-        let resolve = |expr: &Expr| -> Result<u32, (usize, String)> {
-            match self.evaluate(expr)? {
-                Value::Int(i) if i >= 0 && i < i64::from(len) => Ok(i as u32),
-                Value::Int(i) if i < 0 && -i <= i64::from(len) => Ok((i64::from(len) + i) as u32),
-                Value::Int(i) => {
-                    Err((expr.offset, format!("index {i} is out of range for `{}` of size {len}", show(name))))
-                }
-                other => Err((expr.offset, format!("an index must be an integer, not {}", describe(other)))),
-            }
-        };
-        match index {
-            Index::Single(expr) => Ok(vec![resolve(expr)?]),
-            Index::Set(items) => items.iter().map(resolve).collect(),
-            Index::Range { start, step, end } => {
-                let first = start.as_ref().map(resolve).transpose()?.unwrap_or(0);
-                let last = end.as_ref().map(resolve).transpose()?.unwrap_or(len - 1);
-                let step = match step.as_ref().map(|s| self.evaluate(s)).transpose()? {
-                    None => 1,
-                    Some(Value::Int(s)) if s != 0 => s,
-                    Some(other) => {
-                        let at = step.as_ref().map_or(0, |s| s.offset);
-                        return Err((at, format!("a range step must be a non-zero integer, not {}", describe(other))));
-                    }
-                };
-                let mut out = Vec::new();
-                let mut i = i64::from(first);
-                while (step > 0 && i <= i64::from(last)) || (step < 0 && i >= i64::from(last)) {
-                    out.push(i as u32);
-                    i += step;
-                }
-                Ok(out)
-            }
-        }
-    }
-
-    fn qubits(&mut self, operand: &Operand) -> Result<Vec<u32>, (usize, String)> {
-        let (name, index) = match &operand.kind {
-            OperandKind::Physical(n) => {
-                if self.declared_qubits {
-                    return Err((
-                        operand.offset,
-                        "a program that declares qubits cannot also name physical qubits (`$n`)".into(),
-                    ));
-                }
-                if *n as usize >= self.limits.max_qubits {
-                    return Err((
-                        operand.offset,
-                        format!("physical qubit ${n} is past the limit of {} qubits", self.limits.max_qubits),
-                    ));
-                }
-                self.physical = Some(self.physical.map_or(*n, |m| m.max(*n)));
-                return Ok(vec![*n]);
-            }
-            OperandKind::Name(name) => (name, None),
-            OperandKind::Indexed(name, index) => (name, Some(index)),
-        };
-        let Some(Symbol::Qubits { start, len }) = self.symbols.get(name.as_str()).copied() else {
-            let what =
-                if self.symbols.contains_key(name.as_str()) { "is not a qubit register" } else { "is not declared" };
-            return Err((operand.offset, format!("`{}` {what}", show(name))));
-        };
-        match index {
-            None => Ok((start..start + len).collect()),
-            Some(index) => Ok(self.select(index, len, name)?.into_iter().map(|i| start + i).collect()),
-        }
-    }
-
-    fn bits(&self, operand: &Operand) -> Result<Vec<u32>, (usize, String)> {
-        let (name, index) = match &operand.kind {
-            OperandKind::Physical(n) => return Err((operand.offset, format!("`${n}` is a qubit, not a bit"))),
-            OperandKind::Name(name) => (name, None),
-            OperandKind::Indexed(name, index) => (name, Some(index)),
-        };
-        let Some(Symbol::Bits(register)) = self.symbols.get(name.as_str()).copied() else {
-            let what =
-                if self.symbols.contains_key(name.as_str()) { "is not a bit register" } else { "is not declared" };
-            return Err((operand.offset, format!("`{}` {what}", show(name))));
-        };
-        let register = &self.program.registers[register];
-        match index {
-            None => Ok((register.start..register.start + register.len).collect()),
-            Some(index) => {
-                Ok(self.select(index, register.len, name)?.into_iter().map(|i| register.start + i).collect())
-            }
-        }
-    }
-
-    /// The bits an expression names, if it names a register or one bit of one.
-    fn named_bits(&self, expr: &Expr) -> Result<Option<Vec<u32>>, (usize, String)> {
-        let (name, index) = match &expr.kind {
-            ExprKind::Name(name) => (name, None),
-            ExprKind::Index(name, index) => (name, Some(index)),
-            _ => return Ok(None),
-        };
-        let Some(Symbol::Bits(_)) = self.symbols.get(name.as_str()) else {
-            return Ok(None);
-        };
-        let operand = Operand {
-            kind: match index {
-                None => OperandKind::Name(name.clone()),
-                Some(index) => OperandKind::Indexed(name.clone(), Index::Single((**index).clone())),
-            },
-            offset: expr.offset,
-        };
-        self.bits(&operand).map(Some)
-    }
-
-    /// The bit test an `if` condition means.
-    fn test(&self, condition: &Expr) -> Result<BitTest, (usize, String)> {
-        let unsupported = || {
-            (
-                condition.offset,
-                "a condition must compare bits with a constant (`c == 3`, `c[0]`, `!c[0]`, `c[1] != 0`)".to_string(),
-            )
-        };
-        let (bits, value, equal) = match &condition.kind {
-            ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), left, right) => {
-                let (bits, constant) = match (self.named_bits(left)?, self.named_bits(right)?) {
-                    (Some(bits), None) => (bits, right),
-                    (None, Some(bits)) => (bits, left),
-                    _ => return Err(unsupported()),
-                };
-                let value = match self.evaluate(constant)? {
-                    Value::Int(i) if i >= 0 => i as u64,
-                    Value::Bool(b) => u64::from(b),
-                    other => {
-                        return Err((
-                            constant.offset,
-                            format!("bits compare with a non-negative integer, not {}", describe(other)),
-                        ));
-                    }
-                };
-                (bits, value, *op == BinaryOp::Eq)
-            }
-            ExprKind::Unary(UnaryOp::Not, inner) => match self.named_bits(inner)? {
-                Some(bits) if bits.len() == 1 => (bits, 0, true),
-                _ => return Err(unsupported()),
-            },
-            _ => match self.named_bits(condition)? {
-                Some(bits) if bits.len() == 1 => (bits, 1, true),
-                _ => return Err(unsupported()),
-            },
-        };
-        if bits.len() > 64 {
-            return Err((condition.offset, "conditions on more than 64 bits are not supported".into()));
-        }
-        Ok(BitTest { bits, value, equal })
-    }
 }
 
-fn describe(value: Value) -> String {
+pub(super) fn describe(value: Value) -> String {
     match value {
         Value::Int(i) => i.to_string(),
         Value::Float(x) => format!("{x}"),

@@ -30,9 +30,12 @@
 //! assert_eq!(error.to_string(), "bad.qasm3:3:1: `for` loops are not supported");
 //! ```
 
+mod definitions;
 mod elaborate;
+mod expression;
 mod lexer;
 mod parser;
+mod resolve;
 
 use std::path::Path;
 

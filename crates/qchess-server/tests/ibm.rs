@@ -294,3 +294,91 @@ fn answers_beyond_max_response_bytes_are_refused_unread() {
     let roomy = IbmClient::new(IbmConfig { max_response_bytes: 1 << 20, ..config(&base, KEY, "ibm_fez") });
     assert_eq!(block_on(roomy.expect("client").configuration()).expect("fits")["backend_name"], "ibm_fez");
 }
+
+/// Submits a job of `program` with `pubs` and options; returns the status and the results.
+fn submit_job(base: &str, program: &str, pubs: serde_json::Value) -> (u16, serde_json::Value) {
+    let client = IbmClient::new(config(base, KEY, "ibm_fez")).expect("client");
+    let token = block_on(client.token()).expect("a token");
+    let http = reqwest::blocking::Client::new();
+    let send = |request: reqwest::blocking::RequestBuilder| {
+        request.bearer_auth(&token).header("Service-CRN", "crn:v1:qchess:test").send().expect("answers")
+    };
+    let job =
+        serde_json::json!({ "program_id": program, "backend": "ibm_fez", "params": { "pubs": pubs, "version": 2 } });
+    let answer = send(http.post(format!("{base}/api/v1/jobs")).json(&job));
+    let status = answer.status().as_u16();
+    let body: serde_json::Value = answer.json().expect("JSON");
+    if status != 200 {
+        return (status, body);
+    }
+    let id = body["id"].as_str().expect("an id");
+    loop {
+        let state: serde_json::Value = send(http.get(format!("{base}/api/v1/jobs/{id}"))).json().expect("JSON");
+        if state["status"] == "Completed" {
+            break;
+        }
+        assert!(state["status"] == "Queued" || state["status"] == "Running", "{state}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (status, send(http.get(format!("{base}/api/v1/jobs/{id}/results"))).json().expect("JSON"))
+}
+
+/// Estimator V2 as IBM's REST guides send it (OpenQASM 3, Pauli labels over the device, qubit 0
+/// last): exact expectation values of a Bell pair on qubits 87 and 88 with Rz(0.3) on 88, in
+/// the observables' shape, and refusals of malformed pubs naming the pub and the part.
+#[test]
+fn estimator_jobs_give_exact_expectation_values() {
+    let base = start(Duration::from_secs(3600));
+    let bell = BELL.replace("c[0] = measure q[87];\nc[1] = measure q[88];\n", "rz(0.3) q[88];\n");
+    let label = |paulis: &[(usize, char)]| -> String {
+        let mut chars = vec!['I'; 156];
+        paulis.iter().for_each(|&(q, p)| chars[155 - q] = p);
+        chars.into_iter().collect()
+    };
+    let zz = label(&[(87, 'Z'), (88, 'Z')]);
+    let xx = label(&[(87, 'X'), (88, 'X')]);
+    let yy = label(&[(87, 'Y'), (88, 'Y')]);
+    let observables = serde_json::json!([{ zz.clone(): 1.0 }, { xx: 0.5, yy: -2.0 }, zz]);
+    let (status, results) = submit_job(&base, "estimator", serde_json::json!([[bell, observables]]));
+    assert_eq!(status, 200, "{results}");
+    let evs = results["results"][0]["data"]["evs"].as_array().expect("a list");
+    // <ZZ> = 1; <XX> = cos 0.3 and <YY> = -cos 0.3 after Rz(0.3) on one half of the pair.
+    let expected = [1.0, 0.5 * 0.3f64.cos() + 2.0 * 0.3f64.cos(), 1.0];
+    for (value, want) in evs.iter().zip(expected) {
+        assert!((value.as_f64().expect("a number") - want).abs() < 1e-12, "{evs:?}");
+    }
+    assert_eq!(results["results"][0]["data"]["stds"], serde_json::json!([0.0, 0.0, 0.0]));
+    assert_eq!(results["results"][0]["metadata"]["target_precision"], 0.015625);
+
+    let (status, refused) = submit_job(&base, "estimator", serde_json::json!([[BELL, "ZZ"]]));
+    assert_eq!(status, 400);
+    assert!(
+        refused["errors"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("pub 0: an Estimator circuit must not measure")),
+        "{refused}"
+    );
+    let (status, refused) = submit_job(&base, "estimator", serde_json::json!([[bell, "ZQ"]]));
+    assert_eq!(status, 400);
+    assert!(
+        refused["errors"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`Q` in the observable `ZQ` is not a Pauli")),
+        "{refused}"
+    );
+    let (status, refused) = submit_job(&base, "sampler", serde_json::json!([[BELL, null, 0]]));
+    assert_eq!(status, 400);
+    assert!(
+        refused["errors"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m == "pub 0: it asks for 0 shots; 1 to 100000 are allowed"),
+        "{refused}"
+    );
+    let qpy = serde_json::json!({ "__type__": "QuantumCircuit", "__value__": "not base64!" });
+    let (status, refused) = submit_job(&base, "sampler", serde_json::json!([[qpy, null, 10]]));
+    assert_eq!(status, 400);
+    assert!(
+        refused["errors"][0]["message"].as_str().is_some_and(|m| m.starts_with("pub 0: its QPY circuit is not base64")),
+        "{refused}"
+    );
+}

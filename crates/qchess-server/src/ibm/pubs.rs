@@ -436,35 +436,4 @@ fn pauli(label: &str, num_qubits: u32) -> Result<Pauli, String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shapes_broadcast_as_numpy_does() {
-        assert_eq!(broadcast(&[2, 1], &[3]), Some(vec![2, 3]));
-        assert_eq!(broadcast(&[], &[4]), Some(vec![4]));
-        assert_eq!(broadcast(&[2], &[3]), None);
-        // Element (1, 2) of a (2, 3) result reads element 1 of a (2, 1) array and 2 of a (3,).
-        assert_eq!(broadcast_index(&[2, 1], &[2, 3], 5), 1);
-        assert_eq!(broadcast_index(&[3], &[2, 3], 5), 2);
-        assert_eq!(broadcast_index(&[], &[2, 3], 5), 0);
-    }
-
-    #[test]
-    fn pauli_labels_read_with_qubit_zero_last() {
-        assert_eq!(pauli("XIZ", 156), Ok(vec![(0, 'Z'), (2, 'X')]));
-        assert!(pauli("XQ", 156).expect_err("not a Pauli").contains("`Q`"));
-        assert!(pauli("ZZZ", 2).expect_err("too wide").contains("spans 3 qubits"));
-        let read = observables(&serde_json::json!([{ "ZZ": 1.0, "XI": 0.5 }, "IY"]), 156).expect("reads");
-        assert_eq!(read.shape, [2]);
-        assert_eq!(read.items[1], vec![(vec![(0, 'Y')], 1.0)]);
-    }
-
-    #[test]
-    fn options_set_but_not_applied_are_listed() {
-        let mut found = Vec::new();
-        let options = serde_json::json!({ "default_shots": 10, "dynamical_decoupling": { "enable": true, "sequence_type": "XX" }, "twirling": { "enable_gates": null } });
-        leaves(&options, "", &mut |p| found.push(p));
-        assert_eq!(found, ["default_shots", "dynamical_decoupling.enable", "dynamical_decoupling.sequence_type"]);
-    }
-}
+mod tests;

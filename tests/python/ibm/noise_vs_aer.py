@@ -214,10 +214,19 @@ def main():
     parser.add_argument("--bin", default=str(ROOT / "target" / "release" / "qchess"))
     parser.add_argument("--shots", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--time-game", metavar="MOVES", action="append", default=[],
+                        help="also time SHOTS shots of this game routed for ibm_fez (no aer comparison)")
     args = parser.parse_args()
-    process, base = start(args.bin, "--ibm-noise", "device", "--seed", str(args.seed))
+    process, base = start(args.bin, "--ibm-noise", "device", "--seed", str(args.seed), "--time-limit", "3600")
     try:
         rows = compare(base, args.bin, args.shots)
+        timed = []
+        for moves in args.time_game:
+            text = subprocess.run([args.bin, "compile", "--position", "startpos", "--moves", moves, "--seed", "3", "--target", "ibm-heron", "--format", "qasm3"],
+                                  check=True, capture_output=True, text=True).stdout
+            _, seconds = run_rest(base, text, args.shots)
+            used = len({q for line in text.splitlines() if not line.startswith("//") for q in __import__("re").findall(r"q\[(\d+)\]", line)})
+            timed.append((moves, used, text.count("\ncz "), seconds))
     finally:
         process.kill()
     print(f"{args.bin}, --ibm-noise device --seed {args.seed}, {args.shots} shots; TVD against aer's exact distribution")
@@ -225,6 +234,8 @@ def main():
     print("|---|---|---|---|---|---|---|")
     for name, used, twos, distance, floor, p, seconds in rows:
         print(f"| {name} | {used} | {twos} | {distance:.4f} | {floor:.4f} | {p:.3g} | {seconds:.2f} s |")
+    for moves, used, twos, seconds in timed:
+        print(f"| game `{moves}` | {used} | {twos} | | | | {seconds:.2f} s |")
 
 
 if __name__ == "__main__":

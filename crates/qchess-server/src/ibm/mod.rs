@@ -56,6 +56,7 @@ pub mod noise;
 pub mod pubs;
 pub mod runtime;
 pub mod sampler;
+mod sparse;
 pub mod state;
 pub mod trajectories;
 

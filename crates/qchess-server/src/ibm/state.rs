@@ -1,15 +1,13 @@
-//! The state of one group of shots: sparse (a map of populated basis states) while few basis
-//! states are populated, as in the circuits of games where most qubits are classical, and a
-//! dense vector once it fills up. Gates are any 2x2 or 4x4 matrices, so the no-jump operator of
-//! amplitude damping applies as a gate followed by renormalisation.
+//! The state of one group of shots: sparse ([`Sparse`], the populated basis states) while few
+//! basis states are populated, as in the circuits of games where most qubits are classical, and
+//! a dense vector once it fills a quarter of one. Gates are any 2x2 or 4x4 matrices; the no-jump
+//! operator of amplitude damping scales the two halves of a qubit.
 
 use num_complex::Complex64;
 use qchess_circuit::ir::{Matrix2, Matrix4};
 use qchess_route::verify::State;
-use rustc_hash::FxHashMap;
 
-/// Amplitudes below this squared norm are dropped as cancelled.
-const PRUNE: f64 = 1e-28;
+use super::sparse::Sparse;
 
 /// Past this many qubits a state stays sparse (a dense one would not fit).
 pub const MAX_DENSE_QUBITS: usize = 24;
@@ -21,7 +19,7 @@ const ZERO: Complex64 = Complex64::new(0.0, 0.0);
 
 #[derive(Debug, Clone)]
 enum Repr {
-    Sparse(FxHashMap<u64, Complex64>),
+    Sparse(Sparse),
     Dense(State),
 }
 
@@ -42,9 +40,7 @@ pub struct TooLarge {
 impl Amplitudes {
     /// |0...0> over `qubits` qubits (at most 64).
     pub fn zero(qubits: usize) -> Amplitudes {
-        let mut map = FxHashMap::default();
-        map.insert(0, Complex64::new(1.0, 0.0));
-        Amplitudes { repr: Repr::Sparse(map), qubits }
+        Amplitudes { repr: Repr::Sparse(Sparse::zero()), qubits }
     }
 
     /// Whether no basis state is populated (never, for a state made by these operations).
@@ -55,22 +51,22 @@ impl Amplitudes {
     /// Populated basis states.
     pub fn len(&self) -> usize {
         match &self.repr {
-            Repr::Sparse(map) => map.len(),
+            Repr::Sparse(sparse) => sparse.len(),
             Repr::Dense(state) => state.amplitudes().len(),
         }
     }
 
     /// Goes dense once a sparse state holds a quarter of a dense one, when that fits.
     fn settle(&mut self) -> Result<(), TooLarge> {
-        let Repr::Sparse(map) = &self.repr else { return Ok(()) };
-        if self.qubits <= MAX_DENSE_QUBITS && map.len() * 4 >= 1 << self.qubits {
+        let Repr::Sparse(sparse) = &self.repr else { return Ok(()) };
+        if self.qubits <= MAX_DENSE_QUBITS && sparse.len() * 4 >= 1 << self.qubits {
             let mut dense = vec![ZERO; 1 << self.qubits];
-            for (&k, &a) in map {
-                dense[k as usize] = a;
+            for (state, a) in sparse.entries() {
+                dense[state as usize] = a;
             }
             self.repr = Repr::Dense(State::from_amplitudes(dense));
-        } else if map.len() > MAX_SPARSE_STATES {
-            return Err(TooLarge { states: map.len() });
+        } else if sparse.len() > MAX_SPARSE_STATES {
+            return Err(TooLarge { states: sparse.len() });
         }
         Ok(())
     }
@@ -79,35 +75,7 @@ impl Amplitudes {
     pub fn apply1(&mut self, q: usize, m: &Matrix2) -> Result<(), TooLarge> {
         match &mut self.repr {
             Repr::Dense(state) => state.apply1(q, m),
-            Repr::Sparse(map) => {
-                let bit = 1u64 << q;
-                if m[0][1] == ZERO && m[1][0] == ZERO {
-                    for (k, a) in map.iter_mut() {
-                        *a *= m[(k >> q & 1) as usize][(k >> q & 1) as usize];
-                    }
-                    map.retain(|_, a| a.norm_sqr() > PRUNE);
-                } else if m[0][0] == ZERO && m[1][1] == ZERO {
-                    *map = map
-                        .drain()
-                        .map(|(k, a)| (k ^ bit, a * m[(k >> q & 1 ^ 1) as usize][(k >> q & 1) as usize]))
-                        .collect();
-                } else {
-                    let mut out: FxHashMap<u64, Complex64> = FxHashMap::default();
-                    out.reserve(map.len() * 2);
-                    for (&k, &a) in map.iter() {
-                        let b = (k >> q & 1) as usize;
-                        let base = k & !bit;
-                        for (row, target) in [(0, base), (1, base | bit)] {
-                            let factor = m[row][b];
-                            if factor != ZERO {
-                                *out.entry(target).or_insert(ZERO) += factor * a;
-                            }
-                        }
-                    }
-                    out.retain(|_, a| a.norm_sqr() > PRUNE);
-                    *map = out;
-                }
-            }
+            Repr::Sparse(sparse) => sparse.apply1(q, m),
         }
         self.settle()
     }
@@ -116,34 +84,7 @@ impl Amplitudes {
     pub fn apply2(&mut self, a: usize, b: usize, m: &Matrix4) -> Result<(), TooLarge> {
         match &mut self.repr {
             Repr::Dense(state) => state.apply2(a, b, m),
-            Repr::Sparse(map) => {
-                let (ba, bb) = (1u64 << a, 1u64 << b);
-                let diagonal = (0..4).all(|r| (0..4).all(|c| r == c || m[r][c] == ZERO));
-                if diagonal {
-                    for (k, amp) in map.iter_mut() {
-                        let i = (k >> a & 1 | (k >> b & 1) << 1) as usize;
-                        *amp *= m[i][i];
-                    }
-                    map.retain(|_, amp| amp.norm_sqr() > PRUNE);
-                } else {
-                    let mut out: FxHashMap<u64, Complex64> = FxHashMap::default();
-                    out.reserve(map.len() * 2);
-                    for (&k, &amp) in map.iter() {
-                        let column = (k >> a & 1 | (k >> b & 1) << 1) as usize;
-                        let base = k & !ba & !bb;
-                        for (row, factors) in m.iter().enumerate() {
-                            let factor = factors[column];
-                            if factor != ZERO {
-                                let with_a = if row & 1 == 1 { ba } else { 0 };
-                                let with_b = if row & 2 == 2 { bb } else { 0 };
-                                *out.entry(base | with_a | with_b).or_insert(ZERO) += factor * amp;
-                            }
-                        }
-                    }
-                    out.retain(|_, amp| amp.norm_sqr() > PRUNE);
-                    *map = out;
-                }
-            }
+            Repr::Sparse(sparse) => sparse.apply2(a, b, m),
         }
         self.settle()
     }
@@ -152,7 +93,7 @@ impl Amplitudes {
     pub fn probability_of_one(&self, q: usize) -> f64 {
         match &self.repr {
             Repr::Dense(state) => state.probability_of_one(q),
-            Repr::Sparse(map) => map.iter().filter(|(k, _)| *k >> q & 1 == 1).map(|(_, a)| a.norm_sqr()).sum(),
+            Repr::Sparse(sparse) => sparse.probability_of_one(q),
         }
     }
 
@@ -160,43 +101,24 @@ impl Amplitudes {
     pub fn project(&mut self, q: usize, value: bool) {
         match &mut self.repr {
             Repr::Dense(state) => state.collapse(q, value),
-            Repr::Sparse(map) => {
-                map.retain(|k, _| (k >> q & 1 == 1) == value);
-                self.normalise();
+            Repr::Sparse(sparse) => {
+                sparse.project(q, value);
+                let norm = sparse.norm_sqr();
+                if norm > 0.0 {
+                    sparse.scale_all(Complex64::new(1.0 / norm.sqrt(), 0.0));
+                }
             }
         }
     }
 
-    /// Scales the amplitudes where qubit `q` is 1 by `factor`, then renormalises (the no-jump
-    /// operator of amplitude damping).
-    pub fn damp(&mut self, q: usize, factor: f64) {
+    /// The no-jump operator of amplitude damping, `diag(1, sqrt(1 - gamma))`, renormalised, on a
+    /// state where qubit `q` reads 1 with probability `p_one` (so the new norm is known: one pass).
+    pub fn damp(&mut self, q: usize, gamma: f64, p_one: f64) {
+        let norm = (1.0 - gamma * p_one).sqrt();
+        let (zero, one) = (Complex64::new(1.0 / norm, 0.0), Complex64::new((1.0 - gamma).sqrt() / norm, 0.0));
         match &mut self.repr {
-            Repr::Dense(state) => {
-                let one = Complex64::new(1.0, 0.0);
-                state.apply1(q, &[[one, ZERO], [ZERO, Complex64::new(factor, 0.0)]]);
-            }
-            Repr::Sparse(map) => map.iter_mut().filter(|(k, _)| *k >> q & 1 == 1).for_each(|(_, a)| *a *= factor),
-        }
-        self.normalise();
-    }
-
-    fn normalise(&mut self) {
-        let norm: f64 = self.norm_sqr();
-        if norm <= 0.0 {
-            return;
-        }
-        let scale = Complex64::new(1.0 / norm.sqrt(), 0.0);
-        match &mut self.repr {
-            // Scaling both rows of one qubit scales the whole vector.
-            Repr::Dense(state) => state.apply1(0, &[[scale, ZERO], [ZERO, scale]]),
-            Repr::Sparse(map) => map.values_mut().for_each(|a| *a *= scale),
-        }
-    }
-
-    fn norm_sqr(&self) -> f64 {
-        match &self.repr {
-            Repr::Dense(state) => state.amplitudes().iter().map(|a| a.norm_sqr()).sum(),
-            Repr::Sparse(map) => map.values().map(|a| a.norm_sqr()).sum(),
+            Repr::Dense(state) => state.apply1(q, &[[zero, ZERO], [ZERO, one]]),
+            Repr::Sparse(sparse) => sparse.scale_by_value(q, zero, one),
         }
     }
 
@@ -210,7 +132,7 @@ impl Amplitudes {
                 .map(|(k, a)| (k as u64, a.norm_sqr()))
                 .filter(|&(_, p)| p > 0.0)
                 .collect(),
-            Repr::Sparse(map) => map.iter().map(|(&k, a)| (k, a.norm_sqr())).collect(),
+            Repr::Sparse(sparse) => sparse.entries().map(|(k, a)| (k, a.norm_sqr())).collect(),
         };
         out.sort_unstable_by_key(|&(k, _)| k);
         out
@@ -235,9 +157,7 @@ impl Amplitudes {
                 let amps = state.amplitudes();
                 amps.iter().enumerate().map(|(k, &a)| term(k as u64, a, amps[k ^ x_mask as usize])).sum()
             }
-            Repr::Sparse(map) => {
-                map.iter().map(|(&k, &a)| map.get(&(k ^ x_mask)).map_or(ZERO, |&partner| term(k, a, partner))).sum()
-            }
+            Repr::Sparse(sparse) => sparse.entries().map(|(k, a)| term(k, a, sparse.amplitude(k ^ x_mask))).sum(),
         };
         total.re
     }
@@ -293,6 +213,18 @@ mod tests {
             assert!((state.pauli_expectation(0, 0b100) - 0.7f64.cos()).abs() < 1e-12);
             assert!((state.pauli_expectation(0b011, 0b011) + 0.3f64.cos()).abs() < 1e-12);
         }
+        // X gates flip keys lazily in a sparse state: both still agree, and <Z2> changes sign.
+        for state in [&mut sparse, &mut dense] {
+            state.apply1(2, &m2(GateKind::X)).unwrap();
+            state.apply1(0, &m2(GateKind::Y)).unwrap();
+            assert!((state.pauli_expectation(0, 0b100) + 0.7f64.cos()).abs() < 1e-12);
+            assert!((state.pauli_expectation(0b011, 0) + 0.3f64.cos()).abs() < 1e-12, "<X0 X1> after Y0");
+            state.apply1(1, &m2(GateKind::Sx)).unwrap();
+        }
+        let (a, b) = (sparse.distribution(), dense.distribution());
+        assert_eq!(a.iter().map(|x| x.0).collect::<Vec<_>>(), b.iter().map(|x| x.0).collect::<Vec<_>>());
+        assert!(a.iter().zip(&b).all(|(x, y)| (x.1 - y.1).abs() < 1e-12), "{a:?} vs {b:?}");
+        assert!((sparse.probability_of_one(2) - dense.probability_of_one(2)).abs() < 1e-12);
         let mut ghz = Amplitudes::zero(40);
         ghz.apply1(0, &m2(GateKind::H)).unwrap();
         for q in 0..39 {
@@ -301,12 +233,72 @@ mod tests {
         assert_eq!(ghz.len(), 2);
     }
 
+    /// A state kept sparse and the same state made dense agree after random gates of every
+    /// kind the sampler uses (mixing, diagonal, X-like, two-qubit, damping, projection).
+    #[test]
+    fn sparse_states_follow_dense_ones_through_random_gates() {
+        use proptest::prelude::*;
+        use proptest::test_runner::TestRunner;
+
+        let kinds = prop_oneof![
+            (0usize..5, -3.0f64..3.0).prop_map(|(q, a)| (0u8, q, 0, a)),
+            (0usize..5, -3.0f64..3.0).prop_map(|(q, a)| (1, q, 0, a)),
+            (0usize..5).prop_map(|q| (2, q, 0, 0.0)),
+            (0usize..5, 0usize..5, -3.0f64..3.0).prop_map(|(a, b, t)| (3, a, b, t)),
+            (0usize..5, 0.0f64..1.0).prop_map(|(q, g)| (4, q, 0, g)),
+            (0usize..5).prop_map(|q| (5, q, 0, 0.0)),
+        ];
+        TestRunner::default()
+            .run(&proptest::collection::vec(kinds, 1..40), |ops| {
+                // Declared over 40 qubits, the sparse state never goes dense.
+                let mut sparse = Amplitudes::zero(40);
+                let mut dense = Amplitudes {
+                    repr: Repr::Dense(State::from_amplitudes({
+                        let mut v = vec![ZERO; 32];
+                        v[0] = Complex64::new(1.0, 0.0);
+                        v
+                    })),
+                    qubits: 5,
+                };
+                for (kind, a, b, x) in ops {
+                    for state in [&mut sparse, &mut dense] {
+                        match kind {
+                            0 => state.apply1(a, &m2(GateKind::U(x, 0.3 * x, -x))).unwrap(),
+                            1 => state.apply1(a, &m2(GateKind::Rz(x))).unwrap(),
+                            2 => state.apply1(a, &m2(GateKind::Y)).unwrap(),
+                            3 if a != b => state.apply2(a, b, &GateKind::ISwap(x).matrix4().unwrap()).unwrap(),
+                            4 => {
+                                let p = state.probability_of_one(a);
+                                state.damp(a, x, p);
+                            }
+                            5 if state.probability_of_one(a) > 1e-9 => state.project(a, true),
+                            _ => {}
+                        }
+                    }
+                }
+                prop_assert!(matches!(sparse.repr, Repr::Sparse(_)));
+                let (a, b) = (sparse.distribution(), dense.distribution());
+                let dense_map: std::collections::HashMap<u64, f64> = b.into_iter().collect();
+                for (k, p) in &a {
+                    prop_assert!((p - dense_map.get(k).copied().unwrap_or(0.0)).abs() < 1e-9, "{a:?} vs {dense_map:?}");
+                }
+                prop_assert!((a.iter().map(|x| x.1).sum::<f64>() - 1.0).abs() < 1e-9);
+                for q in 0..5 {
+                    prop_assert!((sparse.probability_of_one(q) - dense.probability_of_one(q)).abs() < 1e-9);
+                }
+                let (x, z) = (0b10110u64, 0b01101u64);
+                prop_assert!((sparse.pauli_expectation(x, z) - dense.pauli_expectation(x, z)).abs() < 1e-9);
+                Ok(())
+            })
+            .unwrap();
+    }
+
     #[test]
     fn damping_and_projection_renormalise() {
         let mut state = Amplitudes::zero(1);
         state.apply1(0, &m2(GateKind::H)).unwrap();
-        state.damp(0, 0.5f64.sqrt());
-        // |1> loses half its weight before renormalising: P(1) = 0.5 / 1.5.
+        state.damp(0, 0.5, 0.5);
+        // |1> loses half its weight before renormalising: P(1) = 0.25 / 0.75.
         assert!((state.probability_of_one(0) - 1.0 / 3.0).abs() < 1e-12);
         state.project(0, true);
         assert!((state.probability_of_one(0) - 1.0).abs() < 1e-12);

@@ -110,6 +110,30 @@ struct Group {
     step: usize,
     /// 0: the gate; 1: depolarizing; 2 + 2r, 3 + 2r: relaxation r's jump, then its phase flip.
     stage: usize,
+    /// Probabilities of 1 already computed for the current state: (qubit, P(1)).
+    known: Vec<(usize, f64)>,
+}
+
+impl Group {
+    /// A group of `shots` shots on `state` that resumes at `step`, `stage`.
+    fn resume(state: Amplitudes, shots: u64, bits: u128, step: usize, stage: usize) -> Group {
+        Group { state, shots, bits, step, stage, known: Vec::new() }
+    }
+
+    /// The probability that qubit `q` reads 1, computed once per state.
+    fn p_one(&mut self, q: usize) -> f64 {
+        if let Some(&(_, p)) = self.known.iter().find(|(k, _)| *k == q) {
+            return p;
+        }
+        let p = self.state.probability_of_one(q).clamp(0.0, 1.0);
+        self.known.push((q, p));
+        p
+    }
+}
+
+/// Whether a probability of 1 says the qubit is in a definite basis state (to rounding).
+fn definite(p_one: f64) -> bool {
+    !(1e-12..=1.0 - 1e-12).contains(&p_one)
 }
 
 /// A binomial draw, exact for any `n` and `p` in [0, 1].
@@ -138,7 +162,7 @@ impl Schedule {
         stop.check().map_err(|failure| SampleError::Stopped(failure.message))?;
         let tail = self.tail();
         let mut out = Vec::with_capacity(shots as usize);
-        let mut pending = vec![Group { state: Amplitudes::zero(self.qubits), shots, bits: 0, step: 0, stage: 0 }];
+        let mut pending = vec![Group::resume(Amplitudes::zero(self.qubits), shots, 0, 0, 0)];
         let mut checks = 0u32;
         while let Some(mut group) = pending.pop() {
             while group.step < tail {
@@ -185,17 +209,19 @@ impl Schedule {
             Step::One { qubit, matrix, noise } => {
                 if group.stage == 0 {
                     group.state.apply1(*qubit, matrix)?;
+                    group.known.clear();
                 }
                 self.noise(noise.as_ref(), group, rng, pending)
             }
             Step::Two { a, b, matrix, noise } => {
                 if group.stage == 0 {
                     group.state.apply2(*a, *b, matrix)?;
+                    group.known.clear();
                 }
                 self.noise(noise.as_ref(), group, rng, pending)
             }
             Step::Measure { qubit, clbit, readout } => {
-                let p_one = group.state.probability_of_one(*qubit).clamp(0.0, 1.0);
+                let p_one = group.p_one(*qubit);
                 let ones = binomial(rng, group.shots, p_one);
                 let mut parts: Vec<(bool, bool, u64)> = Vec::new();
                 for (value, count) in [(false, group.shots - ones), (true, ones)] {
@@ -215,7 +241,7 @@ impl Schedule {
                 Ok(true)
             }
             Step::Reset { qubit } => {
-                let p_one = group.state.probability_of_one(*qubit).clamp(0.0, 1.0);
+                let p_one = group.p_one(*qubit);
                 let ones = binomial(rng, group.shots, p_one);
                 let parts = vec![(false, false, group.shots - ones), (true, false, ones)];
                 let x = pauli(1);
@@ -256,61 +282,58 @@ impl Schedule {
             let p_any = noise.depolarizing * paulis as f64 / (paulis + 1) as f64;
             let hit = binomial(rng, group.shots, p_any);
             if hit > 0 {
-                let mut counts = vec![0u64; paulis as usize];
+                // On a qubit in a definite basis state Z is a global phase and Y acts as X: shots
+                // whose Paulis reduce to the identity stay in the group, and Paulis that reduce
+                // to the same operator share one group.
+                let definite: Vec<bool> = noise.qubits.iter().map(|&q| definite(group.p_one(q))).collect();
+                let mut counts = vec![0u64; paulis as usize + 1];
                 for _ in 0..hit {
-                    counts[rng.random_range(0..paulis as usize)] += 1;
-                }
-                for (index, &count) in counts.iter().enumerate().filter(|(_, c)| **c > 0) {
-                    let mut child = Group {
-                        state: group.state.clone(),
-                        shots: count,
-                        bits: group.bits,
-                        step: group.step,
-                        stage: stage + 1,
-                    };
-                    let code = index as u64 + 1;
-                    for (i, &qubit) in noise.qubits.iter().enumerate() {
+                    let mut code = rng.random_range(1..=paulis);
+                    for (i, &fixed) in definite.iter().enumerate() {
                         let kind = code >> (2 * i) & 3;
+                        if fixed && kind >= 2 {
+                            code ^= (kind ^ u64::from(kind == 2)) << (2 * i);
+                        }
+                    }
+                    counts[code as usize] += 1;
+                }
+                for (code, &count) in counts.iter().enumerate().skip(1).filter(|(_, c)| **c > 0) {
+                    let mut child = Group::resume(group.state.clone(), count, group.bits, group.step, stage + 1);
+                    for (i, &qubit) in noise.qubits.iter().enumerate() {
+                        let kind = (code as u64) >> (2 * i) & 3;
                         if kind != 0 {
                             child.state.apply1(qubit, &pauli(kind))?;
                         }
                     }
                     pending.push(child);
                 }
-                group.shots -= hit;
+                group.shots -= hit - counts[0];
             }
         } else {
             let r = (stage - 2) / 2;
             let Some(&(qubit, jump, dephasing)) = noise.relaxation.get(r) else { return Ok(true) };
             if stage.is_multiple_of(2) {
-                let p_one = group.state.probability_of_one(qubit).clamp(0.0, 1.0);
+                let p_one = group.p_one(qubit);
                 let jumped = binomial(rng, group.shots, jump * p_one);
                 if jumped > 0 {
-                    let mut child = Group {
-                        state: group.state.clone(),
-                        shots: jumped,
-                        bits: group.bits,
-                        step: group.step,
-                        stage: stage + 2,
-                    };
+                    let mut child = Group::resume(group.state.clone(), jumped, group.bits, group.step, stage + 2);
                     child.state.project(qubit, true);
                     child.state.apply1(qubit, &pauli(1))?;
+                    child.known.push((qubit, 0.0));
                     pending.push(child);
                     group.shots -= jumped;
                 }
-                if p_one > 0.0 && jump > 0.0 {
-                    group.state.damp(qubit, (1.0 - jump).sqrt());
+                if !definite(p_one) && jump > 0.0 {
+                    group.state.damp(qubit, jump, p_one);
+                    let after = (1.0 - jump) * p_one / (1.0 - jump * p_one);
+                    group.known.retain(|(k, _)| *k != qubit);
+                    group.known.push((qubit, after));
                 }
-            } else {
+            } else if !definite(group.p_one(qubit)) {
+                // A phase flip of a qubit in a basis state changes nothing observable.
                 let flipped = binomial(rng, group.shots, dephasing);
                 if flipped > 0 {
-                    let mut child = Group {
-                        state: group.state.clone(),
-                        shots: flipped,
-                        bits: group.bits,
-                        step: group.step,
-                        stage: stage + 1,
-                    };
+                    let mut child = Group::resume(group.state.clone(), flipped, group.bits, group.step, stage + 1);
                     child.state.apply1(qubit, &pauli(3))?;
                     pending.push(child);
                     group.shots -= flipped;
@@ -374,10 +397,11 @@ fn split(
         }
         let mut state = group.state.clone();
         settle(&mut state, value);
-        pending.push(Group { state, shots, bits: write(group.bits, written), step: group.step + 1, stage: 0 });
+        pending.push(Group::resume(state, shots, write(group.bits, written), group.step + 1, 0));
     }
     let (value, written, shots) = parts[largest];
     settle(&mut group.state, value);
+    group.known.clear();
     group.bits = write(group.bits, written);
     group.shots = shots;
 }

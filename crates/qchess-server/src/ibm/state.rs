@@ -1,4 +1,4 @@
-//! The state of one group of shots: sparse ([`Sparse`], the populated basis states) while few
+//! The state of one group of shots: sparse (sorted arrays of the populated basis states) while few
 //! basis states are populated, as in the circuits of games where most qubits are classical, and
 //! a dense vector once it fills a quarter of one. Gates are any 2x2 or 4x4 matrices; the no-jump
 //! operator of amplitude damping scales the two halves of a qubit.

@@ -32,7 +32,7 @@ enum Command {
     Perft(commands::perft::Args),
     /// Run typed moves on an occupancy-level quantum board and print exact probabilities.
     Board(commands::board::Args),
-    /// Run an OpenQASM 2.0 file on the built-in simulator.
+    /// Run an OpenQASM 2.0 or 3 file on the built-in simulator.
     Sim(commands::sim::Args),
     /// Write the circuit of a game or of typed board moves as OpenQASM or IonQ JSON.
     Compile(commands::compile::Args),

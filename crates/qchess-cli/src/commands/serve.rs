@@ -31,9 +31,11 @@ pub struct Args {
     /// Probability of reading each bit wrong on the hardware stand-ins.
     #[arg(long, default_value_t = 0.0)]
     readout_error: f64,
-    /// How the IBM Quantum stand-in samples Sampler jobs: ideal (the exact distribution, so
-    /// results agree with the local simulator within sampling error) or device (the device's
-    /// calibrated gate and readout errors).
+    /// How the IBM Quantum stand-in runs Sampler and Estimator jobs: ideal (the exact
+    /// distribution and exact expectation values, so results agree with the local simulator
+    /// within sampling error) or device (qiskit-aer's model of the device's calibration, applied
+    /// locally: depolarizing at each gate's error, T1/T2 relaxation over its length, readout
+    /// errors).
     #[arg(long, value_name = "device|ideal", default_value = "ideal")]
     ibm_noise: qchess_server::ibm::noise::IbmNoise,
     /// Seed of shot sampling and of the quantum board's measurement outcomes.

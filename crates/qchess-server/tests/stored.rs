@@ -82,6 +82,11 @@ fn wait_for(http: &Client, url: &str, what: &str, done: impl Fn(&Value) -> bool)
     }
 }
 
+/// The token of `side`'s seat, from a new game's answer.
+fn seat(created: &Value, side: &str) -> String {
+    created["seats"][side]["token"].as_str().unwrap_or_else(|| panic!("{side} has a seat: {created}")).to_owned()
+}
+
 fn probability(state: &Value, square: &str) -> f64 {
     state["squares"][square]["probability"].as_f64().expect("a probability")
 }
@@ -107,7 +112,9 @@ fn a_move_waits_for_a_slow_provider_and_finishes_in_the_background() {
     let created =
         ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote", "seed": 3, "owner": "me"})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    let (status, waiting) = send(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3", "ply": 0})));
+    let white = seat(&created, "white");
+    let (status, waiting) =
+        send(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "b1^a3c3", "ply": 0})));
     assert_eq!(status, StatusCode::ACCEPTED, "{waiting}");
     assert_eq!((&waiting["waiting"], &waiting["pending"]["move"]), (&json!(true), &json!("b1^a3c3")), "{waiting}");
     assert!(waiting["moves"].as_array().expect("moves").is_empty(), "the move is not played yet");
@@ -117,11 +124,12 @@ fn a_move_waits_for_a_slow_provider_and_finishes_in_the_background() {
     if seen["waiting"] == true {
         assert_eq!(seen["pending"]["job"]["provider"], "slow stand-in", "{seen}");
         assert!(seen["pending"]["status"].as_str().expect("status").starts_with("waiting for job"), "{seen}");
-        let (status, refused) = send(http.post(format!("{game}/moves")).json(&json!({"move": "e7e6"})));
+        let (status, refused) =
+            send(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "e7e6"})));
         assert_eq!(status, StatusCode::CONFLICT, "{refused}");
         assert!(refused["message"].as_str().expect("message").contains("has a move waiting"), "{refused}");
         assert_eq!(refused["state"]["waiting"], true, "409 carries the state: {refused}");
-        let (status, _) = send(http.post(format!("{game}/undo")).json(&json!({})));
+        let (status, _) = send(http.post(format!("{game}/undo")).bearer_auth(&white).json(&json!({})));
         assert_eq!(status, StatusCode::CONFLICT);
     }
     let done = wait_for(&http, &game, "the move to finish", |s| s["waiting"] == false);
@@ -147,21 +155,23 @@ fn a_waiting_move_is_canceled_at_the_provider_and_taken_back() {
     let http = client();
     let created = ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote", "seed": 4})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    let (status, _) = send(http.post(format!("{game}/moves")).json(&json!({"move": "g1^f3h3"})));
+    let white = seat(&created, "white");
+    let (status, _) = send(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "g1^f3h3"})));
     assert_eq!(status, StatusCode::ACCEPTED);
     let waiting = wait_for(&http, &game, "the job id", |s| s["pending"]["job"]["job_id"].is_string());
     let job_id = waiting["pending"]["job"]["job_id"].as_str().expect("a job").to_owned();
-    let canceled = ok(http.post(format!("{game}/cancel")));
+    let canceled = ok(http.post(format!("{game}/cancel")).bearer_auth(&white));
     assert_eq!(canceled["waiting"], false, "{canceled}");
     assert!(canceled["moves"].as_array().expect("moves").is_empty());
     let job = ok(http.get(format!("{provider}/v0.4/jobs/{job_id}")));
     assert_eq!(job["status"], "canceled", "the provider's job is canceled: {job}");
-    let (status, body) = send(http.post(format!("{game}/cancel")));
+    let (status, body) = send(http.post(format!("{game}/cancel")).bearer_auth(&white));
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     // The game goes on once the canceled wait has stopped (within a poll).
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let (status, body) = send(http.post(format!("{game}/moves")).json(&json!({"move": "e2e4"})));
+        let (status, body) =
+            send(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "e2e4"})));
         if status.is_success() {
             break;
         }
@@ -182,12 +192,16 @@ fn two_servers_on_one_store_serve_the_same_games_and_serialise_conflicts() {
         for backend in ["local", "remote"] {
             let created = ok(http.post(format!("{a}/api/games")).json(&json!({"backend": backend, "seed": 5})));
             let id = created["id"].as_str().expect("id").to_owned();
+            let (white, black) = (seat(&created, "white"), seat(&created, "black"));
             // Moves through alternating servers: each sees the other's at once.
             for (ply, (server, mv)) in
                 [(&a, "b1^a3c3"), (&b, "e7e6"), (&a, "a3c3^b5"), (&b, "d7d5")].into_iter().enumerate()
             {
-                let state =
-                    ok(http.post(format!("{server}/api/games/{id}/moves")).json(&json!({"move": mv, "ply": ply})));
+                let token = if ply % 2 == 0 { &white } else { &black };
+                let state = ok(http
+                    .post(format!("{server}/api/games/{id}/moves"))
+                    .bearer_auth(token)
+                    .json(&json!({"move": mv, "ply": ply})));
                 assert_eq!(state["ply"], ply + 1, "{db} {backend}: {state}");
                 let other = if server == &a { &b } else { &a };
                 let seen = ok(http.get(format!("{other}/api/games/{id}")));
@@ -197,11 +211,12 @@ fn two_servers_on_one_store_serve_the_same_games_and_serialise_conflicts() {
             let sent: Vec<_> = [(a.clone(), "e2e4"), (b.clone(), "d2d4")]
                 .into_iter()
                 .map(|(server, mv)| {
-                    let id = id.clone();
+                    let (id, white) = (id.clone(), white.clone());
                     std::thread::spawn(move || {
                         send(
                             client()
                                 .post(format!("{server}/api/games/{id}/moves"))
+                                .bearer_auth(white)
                                 .json(&json!({"move": mv, "ply": 4})),
                         )
                     })

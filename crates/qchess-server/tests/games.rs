@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::start;
+use common::{seat_token as seat, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(60)).build().expect("client")
@@ -38,11 +38,6 @@ fn rejected(request: RequestBuilder, status: StatusCode, says: &str) {
     assert_eq!(body["statusCode"], status.as_u16(), "{body}");
     let message = body["message"].as_str().expect("a message");
     assert!(message.contains(says), "`{message}` should say `{says}`");
-}
-
-/// The token of `side`'s seat, from a new game's answer.
-fn seat(created: &Value, side: &str) -> String {
-    created["seats"][side]["token"].as_str().unwrap_or_else(|| panic!("{side} has a seat: {created}")).to_owned()
 }
 
 fn probability(state: &Value, square: &str) -> f64 {
@@ -278,11 +273,7 @@ fn the_key_limits_and_idle_timeout_apply() {
 #[test]
 fn a_hundred_games_play_to_the_end_at_once() {
     // One address plays them all: no rate limits here.
-    let base = start(|config| {
-        let unlimited = qchess_server::games::Rate::UNLIMITED;
-        config.games.rates =
-            qchess_server::games::GameRates { seat: unlimited, address: unlimited, creation: unlimited };
-    });
+    let base = start(common::unlimited_rates);
     // Few pieces and a fifty-move counter at 80, so that random games end soon: a king
     // captured, or the counter reaching 100 and every square measured.
     let fen = "r3k3/8/8/8/8/8/8/4K2R w - - 80 1";

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::start;
+use common::{seat_token as seat, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(60)).build().expect("client")
@@ -80,11 +80,6 @@ fn wait_for(http: &Client, url: &str, what: &str, done: impl Fn(&Value) -> bool)
         assert!(Instant::now() < deadline, "timed out waiting for {what}: {state}");
         std::thread::sleep(Duration::from_millis(20));
     }
-}
-
-/// The token of `side`'s seat, from a new game's answer.
-fn seat(created: &Value, side: &str) -> String {
-    created["seats"][side]["token"].as_str().unwrap_or_else(|| panic!("{side} has a seat: {created}")).to_owned()
 }
 
 fn probability(state: &Value, square: &str) -> f64 {

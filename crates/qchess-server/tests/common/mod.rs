@@ -79,3 +79,23 @@ pub fn json_value() -> impl Strategy<Value = Value> {
         ]
     })
 }
+
+/// Sends and reads the JSON answer with its status.
+pub fn send_json(request: reqwest::blocking::RequestBuilder) -> (reqwest::StatusCode, Value) {
+    let response = request.send().expect("the server answers");
+    let status = response.status();
+    let text = response.text().expect("a whole answer");
+    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{status}: not JSON ({e}): {text}")))
+}
+
+/// The token of `side`'s seat (or `spectator`'s), from a new game's answer.
+pub fn seat_token(created: &Value, side: &str) -> String {
+    let entry = if side == "spectator" { &created["spectator"] } else { &created["seats"][side] };
+    entry["token"].as_str().unwrap_or_else(|| panic!("{side} has a seat: {created}")).to_owned()
+}
+
+/// No rate limits: for tests that drive many games from one address.
+pub fn unlimited_rates(config: &mut ServerConfig) {
+    let unlimited = qchess_server::games::Rate::UNLIMITED;
+    config.games.rates = qchess_server::games::GameRates { seat: unlimited, address: unlimited, creation: unlimited };
+}

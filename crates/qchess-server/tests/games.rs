@@ -247,6 +247,7 @@ fn the_key_limits_and_idle_timeout_apply() {
         ("/", "text/html"),
         ("/assets/board.js", "text/javascript"),
         ("/assets/play.js", "text/javascript"),
+        ("/assets/seats.js", "text/javascript"),
         ("/assets/board.css", "text/css"),
         ("/favicon.svg", "image/svg+xml"),
         ("/favicon.ico", "image/svg+xml"),

@@ -239,6 +239,8 @@ pub fn authorize(summary: &GameSummary, role: Option<Role>, want: Want) -> Resul
     match want {
         Want::Watch if may_watch => Ok(()),
         Want::Watch => Err(missing_token(summary, "watching this private game")),
+        // A game between computers wrongs nobody: whoever may watch it may ask them to move.
+        _ if !has_human(summary) && may_watch => Ok(()),
         Want::ActFor(side) => {
             let name = Role::of(side).name();
             match role {
@@ -248,19 +250,15 @@ pub fn authorize(summary: &GameSummary, role: Option<Role>, want: Want) -> Resul
                     seat.name()
                 ))),
                 Some(_) => Ok(()),
-                // A game between computers wrongs nobody: whoever may watch may ask them to move.
-                None if !has_human(summary) && may_watch => Ok(()),
                 None => Err(missing_token(summary, &format!("playing for {name}"))),
             }
         }
         Want::ActAny => match role {
             Some(Role::Spectator) => Err(forbidden(format!("spectators of game {id} watch; they cannot play"))),
             Some(_) => Ok(()),
-            None if !has_human(summary) && may_watch => Ok(()),
             None => Err(missing_token(summary, "changing it")),
         },
         Want::Delete => match role {
-            None if !has_human(summary) && may_watch => Ok(()),
             None => Err(missing_token(summary, "deleting it")),
             Some(Role::Spectator) => Err(forbidden(format!("spectators of game {id} cannot delete it"))),
             Some(_) if summary.is_over() || !(is_human(summary, Color::White) && is_human(summary, Color::Black)) => {
@@ -298,6 +296,62 @@ mod tests {
         assert_eq!(seat_of(&seats, ""), None);
         let damaged = Seat { token_hash: "zz".into(), ..seat("black", &a) };
         assert_eq!(seat_of(&[damaged], &a), None, "a damaged hash opens nothing");
+    }
+
+    fn game(white: &str, black: &str, public: bool, result: &str) -> GameSummary {
+        GameSummary {
+            id: "g".into(),
+            origin: "web".into(),
+            rules: "official".into(),
+            white: white.into(),
+            black: black.into(),
+            backend: "local".into(),
+            backend_label: "local".into(),
+            seed: 0,
+            owner: None,
+            result: result.into(),
+            to_move: "white".into(),
+            ply: 0,
+            revision: 1,
+            archived: false,
+            created_at: 0,
+            updated_at: 0,
+            pending: None,
+            waiting_job: None,
+            seated: true,
+            public,
+        }
+    }
+
+    #[test]
+    fn each_seat_may_do_what_its_side_may() {
+        use Role::{Black, Spectator, White};
+        let status = |summary: &GameSummary, role: Option<Role>, want: Want| {
+            authorize(summary, role, want).map_or_else(|e| e.status.as_u16(), |()| 200)
+        };
+        let friends = game("human", "human", true, "*");
+        let white = Want::ActFor(Color::White);
+        assert_eq!(status(&friends, Some(White), white), 200);
+        assert_eq!(status(&friends, Some(Black), white), 403);
+        assert_eq!(status(&friends, Some(Spectator), white), 403);
+        assert_eq!(status(&friends, None, white), 401);
+        assert_eq!(status(&friends, None, Want::Watch), 200, "public");
+        assert_eq!(status(&friends, Some(Spectator), Want::ActAny), 403);
+        assert_eq!(status(&friends, Some(Black), Want::Delete), 403, "not over");
+        assert_eq!(status(&game("human", "human", true, "1-0"), Some(Black), Want::Delete), 200);
+        let private = game("human", "ai:2", false, "*");
+        assert_eq!(status(&private, None, Want::Watch), 401);
+        assert_eq!(status(&private, Some(Spectator), Want::Watch), 200);
+        assert_eq!(status(&private, Some(White), Want::ActFor(Color::Black)), 200, "its person asks the computer");
+        assert_eq!(status(&private, Some(White), Want::Delete), 200, "one person against the computer");
+        let computers = game("random", "greedy", true, "*");
+        for role in [None, Some(Spectator)] {
+            assert_eq!(status(&computers, role, white), 200, "{role:?}");
+            assert_eq!(status(&computers, role, Want::Delete), 200, "{role:?}");
+        }
+        assert_eq!(status(&game("random", "greedy", false, "*"), None, white), 401, "a private one needs a token");
+        let before_seats = GameSummary { seated: false, ..friends };
+        assert_eq!(status(&before_seats, None, white), 200, "games from before seats stay open");
     }
 
     #[test]

@@ -288,6 +288,8 @@ impl Games {
         state["pending"] = pending.unwrap_or(Value::Null);
         if let Some(summary) = summary {
             state["archived"] = json!(summary.archived);
+            // The store's revision: a waiting move's claim bumped it past the state drawn.
+            state["revision"] = json!(summary.revision);
         }
         state
     }

@@ -1,8 +1,8 @@
 //! The web board: one page and its scripts, style and icon, compiled into the binary, and the
 //! game API's OpenAPI description.
 //!
-//! `GET /` is the board; it loads `/assets/board.js` (drawing), `/assets/play.js` (input and
-//! game flow), `/assets/board.css` and `/favicon.svg` (also served at `/favicon.ico`).
+//! `GET /` is the board; it loads `/assets/board.js` (drawing), `/assets/seats.js` (seats,
+//! live updates and clocks), `/assets/play.js` (input and game flow), `/assets/board.css` and `/favicon.svg` (also served at `/favicon.ico`).
 //! `GET /openapi.json` is the API description. The assets are
 //! plain hand-written HTML, JavaScript and CSS, so nothing needs building. These routes need
 //! no API key: the page asks for one when the API answers 401.
@@ -19,6 +19,7 @@ use crate::AppState;
 const INDEX: &str = include_str!("assets/index.html");
 const DRAWING: &str = include_str!("assets/board.js");
 const PLAYING: &str = include_str!("assets/play.js");
+const SEATS: &str = include_str!("assets/seats.js");
 const STYLE: &str = include_str!("assets/board.css");
 const ICON: &str = include_str!("assets/favicon.svg");
 
@@ -28,6 +29,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/", get(page))
         .route("/assets/board.js", get(|| asset("text/javascript; charset=utf-8", DRAWING)))
         .route("/assets/play.js", get(|| asset("text/javascript; charset=utf-8", PLAYING)))
+        .route("/assets/seats.js", get(|| asset("text/javascript; charset=utf-8", SEATS)))
         .route("/assets/board.css", get(|| asset("text/css; charset=utf-8", STYLE)))
         .route("/favicon.svg", get(|| asset("image/svg+xml", ICON)))
         .route("/favicon.ico", get(|| asset("image/svg+xml", ICON)))

@@ -3,18 +3,17 @@
 //! no move missed, none sent twice, and the last event is the game as it is; a resumed
 //! stream sends nothing until the game changes; presence; a deleted game's stream ends.
 
-use std::io::{BufRead, BufReader};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use reqwest::StatusCode;
-use reqwest::blocking::{Client, Response};
+use reqwest::blocking::Client;
 use serde_json::{Value, json};
 
 mod common;
 
-use common::{seat_token, send_json, start};
+use common::{Events, seat_token, send_json, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(30)).build().expect("client")
@@ -24,61 +23,6 @@ fn ok(request: reqwest::blocking::RequestBuilder) -> Value {
     let (status, body) = send_json(request);
     assert!(status.is_success(), "{status}: {body}");
     body
-}
-
-/// One server-sent event.
-#[derive(Debug, Clone)]
-struct Event {
-    id: Option<i64>,
-    name: String,
-    data: String,
-}
-
-/// Reads events from a stream until it ends.
-struct Events(BufReader<Response>);
-
-impl Events {
-    fn open(http: &Client, game: &str, token: Option<&str>, last: Option<i64>) -> Events {
-        let mut request = http.get(format!("{game}/events"));
-        if let Some(token) = token {
-            request = request.bearer_auth(token);
-        }
-        if let Some(last) = last {
-            request = request.header("last-event-id", last.to_string());
-        }
-        let response = request.send().expect("the stream opens");
-        assert_eq!(response.status(), StatusCode::OK);
-        assert!(response.headers()["content-type"].to_str().expect("ASCII").starts_with("text/event-stream"));
-        Events(BufReader::new(response))
-    }
-
-    /// The next event; `None` when the server closed the stream.
-    fn next(&mut self) -> Option<Event> {
-        let mut event = Event { id: None, name: "message".to_owned(), data: String::new() };
-        let mut fields = 0;
-        loop {
-            let mut line = String::new();
-            if self.0.read_line(&mut line).ok()? == 0 {
-                return None;
-            }
-            let line = line.trim_end_matches(['\r', '\n']);
-            if line.is_empty() {
-                if fields > 0 {
-                    return Some(event);
-                }
-                continue;
-            }
-            let (field, value) = line.split_once(':').unwrap_or((line, ""));
-            let value = value.strip_prefix(' ').unwrap_or(value);
-            match field {
-                "id" => event.id = Some(value.parse().expect("a numeric id")),
-                "event" => event.name = value.to_owned(),
-                "data" => event.data.push_str(value),
-                _ => continue,
-            }
-            fields += 1;
-        }
-    }
 }
 
 fn moves(state: &Value) -> Vec<String> {

@@ -304,6 +304,15 @@ fn other_sites_pages_are_refused_unless_allowed() {
     let policy = page.headers()["content-security-policy"].to_str().expect("ASCII").to_owned();
     assert!(policy.contains("frame-ancestors 'none'") && policy.contains("script-src 'self'"), "{policy}");
     assert_eq!(page.headers()["referrer-policy"], "no-referrer");
+    // The API's description shows the shape of a token, never one.
+    let openapi = http.get(format!("{closed}/openapi.json")).send().expect("the description").text().expect("text");
+    let tokens = openapi
+        .match_indices("qcs_")
+        .filter(|(at, _)| openapi[at + 4..].chars().take_while(char::is_ascii_hexdigit).count() >= 8);
+    assert_eq!(tokens.count(), 0, "a token in /openapi.json");
+    let described: Value = serde_json::from_str(&openapi).expect("JSON");
+    assert!(described["paths"]["/api/games/{id}/events"]["get"].is_object());
+    assert!(described["components"]["securitySchemes"]["seat"].is_object());
     // An allowed origin gets its preflight and its answers.
     let preflight = http
         .request(reqwest::Method::OPTIONS, format!("{open}/api/games"))

@@ -2,7 +2,8 @@
 //! file; PostgreSQL too when the test script started one): a move that waits for a slow
 //! provider answers 202 and finishes in the background, a waiting move is canceled at the
 //! provider, and two servers on one store serve the same games, with conflicting moves
-//! serialised (one wins, the other gets 409 with the current state).
+//! serialised (one wins, the other gets 409 with the current state), and a game's event stream
+//! on one server shows the moves and players of the other.
 
 use std::time::{Duration, Instant};
 
@@ -228,5 +229,49 @@ fn two_servers_on_one_store_serve_the_same_games_and_serialise_conflicts() {
             assert_eq!(final_state["last_move"]["move"], winner, "{db} {backend}");
             assert!(loser_sees.is_object(), "{db} {backend}: 409 with the state: {:?}", lost[0]);
         }
+    }
+}
+
+#[test]
+fn a_stream_on_one_server_shows_moves_and_players_of_another() {
+    let dir = tempfile::tempdir().expect("a directory");
+    for db in stores(dir.path()) {
+        let a = game_server(db.clone(), None, Duration::from_secs(5));
+        let b = game_server(db.clone(), None, Duration::from_secs(5));
+        let http = client();
+        let created = ok(http.post(format!("{a}/api/games")).json(&json!({"seed": 9})));
+        let id = created["id"].as_str().expect("id").to_owned();
+        let (white, black) = (seat(&created, "white"), seat(&created, "black"));
+        // Carol watches through A; White's board is open on B.
+        let mut watched =
+            common::Events::open(&http, &format!("{a}/api/games/{id}"), Some(&seat(&created, "spectator")), None);
+        let _white_board = common::Events::open(&http, &format!("{b}/api/games/{id}"), Some(&white), None);
+        let started = Instant::now();
+        loop {
+            let event = watched.next().expect("an event");
+            if event.name == "presence" && serde_json::from_str::<Value>(&event.data).expect("JSON")["white"] == true {
+                break;
+            }
+        }
+        let presence_after = started.elapsed();
+        let mut worst = Duration::ZERO;
+        for (ply, mv) in ["e2e4", "e7e5", "g1f3", "b8c6"].into_iter().enumerate() {
+            let token = if ply % 2 == 0 { &white } else { &black };
+            let sent = Instant::now();
+            ok(http.post(format!("{b}/api/games/{id}/moves")).bearer_auth(token).json(&json!({"move": mv})));
+            let state: Value = loop {
+                let event = watched.next().expect("an event");
+                if event.name == "state" {
+                    let state: Value = serde_json::from_str(&event.data).expect("JSON");
+                    if state["ply"] == json!(ply + 1) {
+                        break state;
+                    }
+                }
+            };
+            worst = worst.max(sent.elapsed());
+            assert_eq!(state["last_move"]["move"], mv, "{db}");
+        }
+        assert!(worst < Duration::from_secs(1), "{db}: a move took {worst:?} to reach the other server's stream");
+        eprintln!("{db}: White online on the other server after {presence_after:?}; moves there within {worst:?}");
     }
 }

@@ -57,7 +57,7 @@ pub struct GameArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = GamesConfig::default().events_lifetime.as_secs())]
     game_events_secs: u64,
     /// The address players reach this server at, for the seat links of new games
-    /// (https://chess.example.org behind a proxy); default: the address the game was created
+    /// (`https://chess.example.org` behind a proxy); default: the address the game was created
     /// through, over http.
     #[arg(long, value_name = "URL")]
     public_url: Option<String>,

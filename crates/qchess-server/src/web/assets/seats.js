@@ -345,13 +345,21 @@ function renderSeats() {
   }
   const mine = ["white", "black"].filter(holds);
   $("seat").textContent = mine.length === 2 ? "You play both sides here." : mine.length === 1 ? `You play ${mine[0]}.` : seats.watch || !game.seated ? "You watch." : "You watch this public game.";
+  // The links and offers are drawn again only when they change, so their buttons stay put.
   const share = $("share");
   const invites = Object.entries(seats.invite || {});
-  share.hidden = invites.length === 0 && !seats.spectator;
-  share.querySelector("[data-testid=share-links]").innerHTML = "";
-  for (const [side, url] of invites) addLink(share, `Send ${side}'s seat to your friend (it works once):`, url, `share-${side}`);
-  if (seats.spectator) addLink(share, "Spectators:", seats.spectator, "share-spectator");
+  const shared = JSON.stringify([game.id, invites, seats.spectator]);
+  if (share.dataset.shown !== shared) {
+    share.dataset.shown = shared;
+    share.hidden = invites.length === 0 && !seats.spectator;
+    share.querySelector("[data-testid=share-links]").innerHTML = "";
+    for (const [side, url] of invites) addLink(share, `Send ${side}'s seat to your friend (it works once):`, url, `share-${side}`);
+    if (seats.spectator) addLink(share, "Spectators:", seats.spectator, "share-spectator");
+  }
   const offers = $("offers");
+  const listed = JSON.stringify([game.id, game.offers, mine]);
+  if (offers.dataset.listed === listed) return setButtons(game, mine);
+  offers.dataset.listed = listed;
   offers.innerHTML = "";
   for (const offer of game.offers || []) {
     const theirs = !holds(offer.by);
@@ -371,6 +379,10 @@ function renderSeats() {
     }
     offers.appendChild(line);
   }
+  setButtons(game, mine);
+}
+
+function setButtons(game, mine) {
   const playing = mine.length > 0 && !game.over;
   $("offer-draw").disabled = !playing || !(isHuman("white") && isHuman("black"));
   $("resign").disabled = !playing;

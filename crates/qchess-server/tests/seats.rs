@@ -129,6 +129,12 @@ fn only_the_seat_to_move_changes_a_game_and_nothing_else_does() {
     let (status, body) =
         send_json(http.post(format!("{game_a}/resign")).bearer_auth(&black).json(&json!({"side": "white"})));
     assert_eq!(status, forbidden, "{body}");
+    // A seat enters moves only: no event that would end the game for the other side.
+    for event in ["resign:black", "time:black", "draw:agreed"] {
+        let (status, body) =
+            send_json(http.post(format!("{game_a}/moves")).bearer_auth(&white).json(&json!({"move": event})));
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{event}: {body}");
+    }
     // 1000 random tokens of the right shape.
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
     for _ in 0..1000 {

@@ -121,6 +121,12 @@ pub fn is_move(input: &str) -> bool {
     matches!(parse(input), Input::Move(_))
 }
 
+/// Whether `input` is what a player enters on a turn: a move or a mode change (not an event
+/// that ends the game, which only the game's own operations store).
+pub fn is_play(input: &str) -> bool {
+    matches!(parse(input), Input::Move(_) | Input::Mode(_))
+}
+
 /// Plays one event (a move, `mode:...`, `resign:SIDE`, `time:SIDE`, `draw:agreed`) on `game`;
 /// returns how it records, and the move when it was one.
 pub fn apply(game: &mut Game, input: &str) -> Result<(String, Option<PlayedMove>), GameError> {

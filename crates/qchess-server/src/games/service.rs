@@ -298,6 +298,12 @@ impl Games {
     /// to move.
     pub async fn play(&self, id: &str, caller: &Caller, text: String, ply: Option<u32>) -> Result<Answer, ApiError> {
         let admitted = self.admit(id, caller, for_side_to_move).await?;
+        if !qchess_store::replay::is_play(&text) {
+            return Err(ApiError::bad_request(format!(
+                "move: `{}` is not a move; resign, offer a draw or claim on time with their own requests",
+                qchess_core::text::excerpt(text.trim())
+            )));
+        }
         let summary = &admitted.summary;
         if summary.pending.is_some() {
             return Err(self.waiting_conflict(summary).await);

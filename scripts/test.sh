@@ -18,7 +18,7 @@ section "tests"
 cargo test --workspace --locked
 
 section "game store on PostgreSQL (a throwaway cluster; its tests fail, not skip, here)"
-tests/store/with-postgres.sh sh -c 'cargo test --locked -p qchess-store --test store &&
+tests/store/with-postgres.sh sh -c 'cargo test --locked -p qchess-store --test store --test seats &&
     cargo test --locked -p qchess-server --test stored &&
     cargo test --locked -p qchess-cli --test cli store_instances'
 

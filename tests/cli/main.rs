@@ -19,6 +19,7 @@ mod recycle;
 mod rules;
 mod serve;
 mod serve_limits;
+mod serve_seats;
 mod sim;
 mod store;
 mod store_crash;

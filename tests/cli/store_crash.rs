@@ -33,6 +33,13 @@ fn game_server(addr: &str, db: &std::path::Path, provider: &str) -> Served {
             "400",
             "--game-answer-wait-ms",
             "30",
+            // One address drives every game as fast as it can: no rate limits here.
+            "--game-address-rate",
+            "0",
+            "--game-seat-rate",
+            "0",
+            "--game-create-rate",
+            "0",
         ],
     )
 }

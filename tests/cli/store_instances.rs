@@ -30,7 +30,23 @@ fn postgres() -> Option<String> {
 }
 
 fn instance(db: &str, provider: &str) -> Served {
-    Served::start(&["--db", db, "--game-backend", provider, "--game-lease-ms", "500", "--game-answer-wait-ms", "50"])
+    // One address drives every game as fast as it can: no rate limits here.
+    Served::start(&[
+        "--db",
+        db,
+        "--game-backend",
+        provider,
+        "--game-lease-ms",
+        "500",
+        "--game-answer-wait-ms",
+        "50",
+        "--game-address-rate",
+        "0",
+        "--game-seat-rate",
+        "0",
+        "--game-create-rate",
+        "0",
+    ])
 }
 
 fn send(request: reqwest::blocking::RequestBuilder) -> (StatusCode, Value) {

@@ -44,6 +44,20 @@ def serve(qchess, flags):
     return server, match.group(1)
 
 
+def chromium(downloads):
+    """A headless Chromium that saves downloads to `downloads` and keeps its console log."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                 "--disable-gpu", "--force-device-scale-factor=1"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.add_experimental_option("prefs", {"download.default_directory": downloads,
+                                              "download.prompt_for_download": False})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
 class Board:
     """One browser on one server, with the board's helpers."""
 
@@ -54,16 +68,7 @@ class Board:
         self.store = os.path.join(downloads, "games.db")
         self.server, self.url = serve(qchess, ["--seed", "11", "--game-backend", provider_url, "--db", self.store,
                                                "--game-answer-wait-ms", "100"])
-        options = webdriver.ChromeOptions()
-        options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-        for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
-                     "--disable-gpu", "--force-device-scale-factor=1"]:
-            options.add_argument(flag)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        options.add_experimental_option("prefs", {"download.default_directory": downloads,
-                                                  "download.prompt_for_download": False})
-        service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-        self.driver = webdriver.Chrome(options=options, service=service)
+        self.driver = chromium(downloads)
         self.console = []
 
     def close(self):

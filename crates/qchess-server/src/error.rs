@@ -57,6 +57,7 @@ impl ApiError {
         match self.status {
             StatusCode::BAD_REQUEST => "Bad Request",
             StatusCode::UNAUTHORIZED => "Unauthorized Error",
+            StatusCode::FORBIDDEN => "Forbidden",
             StatusCode::NOT_FOUND => "Not Found Error",
             StatusCode::PAYLOAD_TOO_LARGE => "Payload Too Large",
             StatusCode::TOO_MANY_REQUESTS => "Too Many Requests",

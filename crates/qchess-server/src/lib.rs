@@ -40,6 +40,7 @@ pub mod ibm;
 pub mod jobs;
 pub mod provider;
 pub mod results_body;
+pub mod security;
 pub mod serving;
 pub mod simulate;
 mod time;
@@ -164,10 +165,14 @@ impl Server {
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<ShutdownReport, ServeError> {
         let worker = tokio::spawn(provider::run_worker(Arc::clone(&self.state), self.queue));
         let recovery = tokio::spawn(games::recovery::run(Arc::clone(&self.state)));
+        let hub = tokio::spawn(games::hub::run(Arc::clone(&self.state)));
+        let referee = tokio::spawn(games::referee::run(Arc::clone(&self.state)));
         let app = router(Arc::clone(&self.state));
         let report = serving::serve(self.listener, app, Arc::clone(&self.state), shutdown).await;
         worker.abort();
         recovery.abort();
+        hub.abort();
+        referee.abort();
         Ok(report)
     }
 }
@@ -236,6 +241,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
         .layer(middleware::map_response(error::json_errors))
+        .layer(middleware::from_fn_with_state(Arc::clone(&state), security::cross_origin))
         .with_state(state)
 }
 

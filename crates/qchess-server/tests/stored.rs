@@ -2,7 +2,8 @@
 //! file; PostgreSQL too when the test script started one): a move that waits for a slow
 //! provider answers 202 and finishes in the background, a waiting move is canceled at the
 //! provider, and two servers on one store serve the same games, with conflicting moves
-//! serialised (one wins, the other gets 409 with the current state).
+//! serialised (one wins, the other gets 409 with the current state), and a game's event stream
+//! on one server shows the moves and players of the other.
 
 use std::time::{Duration, Instant};
 
@@ -15,7 +16,7 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::start;
+use common::{seat_token as seat, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(60)).build().expect("client")
@@ -107,7 +108,9 @@ fn a_move_waits_for_a_slow_provider_and_finishes_in_the_background() {
     let created =
         ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote", "seed": 3, "owner": "me"})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    let (status, waiting) = send(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3", "ply": 0})));
+    let white = seat(&created, "white");
+    let (status, waiting) =
+        send(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "b1^a3c3", "ply": 0})));
     assert_eq!(status, StatusCode::ACCEPTED, "{waiting}");
     assert_eq!((&waiting["waiting"], &waiting["pending"]["move"]), (&json!(true), &json!("b1^a3c3")), "{waiting}");
     assert!(waiting["moves"].as_array().expect("moves").is_empty(), "the move is not played yet");
@@ -117,11 +120,12 @@ fn a_move_waits_for_a_slow_provider_and_finishes_in_the_background() {
     if seen["waiting"] == true {
         assert_eq!(seen["pending"]["job"]["provider"], "slow stand-in", "{seen}");
         assert!(seen["pending"]["status"].as_str().expect("status").starts_with("waiting for job"), "{seen}");
-        let (status, refused) = send(http.post(format!("{game}/moves")).json(&json!({"move": "e7e6"})));
+        let (status, refused) =
+            send(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "e7e6"})));
         assert_eq!(status, StatusCode::CONFLICT, "{refused}");
         assert!(refused["message"].as_str().expect("message").contains("has a move waiting"), "{refused}");
         assert_eq!(refused["state"]["waiting"], true, "409 carries the state: {refused}");
-        let (status, _) = send(http.post(format!("{game}/undo")).json(&json!({})));
+        let (status, _) = send(http.post(format!("{game}/undo")).bearer_auth(&white).json(&json!({})));
         assert_eq!(status, StatusCode::CONFLICT);
     }
     let done = wait_for(&http, &game, "the move to finish", |s| s["waiting"] == false);
@@ -147,21 +151,23 @@ fn a_waiting_move_is_canceled_at_the_provider_and_taken_back() {
     let http = client();
     let created = ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote", "seed": 4})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    let (status, _) = send(http.post(format!("{game}/moves")).json(&json!({"move": "g1^f3h3"})));
+    let white = seat(&created, "white");
+    let (status, _) = send(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "g1^f3h3"})));
     assert_eq!(status, StatusCode::ACCEPTED);
     let waiting = wait_for(&http, &game, "the job id", |s| s["pending"]["job"]["job_id"].is_string());
     let job_id = waiting["pending"]["job"]["job_id"].as_str().expect("a job").to_owned();
-    let canceled = ok(http.post(format!("{game}/cancel")));
+    let canceled = ok(http.post(format!("{game}/cancel")).bearer_auth(&white));
     assert_eq!(canceled["waiting"], false, "{canceled}");
     assert!(canceled["moves"].as_array().expect("moves").is_empty());
     let job = ok(http.get(format!("{provider}/v0.4/jobs/{job_id}")));
     assert_eq!(job["status"], "canceled", "the provider's job is canceled: {job}");
-    let (status, body) = send(http.post(format!("{game}/cancel")));
+    let (status, body) = send(http.post(format!("{game}/cancel")).bearer_auth(&white));
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     // The game goes on once the canceled wait has stopped (within a poll).
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let (status, body) = send(http.post(format!("{game}/moves")).json(&json!({"move": "e2e4"})));
+        let (status, body) =
+            send(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "e2e4"})));
         if status.is_success() {
             break;
         }
@@ -182,12 +188,16 @@ fn two_servers_on_one_store_serve_the_same_games_and_serialise_conflicts() {
         for backend in ["local", "remote"] {
             let created = ok(http.post(format!("{a}/api/games")).json(&json!({"backend": backend, "seed": 5})));
             let id = created["id"].as_str().expect("id").to_owned();
+            let (white, black) = (seat(&created, "white"), seat(&created, "black"));
             // Moves through alternating servers: each sees the other's at once.
             for (ply, (server, mv)) in
                 [(&a, "b1^a3c3"), (&b, "e7e6"), (&a, "a3c3^b5"), (&b, "d7d5")].into_iter().enumerate()
             {
-                let state =
-                    ok(http.post(format!("{server}/api/games/{id}/moves")).json(&json!({"move": mv, "ply": ply})));
+                let token = if ply % 2 == 0 { &white } else { &black };
+                let state = ok(http
+                    .post(format!("{server}/api/games/{id}/moves"))
+                    .bearer_auth(token)
+                    .json(&json!({"move": mv, "ply": ply})));
                 assert_eq!(state["ply"], ply + 1, "{db} {backend}: {state}");
                 let other = if server == &a { &b } else { &a };
                 let seen = ok(http.get(format!("{other}/api/games/{id}")));
@@ -197,11 +207,12 @@ fn two_servers_on_one_store_serve_the_same_games_and_serialise_conflicts() {
             let sent: Vec<_> = [(a.clone(), "e2e4"), (b.clone(), "d2d4")]
                 .into_iter()
                 .map(|(server, mv)| {
-                    let id = id.clone();
+                    let (id, white) = (id.clone(), white.clone());
                     std::thread::spawn(move || {
                         send(
                             client()
                                 .post(format!("{server}/api/games/{id}/moves"))
+                                .bearer_auth(white)
                                 .json(&json!({"move": mv, "ply": 4})),
                         )
                     })
@@ -218,5 +229,49 @@ fn two_servers_on_one_store_serve_the_same_games_and_serialise_conflicts() {
             assert_eq!(final_state["last_move"]["move"], winner, "{db} {backend}");
             assert!(loser_sees.is_object(), "{db} {backend}: 409 with the state: {:?}", lost[0]);
         }
+    }
+}
+
+#[test]
+fn a_stream_on_one_server_shows_moves_and_players_of_another() {
+    let dir = tempfile::tempdir().expect("a directory");
+    for db in stores(dir.path()) {
+        let a = game_server(db.clone(), None, Duration::from_secs(5));
+        let b = game_server(db.clone(), None, Duration::from_secs(5));
+        let http = client();
+        let created = ok(http.post(format!("{a}/api/games")).json(&json!({"seed": 9})));
+        let id = created["id"].as_str().expect("id").to_owned();
+        let (white, black) = (seat(&created, "white"), seat(&created, "black"));
+        // Carol watches through A; White's board is open on B.
+        let mut watched =
+            common::Events::open(&http, &format!("{a}/api/games/{id}"), Some(&seat(&created, "spectator")), None);
+        let _white_board = common::Events::open(&http, &format!("{b}/api/games/{id}"), Some(&white), None);
+        let started = Instant::now();
+        loop {
+            let event = watched.next().expect("an event");
+            if event.name == "presence" && serde_json::from_str::<Value>(&event.data).expect("JSON")["white"] == true {
+                break;
+            }
+        }
+        let presence_after = started.elapsed();
+        let mut worst = Duration::ZERO;
+        for (ply, mv) in ["e2e4", "e7e5", "g1f3", "b8c6"].into_iter().enumerate() {
+            let token = if ply % 2 == 0 { &white } else { &black };
+            let sent = Instant::now();
+            ok(http.post(format!("{b}/api/games/{id}/moves")).bearer_auth(token).json(&json!({"move": mv})));
+            let state: Value = loop {
+                let event = watched.next().expect("an event");
+                if event.name == "state" {
+                    let state: Value = serde_json::from_str(&event.data).expect("JSON");
+                    if state["ply"] == json!(ply + 1) {
+                        break state;
+                    }
+                }
+            };
+            worst = worst.max(sent.elapsed());
+            assert_eq!(state["last_move"]["move"], mv, "{db}");
+        }
+        assert!(worst < Duration::from_secs(1), "{db}: a move took {worst:?} to reach the other server's stream");
+        eprintln!("{db}: White online on the other server after {presence_after:?}; moves there within {worst:?}");
     }
 }

@@ -5,6 +5,7 @@ use serde_json::Value;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
+use crate::clocks::Change;
 use crate::db::{Store, now_ms};
 use crate::error::StoreError;
 use crate::jobs::JobRow;
@@ -121,6 +122,11 @@ pub struct GameSummary {
     pub pending: Option<PendingMove>,
     /// The waiting move's live job, when it has one.
     pub waiting_job: Option<JobRow>,
+    /// Whether its sides are seats: every change needs the acting seat's token
+    /// ([`seats`](crate::seats)). Games stored before seats existed are not.
+    pub seated: bool,
+    /// Whether anyone may watch it (else only holders of its seat or spectator tokens).
+    pub public: bool,
 }
 
 impl GameSummary {
@@ -175,10 +181,12 @@ pub struct ListFilter {
     pub finished: bool,
     /// At most this many, newest change first (`None`: all).
     pub limit: Option<u32>,
+    /// Only games anyone may watch.
+    pub public_only: bool,
 }
 
 pub(crate) const SUMMARY_COLUMNS: &str = "id, origin, rules, white, black, backend, backend_label, seed, owner, result, to_move, \
-     ply, revision, archived, created_at, updated_at";
+     ply, revision, archived, created_at, updated_at, seated, is_public";
 
 /// `SELECT` of games (`g`) with their waiting move's columns (`p_...`), for one snapshot of both.
 pub(crate) fn joined_select() -> String {
@@ -221,6 +229,8 @@ impl Store {
                 updated_at: row.try_get::<i64, _>("updated_at")?,
                 pending: None,
                 waiting_job: None,
+                seated: row.try_get::<i64, _>("seated")? != 0,
+                public: row.try_get::<i64, _>("is_public")? != 0,
             })
         };
         read().map_err(|e| self.failed("reading a game", e))
@@ -228,13 +238,23 @@ impl Store {
 
     /// Stores a new game; returns its summary.
     pub async fn create_game(&self, game: &NewGame) -> Result<GameSummary, StoreError> {
+        self.create_seated_game(game, &crate::seats::Seating::default()).await
+    }
+
+    /// Inserts a new game's row (inside the caller's transaction); returns its id.
+    pub(crate) async fn insert_game(
+        transaction: &mut sqlx::Transaction<'_, sqlx::Any>,
+        game: &NewGame,
+        seated: bool,
+        public: bool,
+    ) -> Result<String, sqlx::Error> {
         let id = game.id.clone().unwrap_or_else(new_game_id);
         let now = now_ms();
         let options = serde_json::to_string(&game.options).unwrap_or_else(|_| "{}".to_owned());
-        let query = sqlx::query(
+        sqlx::query(
             "INSERT INTO games (id, origin, rules, white, black, backend, backend_label, seed, setup, record, options, \
-             owner, result, to_move, ply, revision, archived, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13, $14, 1, 0, $15, $15)",
+             owner, result, to_move, ply, revision, archived, created_at, updated_at, seated, is_public) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13, $14, 1, 0, $15, $15, $16, $17)",
         )
         .bind(id.clone())
         .bind(game.origin.clone())
@@ -250,9 +270,12 @@ impl Store {
         .bind(game.result.clone())
         .bind(game.to_move.clone())
         .bind(i64::from(game.ply))
-        .bind(now);
-        self.run("storing a new game", query).await?;
-        self.summary(&id).await
+        .bind(now)
+        .bind(i64::from(seated))
+        .bind(i64::from(public))
+        .execute(&mut **transaction)
+        .await?;
+        Ok(id)
     }
 
     /// A game's row, with its waiting move and job.
@@ -351,64 +374,15 @@ impl Store {
         events: &[NewEvent],
         standing: &Standing,
     ) -> Result<i64, StoreError> {
-        let doing = "storing a move";
-        let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
-        let bumped = sqlx::query(
-            "UPDATE games SET revision = revision + 1, result = $1, to_move = $2, ply = $3, archived = 0, \
-             updated_at = $4, record = $7 WHERE id = $5 AND revision = $6 \
-             AND NOT EXISTS (SELECT 1 FROM pending_moves WHERE game_id = $5)",
-        )
-        .bind(standing.result.clone())
-        .bind(standing.to_move.clone())
-        .bind(i64::from(standing.ply))
-        .bind(now_ms())
-        .bind(id.to_owned())
-        .bind(revision)
-        .bind(standing.record.clone())
-        .execute(&mut *transaction)
-        .await
-        .map_err(|e| self.failed(doing, e))?;
-        if bumped.rows_affected() == 0 {
-            drop(transaction);
-            return Err(self.why_not(id, revision).await);
-        }
-        insert_events(&mut transaction, id, events).await.map_err(|e| self.failed(doing, e))?;
-        transaction.commit().await.map_err(|e| self.failed(doing, e))?;
-        Ok(revision + 1)
+        let change = Change { events: events.to_vec(), standing: Some(standing.clone()), ..Change::default() };
+        self.change(id, revision, &change).await
     }
 
     /// Keeps only the first `keep` events of game `id` (takes moves back), if it is still at
     /// `revision` and no move waits; returns the new revision.
     pub async fn truncate(&self, id: &str, revision: i64, keep: u32, standing: &Standing) -> Result<i64, StoreError> {
-        let doing = "taking moves back";
-        let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
-        let bumped = sqlx::query(
-            "UPDATE games SET revision = revision + 1, result = $1, to_move = $2, ply = $3, archived = 0, \
-             updated_at = $4, record = $7 WHERE id = $5 AND revision = $6 \
-             AND NOT EXISTS (SELECT 1 FROM pending_moves WHERE game_id = $5)",
-        )
-        .bind(standing.result.clone())
-        .bind(standing.to_move.clone())
-        .bind(i64::from(standing.ply))
-        .bind(now_ms())
-        .bind(id.to_owned())
-        .bind(revision)
-        .bind(standing.record.clone())
-        .execute(&mut *transaction)
-        .await
-        .map_err(|e| self.failed(doing, e))?;
-        if bumped.rows_affected() == 0 {
-            drop(transaction);
-            return Err(self.why_not(id, revision).await);
-        }
-        sqlx::query("DELETE FROM game_events WHERE game_id = $1 AND seq >= $2")
-            .bind(id.to_owned())
-            .bind(i64::from(keep))
-            .execute(&mut *transaction)
-            .await
-            .map_err(|e| self.failed(doing, e))?;
-        transaction.commit().await.map_err(|e| self.failed(doing, e))?;
-        Ok(revision + 1)
+        let change = Change { keep: Some(keep), standing: Some(standing.clone()), ..Change::default() };
+        self.change(id, revision, &change).await
     }
 
     /// Why a change made against `revision` was refused: the game is gone, a move waits, or it

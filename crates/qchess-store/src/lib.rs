@@ -12,6 +12,9 @@
 //!   [`GameJournal`], the remote board's [`JobJournal`](qchess_remote::journal::JobJournal) over them.
 //! * [`replay`]: a stored game rebuilt exactly: its setup, then each event as entered, with the
 //!   same seeds and the journal's results.
+//! * [`seats`]: who may do what in a game (bearer tokens kept only as hashes), and
+//!   [`clocks`]: its Fischer clocks, its offers, and [`Change`]: a move with the clock it
+//!   charges and the offers it ends, stored at once.
 //!
 //! ```no_run
 //! # async fn show() -> Result<(), qchess_store::StoreError> {
@@ -26,6 +29,7 @@
 //!
 //! Depends on `qchess-core`, `qchess-engine` (games and records) and `qchess-remote` (jobs).
 
+pub mod clocks;
 mod db;
 mod error;
 pub mod games;
@@ -35,7 +39,9 @@ mod location;
 pub mod pending;
 pub mod replay;
 pub mod schema;
+pub mod seats;
 
+pub use clocks::{Change, ClockRow, Offer};
 pub use db::{Dialect, Store};
 pub use error::StoreError;
 pub use games::{Event, GameSummary, ListFilter, NewEvent, NewGame, Standing, StoredGame};
@@ -43,3 +49,4 @@ pub use jobs::{ClaimCell, GameJournal, JobRow, JobState};
 pub use location::{DB_ENV, Location, hide_password};
 pub use pending::PendingMove;
 pub use replay::RebuildError;
+pub use seats::{NewSeat, Seat, Seating};

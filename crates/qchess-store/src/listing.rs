@@ -19,6 +19,9 @@ impl Store {
         if !filter.finished {
             sql.push_str(" AND g.result = '*'");
         }
+        if filter.public_only {
+            sql.push_str(" AND g.is_public = 1");
+        }
         sql.push_str(" ORDER BY g.updated_at DESC, g.id");
         if let Some(limit) = filter.limit {
             sql.push_str(&format!(" LIMIT {limit}"));
@@ -66,7 +69,7 @@ impl Store {
     pub async fn delete_game(&self, id: &str) -> Result<bool, StoreError> {
         let doing = "deleting a game";
         let mut transaction = self.begin_writing().await.map_err(|e| self.failed(doing, e))?;
-        for table in ["game_events", "pending_moves", "provider_jobs"] {
+        for table in ["game_events", "pending_moves", "provider_jobs", "game_seats", "game_clocks", "game_offers"] {
             sqlx::query(sqlx::AssertSqlSafe(format!("DELETE FROM {table} WHERE game_id = $1")))
                 .bind(id.to_owned())
                 .execute(&mut *transaction)

@@ -64,6 +64,8 @@ enum Input<'a> {
     Resign(Color),
     /// `time:white`: that side lost on time.
     Time(Color),
+    /// `draw:agreed`: both sides agreed to a draw.
+    Draw,
 }
 
 fn color(name: &str) -> Option<Color> {
@@ -86,6 +88,9 @@ fn parse(text: &str) -> Input<'_> {
     if let Some(side) = text.strip_prefix("time:").and_then(color) {
         return Input::Time(side);
     }
+    if text == DRAW_AGREED {
+        return Input::Draw;
+    }
     Input::Move(text)
 }
 
@@ -107,8 +112,23 @@ pub fn side_name(side: Color) -> &'static str {
     }
 }
 
-/// Plays one event (a move, `mode:...`, `resign:SIDE`, `time:SIDE`) on `game`; returns how it
-/// records, and the move when it was one.
+/// The event of a draw by agreement.
+pub const DRAW_AGREED: &str = "draw:agreed";
+
+/// Whether a stored event is a move (not a mode change, a resignation, a loss on time or a
+/// draw agreed).
+pub fn is_move(input: &str) -> bool {
+    matches!(parse(input), Input::Move(_))
+}
+
+/// Whether `input` is what a player enters on a turn: a move or a mode change (not an event
+/// that ends the game, which only the game's own operations store).
+pub fn is_play(input: &str) -> bool {
+    matches!(parse(input), Input::Move(_) | Input::Mode(_))
+}
+
+/// Plays one event (a move, `mode:...`, `resign:SIDE`, `time:SIDE`, `draw:agreed`) on `game`;
+/// returns how it records, and the move when it was one.
 pub fn apply(game: &mut Game, input: &str) -> Result<(String, Option<PlayedMove>), GameError> {
     match parse(input) {
         Input::Move(text) => {
@@ -123,6 +143,10 @@ pub fn apply(game: &mut Game, input: &str) -> Result<(String, Option<PlayedMove>
         Input::Time(side) => {
             game.concede(side, EndReason::Time)?;
             Ok((time_input(side), None))
+        }
+        Input::Draw => {
+            game.agree_draw()?;
+            Ok((DRAW_AGREED.to_owned(), None))
         }
     }
 }

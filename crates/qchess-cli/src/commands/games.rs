@@ -117,7 +117,8 @@ fn summary_json(game: &GameSummary) -> Value {
 }
 
 fn list_games(keeper: &Keeper, args: &ListArgs, json: bool) -> Result<()> {
-    let filter = ListFilter { owner: None, archived: args.all, finished: true, limit: Some(args.limit.max(1)) };
+    let filter =
+        ListFilter { archived: args.all, finished: true, limit: Some(args.limit.max(1)), ..ListFilter::default() };
     let games = keeper.block(keeper.store().list(&filter))?;
     if json {
         return print(&format!(

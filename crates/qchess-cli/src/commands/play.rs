@@ -154,7 +154,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     .dated_today();
     let mut options = json!({});
     if let Some(clock) = &args.clock {
-        options["clock"] = clock.to_stored();
+        options["clock"] = qchess_store::clocks::stored_control(*clock);
     }
     let new = NewStored {
         origin: "play",

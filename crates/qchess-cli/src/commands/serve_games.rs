@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use qchess_server::games::{GamesConfig, RemoteGameBackend};
+use qchess_server::games::{GameRates, GamesConfig, Rate, RemoteGameBackend};
 
 use crate::backend::{Backend, BackendSpec, RemoteArgs};
 use crate::exit::bad_input;
@@ -42,6 +42,29 @@ pub struct GameArgs {
     /// opener: xdg-open, open or start).
     #[arg(long)]
     open: bool,
+    /// Changes of games (moves, offers, answers...) one seat may make per second, after a
+    /// burst of 4 s worth; 0: no limit.
+    #[arg(long, value_name = "PER_SECOND", default_value_t = GameRates::default().seat.per_second)]
+    game_seat_rate: f64,
+    /// Changes of games one address (an IPv6 /64) may make per second, after a burst of 4 s
+    /// worth; 0: no limit.
+    #[arg(long, value_name = "PER_SECOND", default_value_t = GameRates::default().address.per_second)]
+    game_address_rate: f64,
+    /// New games one address may make per minute, after a burst of that many; 0: no limit.
+    #[arg(long, value_name = "PER_MINUTE", default_value_t = GameRates::default().creation.burst)]
+    game_create_rate: f64,
+    /// Seconds an event stream lasts before the server ends it (boards reconnect and resume).
+    #[arg(long, value_name = "SECONDS", default_value_t = GamesConfig::default().events_lifetime.as_secs())]
+    game_events_secs: u64,
+    /// The address players reach this server at, for the seat links of new games
+    /// (`https://chess.example.org` behind a proxy); default: the address the game was created
+    /// through, over http.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+    /// An origin whose pages may call the game API from a browser (CORS; repeat for more);
+    /// none by default.
+    #[arg(long, value_name = "ORIGIN")]
+    cors_origin: Vec<String>,
 }
 
 /// The command that opens `url` in a browser: `$BROWSER URL` when `browser` is set, else the
@@ -111,6 +134,14 @@ impl GameArgs {
             answer_wait: Duration::from_millis(self.game_answer_wait_ms),
             remote,
             computer_movetime: Duration::from_millis(self.game_movetime_ms),
+            rates: GameRates {
+                seat: Rate::per_second(self.game_seat_rate, 4.0),
+                address: Rate::per_second(self.game_address_rate, 4.0),
+                creation: Rate { per_second: self.game_create_rate / 60.0, burst: self.game_create_rate.max(1.0) },
+            },
+            public_url: self.public_url.clone(),
+            events_lifetime: Duration::from_secs(self.game_events_secs),
+            cors_origins: self.cors_origin.clone(),
         };
         config.validate().map_err(bad_input)?;
         Ok(config)
@@ -131,6 +162,12 @@ mod tests {
             game_movetime_ms: 500,
             game_backend: game_backend.map(|b| b.parse().expect("a backend")),
             open: false,
+            game_seat_rate: 5.0,
+            game_address_rate: 50.0,
+            game_create_rate: 60.0,
+            game_events_secs: 600,
+            public_url: None,
+            cors_origin: Vec::new(),
         }
     }
 
@@ -152,6 +189,10 @@ mod tests {
             (args(0, 60, None), "--max-games"),
             (args(5, 0, None), "--game-idle-secs"),
             (args(5, 60, Some("local")), "local games are always offered"),
+            (GameArgs { public_url: Some("ftp://x".into()), ..args(5, 60, None) }, "--public-url"),
+            (GameArgs { cors_origin: vec!["http://a/b".into()], ..args(5, 60, None) }, "--cors-origin"),
+            (GameArgs { game_seat_rate: -1.0, ..args(5, 60, None) }, "--game-seat-rate"),
+            (GameArgs { game_events_secs: 0, ..args(5, 60, None) }, "--game-events-secs"),
         ] {
             let error = bad.config().expect_err(says).to_string();
             assert!(error.contains(says), "{error}");

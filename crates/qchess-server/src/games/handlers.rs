@@ -17,13 +17,14 @@ use serde_json::{Value, json};
 use super::choices::{parse_player, players, rule_description};
 use qchess_store::ListFilter;
 
+use super::seats::Caller;
 use super::session::{NewGame, NewGameBody};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::provider::{body_bytes, json_body};
 
 /// A JSON body read as `T`; an empty body reads as `{}`.
-fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>, what: &str) -> Result<T, ApiError> {
+pub(super) fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>, what: &str) -> Result<T, ApiError> {
     let bytes = body_bytes(body)?;
     let value = if bytes.iter().all(u8::is_ascii_whitespace) { json!({}) } else { json_body(Ok(bytes))? };
     serde_json::from_value(value)
@@ -72,6 +73,8 @@ pub async fn list(
     let Query(query) = query.map_err(|e| ApiError::bad_request(format!("bad query: {}", e.body_text())))?;
     let owner = query.owner.as_deref().map(super::session::parse_owner).transpose()?;
     let filter = ListFilter {
+        // Private games are listed only to their owner.
+        public_only: owner.is_none(),
         owner,
         finished: query.finished.unwrap_or(true),
         archived: query.archived.unwrap_or(false),
@@ -80,30 +83,45 @@ pub async fn list(
     Ok(Json(state.games.list(&filter).await?))
 }
 
-/// `POST /api/games`: 201 with the new game's state and its id.
+/// `POST /api/games`: 201 with the new game's state, its id, and its seats' tokens and links.
 pub async fn create(
     State(state): State<Arc<AppState>>,
+    caller: Caller,
+    headers: axum::http::HeaderMap,
     request: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request: NewGameBody = body(request, "new game")?;
     let spec = NewGame::from_body(request, state.games.config().remote.is_some())?;
-    let (status, view) = state.games.create(state.new_id(), spec).await?;
+    let base = super::friends::base_url(state.games.config(), &headers);
+    let (status, view) = state.games.create(state.new_id(), spec, &caller, &base).await?;
     Ok((status, Json(view)).into_response())
 }
 
 /// `GET /api/games/{id}`.
-pub async fn state(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(state.games.state(&id).await?))
+pub async fn state(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.state(&id, &caller).await?))
 }
 
 /// `DELETE /api/games/{id}`.
-pub async fn delete(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(state.games.delete(&id).await?))
+pub async fn delete(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.delete(&id, &caller).await?))
 }
 
 /// `GET /api/games/{id}/moves`.
-pub async fn legal_moves(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(state.games.legal_moves(&id).await?))
+pub async fn legal_moves(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.legal_moves(&id, &caller).await?))
 }
 
 #[derive(Deserialize)]
@@ -119,10 +137,11 @@ struct PlayBody {
 pub async fn play(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     request: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request: PlayBody = body(request, "move")?;
-    let (status, view) = state.games.play(&id, request.mv, request.ply).await?;
+    let (status, view) = state.games.play(&id, &caller, request.mv, request.ply).await?;
     Ok((status, Json(view)).into_response())
 }
 
@@ -136,6 +155,7 @@ struct ComputerBody {
 pub async fn computer(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     request: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request: ComputerBody = body(request, "computer request")?;
@@ -143,7 +163,7 @@ pub async fn computer(
         .player
         .map(|p| parse_player(&p).map_err(|e| ApiError::bad_request(format!("player: {e}"))))
         .transpose()?;
-    let (status, view) = state.games.computer(&id, player).await?;
+    let (status, view) = state.games.computer(&id, &caller, player).await?;
     Ok((status, Json(view)).into_response())
 }
 
@@ -153,34 +173,46 @@ struct UndoBody {
     plies: Option<usize>,
 }
 
-/// `POST /api/games/{id}/undo` `{"plies": 1}` (optional).
+/// `POST /api/games/{id}/undo` `{"plies": 1}` (optional): a takeback request; 200 when done
+/// at once (the opponent is the computer), 202 while the opponent is asked.
 pub async fn undo(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     request: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let request: UndoBody = body(request, "undo request")?;
-    Ok(Json(state.games.undo(&id, request.plies.unwrap_or(1)).await?))
+    let (status, view) = state.games.undo(&id, &caller, request.plies).await?;
+    Ok((status, Json(view)).into_response())
 }
 
 /// `POST /api/games/{id}/cancel`: the waiting move's job is canceled and the move taken back.
-pub async fn cancel(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(state.games.cancel(&id).await?))
+pub async fn cancel(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.cancel(&id, &caller).await?))
 }
 
 /// `GET /api/games/{id}/squares/{square}`.
 pub async fn square(
     State(state): State<Arc<AppState>>,
     Path((id, square)): Path<(String, String)>,
+    caller: Caller,
 ) -> Result<Json<Value>, ApiError> {
     let square: Square =
         square.parse().map_err(|_| ApiError::bad_request(format!("`{square}` is not a square; name one like e4")))?;
-    Ok(Json(state.games.square(&id, square).await?))
+    Ok(Json(state.games.square(&id, &caller, square).await?))
 }
 
 /// `GET /api/games/{id}/record`: `{"record": "..."}`.
-pub async fn record(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    Ok(Json(state.games.record(&id).await?))
+pub async fn record(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.record(&id, &caller).await?))
 }
 
 /// The query of `GET /api/games/{id}/circuit`.
@@ -194,6 +226,7 @@ pub struct CircuitQuery {
 pub async fn circuit(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     query: Result<Query<CircuitQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(format!("bad query: {}", e.body_text())))?;
@@ -206,5 +239,5 @@ pub async fn circuit(
             )));
         }
     };
-    Ok(Json(state.games.circuit(&id, format).await?))
+    Ok(Json(state.games.circuit(&id, &caller, format).await?))
 }

@@ -30,14 +30,22 @@
 //! ([`service`]). Loaded games live on threads of their own; games unused for
 //! [`GamesConfig::idle_timeout`] are unloaded and archived, never deleted.
 
+mod acting;
 mod choices;
 mod errors;
+pub mod events;
+mod friends;
 mod handlers;
+pub mod hub;
+pub mod limits;
 mod live;
 mod new_game;
 pub mod recovery;
+pub mod referee;
+pub mod seats;
 pub mod service;
 pub mod session;
+mod turns;
 mod view;
 
 use std::sync::Arc;
@@ -50,6 +58,8 @@ use qchess_remote::RemoteBoardConfig;
 use crate::AppState;
 use crate::config::ConfigError;
 
+pub use acting::OfferAction;
+pub use limits::{GameRates, Rate};
 pub use service::Games;
 pub use session::NewGame;
 
@@ -83,6 +93,15 @@ pub struct GamesConfig {
     pub remote: Option<RemoteGameBackend>,
     /// How long a computer player (`ai:K`) may think about one move.
     pub computer_movetime: Duration,
+    /// Rate limits of changes (per seat and per address) and of new games (per address).
+    pub rates: GameRates,
+    /// The address players reach the server at, for seat links (`https://chess.example.org`);
+    /// else the `Host` the game was created through, over http.
+    pub public_url: Option<String>,
+    /// How long an event stream lasts before the server ends it (the client reconnects).
+    pub events_lifetime: Duration,
+    /// Origins whose pages may call the game API from a browser (CORS); none by default.
+    pub cors_origins: Vec<String>,
 }
 
 impl Default for GamesConfig {
@@ -95,6 +114,10 @@ impl Default for GamesConfig {
             answer_wait: Duration::from_secs(5),
             remote: None,
             computer_movetime: Duration::from_secs(2),
+            rates: GameRates::default(),
+            public_url: None,
+            events_lifetime: Duration::from_secs(600),
+            cors_origins: Vec::new(),
         }
     }
 }
@@ -122,6 +145,21 @@ impl GamesConfig {
         if !(10..=600_000).contains(&millis) {
             return Err(ConfigError::BadLimit { what: "--game-movetime-ms", min: 10, max: 600_000, value: millis });
         }
+        let lifetime = self.events_lifetime.as_secs();
+        if !(1..=86_400).contains(&lifetime) {
+            return Err(ConfigError::BadLimit { what: "--game-events-secs", min: 1, max: 86_400, value: lifetime });
+        }
+        limits::validate(&self.rates)?;
+        let is_origin = |url: &str| {
+            let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"));
+            rest.is_some_and(|host| !host.is_empty() && !host.contains(['/', ' ', '#', '?']))
+        };
+        if let Some(url) = self.public_url.as_deref().filter(|url| !is_origin(url.trim_end_matches('/'))) {
+            return Err(ConfigError::BadUrl { what: "--public-url", value: url.to_owned() });
+        }
+        if let Some(origin) = self.cors_origins.iter().find(|origin| !is_origin(origin)) {
+            return Err(ConfigError::BadUrl { what: "--cors-origin", value: origin.clone() });
+        }
         Ok(())
     }
 }
@@ -139,4 +177,10 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/games/{id}/squares/{square}", get(handlers::square))
         .route("/api/games/{id}/record", get(handlers::record))
         .route("/api/games/{id}/circuit", get(handlers::circuit))
+        .route("/api/games/{id}/events", get(events::events))
+        .route("/api/games/{id}/seats/claim", post(friends::claim_seat))
+        .route("/api/games/{id}/resign", post(friends::resign))
+        .route("/api/games/{id}/draw", post(friends::draw))
+        .route("/api/games/{id}/takeback", post(friends::takeback))
+        .route("/api/games/{id}/flag", post(friends::flag))
 }

@@ -3,7 +3,8 @@
 
 use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Bitboard, Fen};
-use qchess_engine::record::{GameRecord, RecordInfo};
+use qchess_engine::clock::TimeControl;
+use qchess_engine::record::{GameRecord, RecordInfo, Tag};
 use qchess_engine::{Game, GameOptions, RuleSet};
 use qchess_search::player::PlayerSpec;
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
@@ -39,6 +40,8 @@ pub struct NewGameBody {
     fen: Option<String>,
     record: Option<String>,
     owner: Option<String>,
+    clock: Option<String>,
+    public: Option<bool>,
 }
 
 /// How a game starts: checked before its thread is started.
@@ -58,6 +61,10 @@ pub struct NewGame {
     pub start: Start,
     /// The visitor it belongs to (the web board's own token), for "your games".
     pub owner: Option<String>,
+    /// Fischer clocks, kept by the server (`5+3`).
+    pub clock: Option<TimeControl>,
+    /// Whether anyone may watch it (else only holders of its links).
+    pub public: bool,
 }
 
 /// Where a new game starts.
@@ -122,7 +129,18 @@ impl NewGame {
         };
         let owner = body.owner.as_deref().map(parse_owner).transpose()?;
         let seed = body.seed.unwrap_or_else(rand::random);
-        Ok(NewGame { rules, backend, seed, white, black, start, owner })
+        let clock = body
+            .clock
+            .as_deref()
+            .map(|text| text.parse::<TimeControl>().map_err(|e| ApiError::bad_request(format!("clock: {e}"))))
+            .transpose()?;
+        if clock.is_some() && backend == BackendChoice::Remote {
+            return Err(ApiError::bad_request(
+                "clock: games on a remote provider have no clocks (a provider's queue, not the players, would decide them); use the local backend",
+            ));
+        }
+        let public = body.public.unwrap_or(true);
+        Ok(NewGame { rules, backend, seed, white, black, start, owner, clock, public })
     }
 
     /// The game's options.
@@ -148,11 +166,14 @@ impl NewGame {
                 .replay_on(LocalBoard::with_options(Bitboard::EMPTY, local), options)
                 .map_err(|e| ApiError::bad_request(format!("record: {}", with_causes(&e))))?,
         };
+        let extra =
+            self.clock.iter().map(|control| Tag { name: "TimeControl".to_owned(), value: control.tag() }).collect();
         let info = RecordInfo {
             event: "qchess web board".to_owned(),
             white: self.white.to_string(),
             black: self.black.to_string(),
             backend: backend_label.to_owned(),
+            extra,
             ..RecordInfo::default()
         }
         .dated_today();
@@ -171,7 +192,10 @@ impl NewGame {
             backend_label: backend_label.to_owned(),
             seed: options.seed,
             setup,
-            options: json!({}),
+            options: match self.clock {
+                Some(control) => json!({ "clock": qchess_store::clocks::stored_control(control) }),
+                None => json!({}),
+            },
             owner: self.owner.clone(),
             result: standing.result,
             to_move: standing.to_move,

@@ -8,24 +8,47 @@
 
 use std::time::Duration;
 
+use std::sync::Arc;
+
 use axum::http::StatusCode;
 use qchess_search::player::PlayerSpec;
-use qchess_store::{GameSummary, ListFilter, PendingMove, Store};
+use qchess_store::{GameSummary, ListFilter, PendingMove, Seat, Store};
 use serde_json::{Value, json};
+use tokio::sync::Notify;
 
 use super::GamesConfig;
+use super::hub::Hub;
+use super::limits::Limits;
 use super::live::{LiveGames, Loader};
-use super::session::{ComputerMove, Context, NewGame, Session, store_error};
+use super::seats::{Caller, Role, Want, authorize, for_side_to_move, role_of};
+use super::session::{ComputerMove, Context, NewGame, Session, now_ms, store_error};
 use super::view;
 use crate::error::ApiError;
 
 /// The games of this server: see the [module docs](self).
 #[derive(Debug)]
 pub struct Games {
-    context: Context,
-    live: LiveGames,
+    pub(super) context: Context,
+    pub(super) live: LiveGames,
     /// This process's name in leases.
     instance: String,
+    /// What this instance's event streams watch.
+    hub: Arc<Hub>,
+    /// Rate limits of changes and new games.
+    pub(super) limits: Limits,
+    /// Wakes the referee when a clock changed here.
+    pub(super) referee: Notify,
+}
+
+/// A request let in to a game: the game as read, its seats, and the caller's seat in it.
+#[derive(Debug)]
+pub(super) struct Admitted {
+    /// The game.
+    pub summary: GameSummary,
+    /// Its seats.
+    pub seats: Vec<Seat>,
+    /// The caller's seat.
+    pub role: Option<Role>,
 }
 
 /// A game operation's answer: its status (200, 201 or 202) and body.
@@ -36,7 +59,78 @@ impl Games {
     pub fn new(store: Store, handle: tokio::runtime::Handle, config: GamesConfig) -> Games {
         let live = LiveGames::new(config.max_games, config.idle_timeout);
         let instance = format!("{}-{:08x}", std::process::id(), rand::random::<u32>());
-        Games { context: Context { store, handle, config }, live, instance }
+        let limits = Limits::new(config.rates);
+        Games {
+            context: Context { store, handle, config },
+            live,
+            instance,
+            hub: Arc::default(),
+            limits,
+            referee: Notify::new(),
+        }
+    }
+
+    /// What this instance's event streams watch.
+    pub fn hub(&self) -> &Arc<Hub> {
+        &self.hub
+    }
+
+    /// Lets `caller` in to game `id` to do what `want` says of it, or says why not (401 without
+    /// a seat token, 403 with the wrong one, 429 past the rate limits).
+    pub(super) async fn admit(
+        &self,
+        id: &str,
+        caller: &Caller,
+        want: impl FnOnce(&GameSummary) -> Want,
+    ) -> Result<Admitted, ApiError> {
+        let summary = self.summary(id).await?;
+        let seats = if summary.seated { self.context.store.seats(id).await.map_err(store_error)? } else { Vec::new() };
+        let role = role_of(&summary, &seats, caller)?;
+        let want = want(&summary);
+        authorize(&summary, role, want)?;
+        if want != Want::Watch {
+            self.limits.change(&format!("{id}/{}", role.map_or("-", Role::name)), caller.address)?;
+        }
+        Ok(Admitted { summary, seats, role })
+    }
+
+    /// The seat `caller` watches game `id` with (for its event stream).
+    pub async fn watcher(&self, id: &str, caller: &Caller) -> Result<Option<Role>, ApiError> {
+        Ok(self.admit(id, caller, |_| Want::Watch).await?.role)
+    }
+
+    /// `state` (with its waiting move) as answered to `admitted`'s caller: with the server's
+    /// time, the caller's seat and the players' presence; its streams hear of it.
+    pub(super) fn answer(&self, mut state: Value, admitted: &Admitted) -> Value {
+        let summary = &admitted.summary;
+        let now = now_ms();
+        let mut players = serde_json::Map::new();
+        for (role, player) in [(Role::White, &summary.white), (Role::Black, &summary.black)] {
+            let seat = admitted.seats.iter().find(|seat| seat.role == role.name());
+            let online = self.hub.online_here(&summary.id, role)
+                || seat.and_then(|seat| seat.seen_at).is_some_and(|at| now - at < 12_000);
+            players.insert(
+                role.name().to_owned(),
+                json!({
+                    "player": player,
+                    "seat": seat.is_some(),
+                    "joined": seat.is_some_and(|seat| seat.seen_at.is_some() || seat.claimed_at.is_some()),
+                    "online": online,
+                }),
+            );
+        }
+        state["players"] = Value::Object(players);
+        state["seated"] = json!(summary.seated);
+        state["public"] = json!(summary.public);
+        state["you"] = json!(admitted.role.map(Role::name));
+        state["server_time"] = json!(now);
+        if let Some(revision) = state["revision"].as_i64() {
+            self.hub.changed(&summary.id, revision);
+        }
+        if state["clock"].is_object() {
+            self.referee.notify_one();
+        }
+        state
     }
 
     /// The settings.
@@ -69,7 +163,7 @@ impl Games {
     }
 
     /// Runs `work` on game `id`'s session, loading the game when it is not loaded here.
-    async fn on_session<T: Send + 'static>(
+    pub(super) async fn on_session<T: Send + 'static>(
         &self,
         id: &str,
         work: impl FnOnce(&mut Session) -> Result<T, ApiError> + Send + Clone + 'static,
@@ -84,12 +178,12 @@ impl Games {
         self.live.start(id, false, self.loader(id), work).await
     }
 
-    async fn summary(&self, id: &str) -> Result<GameSummary, ApiError> {
+    pub(super) async fn summary(&self, id: &str) -> Result<GameSummary, ApiError> {
         self.context.store.summary(id).await.map_err(store_error)
     }
 
     /// 409: a move waits for a provider, with the game's state.
-    async fn waiting_conflict(&self, summary: &GameSummary) -> ApiError {
+    pub(super) async fn waiting_conflict(&self, summary: &GameSummary) -> ApiError {
         let pending = summary.pending.as_ref().map_or("a move", |p| p.input.as_str());
         let state = self.state_of(summary).await.unwrap_or(Value::Null);
         ApiError::conflict(
@@ -103,8 +197,11 @@ impl Games {
         )
     }
 
-    /// Starts a game as `spec` asks: stored first, then loaded.
-    pub async fn create(&self, id: String, spec: NewGame) -> Result<Answer, ApiError> {
+    /// Starts a game as `spec` asks for `caller`: stored first with its seats, then loaded.
+    /// The answer has each human seat's token and link, and the spectators' link, under
+    /// `base_url`.
+    pub async fn create(&self, id: String, spec: NewGame, caller: &Caller, base_url: &str) -> Result<Answer, ApiError> {
+        self.limits.creation(caller.address)?;
         let label = match spec.backend {
             super::session::BackendChoice::Local => "local".to_owned(),
             super::session::BackendChoice::Remote => {
@@ -112,10 +209,27 @@ impl Games {
             }
         };
         let row = spec.to_store(&id, &label)?;
-        self.context.store.create_game(&row).await.map_err(store_error)?;
+        let (seating, tokens) = super::acting::seating(&spec)?;
+        let summary = self.context.store.create_seated_game(&row, &seating).await.map_err(store_error)?;
         let made = self.live.start(&id, true, self.loader(&id), |session| Ok(session.state())).await;
         match made {
-            Ok(state) => Ok((StatusCode::CREATED, self.with_pending(state, None))),
+            Ok(state) => {
+                let seats = seating
+                    .seats
+                    .iter()
+                    .map(|seat| Seat {
+                        game_id: id.clone(),
+                        role: seat.role.clone(),
+                        token_hash: seat.token_hash.clone(),
+                        claimed_at: None,
+                        seen_at: None,
+                    })
+                    .collect();
+                let admitted = Admitted { summary, seats, role: None };
+                let mut state = self.answer(self.with_pending(state, None), &admitted);
+                super::acting::add_links(&mut state, &id, &tokens, base_url);
+                Ok((StatusCode::CREATED, state))
+            }
             Err(error) => {
                 // A game that could not be set up (a provider refusing) is not kept.
                 let _ = self.context.store.delete_game(&id).await;
@@ -124,13 +238,25 @@ impl Games {
         }
     }
 
-    /// Game `id`'s state, with its waiting move.
-    pub async fn state(&self, id: &str) -> Result<Value, ApiError> {
+    /// Game `id`'s state, with its waiting move, as `caller` sees it.
+    pub async fn state(&self, id: &str, caller: &Caller) -> Result<Value, ApiError> {
+        let admitted = self.admit(id, caller, |_| Want::Watch).await?;
+        let state = self.state_of(&admitted.summary).await?;
+        Ok(self.answer(state, &admitted))
+    }
+
+    /// Game `id`'s state with its waiting move, for `admitted`'s caller.
+    pub(super) async fn state_for(&self, id: &str, admitted: &Admitted) -> Result<Value, ApiError> {
+        Ok(self.answer(self.current(id).await?, admitted))
+    }
+
+    /// Game `id`'s state with its waiting move, as of now.
+    async fn current(&self, id: &str) -> Result<Value, ApiError> {
         let summary = self.summary(id).await?;
         self.state_of(&summary).await
     }
 
-    async fn state_of(&self, summary: &GameSummary) -> Result<Value, ApiError> {
+    pub(super) async fn state_of(&self, summary: &GameSummary) -> Result<Value, ApiError> {
         let cached = self.live.cached(&summary.id);
         let state = match cached {
             // While this process plays the game's waiting move, the last state stands (with the
@@ -156,29 +282,40 @@ impl Games {
     }
 
     /// `state` with the waiting move of `summary` (`null` when none).
-    fn with_pending(&self, mut state: Value, summary: Option<&GameSummary>) -> Value {
+    pub(super) fn with_pending(&self, mut state: Value, summary: Option<&GameSummary>) -> Value {
         let pending = summary.and_then(|s| s.pending.as_ref().map(|p| view::pending(s, p)));
         state["waiting"] = json!(pending.is_some());
         state["pending"] = pending.unwrap_or(Value::Null);
         if let Some(summary) = summary {
             state["archived"] = json!(summary.archived);
+            // The store's revision: a waiting move's claim bumped it past the state drawn.
+            state["revision"] = json!(summary.revision);
         }
         state
     }
 
-    /// Plays `text` on game `id` (at `ply`, when given).
-    pub async fn play(&self, id: &str, text: String, ply: Option<u32>) -> Result<Answer, ApiError> {
-        let summary = self.summary(id).await?;
+    /// Plays `text` on game `id` (at `ply`, when given) for `caller`, who must hold the seat
+    /// to move.
+    pub async fn play(&self, id: &str, caller: &Caller, text: String, ply: Option<u32>) -> Result<Answer, ApiError> {
+        let admitted = self.admit(id, caller, for_side_to_move).await?;
+        if !qchess_store::replay::is_play(&text) {
+            return Err(ApiError::bad_request(format!(
+                "move: `{}` is not a move; resign, offer a draw or claim on time with their own requests",
+                qchess_core::text::excerpt(text.trim())
+            )));
+        }
+        let summary = &admitted.summary;
         if summary.pending.is_some() {
-            return Err(self.waiting_conflict(&summary).await);
+            return Err(self.waiting_conflict(summary).await);
         }
         let revision = summary.revision;
         if summary.backend != super::session::REMOTE {
             let state = self.on_session(id, move |session| session.play(&text, revision, ply)).await?;
-            return Ok((StatusCode::OK, self.with_pending(state, None)));
+            return Ok((StatusCode::OK, self.answer(self.with_pending(state, None), &admitted)));
         }
         self.on_session(id, move |session| session.check_move(revision, ply)).await?;
-        self.play_waiting(&summary, text.trim()).await
+        let (status, state) = self.play_waiting(summary, text.trim()).await?;
+        Ok((status, self.answer(state, &admitted)))
     }
 
     /// Claims `input` as game `summary`'s next move and plays it: 200 when its jobs end within
@@ -195,12 +332,12 @@ impl Games {
             }
         };
         let Some(answer) = self.run_claimed(&id, claim, Some(summary.revision)).await else {
-            return Ok((StatusCode::ACCEPTED, self.state(&id).await?));
+            return Ok((StatusCode::ACCEPTED, self.current(&id).await?));
         };
         match tokio::time::timeout(self.config().answer_wait, answer).await {
             Ok(Ok(Ok(state))) => Ok((StatusCode::OK, self.with_pending(state, None))),
             Ok(Ok(Err(error))) => Err(error),
-            _ => Ok((StatusCode::ACCEPTED, self.state(&id).await?)),
+            _ => Ok((StatusCode::ACCEPTED, self.current(&id).await?)),
         }
     }
 
@@ -221,40 +358,31 @@ impl Games {
         self.live.run_waiting(id, move |session| session.play_claimed(&claim, before))
     }
 
-    /// The computer moves for the side to move of game `id`.
-    pub async fn computer(&self, id: &str, player: Option<PlayerSpec>) -> Result<Answer, ApiError> {
-        let summary = self.summary(id).await?;
+    /// The computer moves for the side to move of game `id`, asked by `caller`: a seat of the
+    /// game (the side's own, when a person plays it).
+    pub async fn computer(&self, id: &str, caller: &Caller, player: Option<PlayerSpec>) -> Result<Answer, ApiError> {
+        let admitted = self.admit(id, caller, for_side_to_move).await?;
+        let summary = &admitted.summary;
         if summary.pending.is_some() {
-            return Err(self.waiting_conflict(&summary).await);
+            return Err(self.waiting_conflict(summary).await);
         }
         let revision = summary.revision;
-        match self.on_session(id, move |session| session.computer(player, revision)).await? {
-            ComputerMove::Played(state) => Ok((StatusCode::OK, self.with_pending(state, None))),
-            ComputerMove::Chosen(input) => self.play_waiting(&summary, &input).await,
-        }
-    }
-
-    /// Takes back `plies` moves of game `id`.
-    pub async fn undo(&self, id: &str, plies: usize) -> Result<Value, ApiError> {
-        let summary = self.summary(id).await?;
-        if summary.pending.is_some() {
-            return Err(self.waiting_conflict(&summary).await);
-        }
-        let revision = summary.revision;
-        let state = self.on_session(id, move |session| session.undo(plies, revision)).await?;
-        Ok(self.with_pending(state, None))
-    }
-
-    /// Cancels game `id`'s waiting move: its job is canceled at the provider and the move taken
-    /// back.
-    pub async fn cancel(&self, id: &str) -> Result<Value, ApiError> {
-        let summary = self.summary(id).await?;
-        let Some(pending) = self.context.store.cancel_pending(id).await.map_err(store_error)? else {
-            return Err(ApiError::bad_request(format!("game {id} has no move waiting")));
+        let (status, state) = match self.on_session(id, move |session| session.computer(player, revision)).await? {
+            ComputerMove::Played(state) => (StatusCode::OK, self.with_pending(state, None)),
+            ComputerMove::Chosen(input) => self.play_waiting(summary, &input).await?,
         };
-        self.cancel_jobs(&summary).await;
-        let _ = pending;
-        self.state(id).await
+        Ok((status, self.answer(state, &admitted)))
+    }
+
+    /// Cancels game `id`'s waiting move for `caller` (the seat whose move it is): its job is
+    /// canceled at the provider and the move taken back.
+    pub async fn cancel(&self, id: &str, caller: &Caller) -> Result<Value, ApiError> {
+        let admitted = self.admit(id, caller, for_side_to_move).await?;
+        if self.context.store.cancel_pending(id).await.map_err(store_error)?.is_none() {
+            return Err(ApiError::bad_request(format!("game {id} has no move waiting")));
+        }
+        self.cancel_jobs(&admitted.summary).await;
+        self.state_for(id, &admitted).await
     }
 
     /// Asks the provider to cancel game `summary`'s unfinished jobs (best effort: the move is
@@ -275,14 +403,14 @@ impl Games {
         }
     }
 
-    /// Deletes game `id` (canceling a waiting move's job first).
-    pub async fn delete(&self, id: &str) -> Result<Value, ApiError> {
-        let summary = match self.context.store.summary(id).await {
-            Ok(summary) => summary,
-            Err(qchess_store::StoreError::UnknownGame(_)) => {
+    /// Deletes game `id` for `caller` (canceling a waiting move's job first).
+    pub async fn delete(&self, id: &str, caller: &Caller) -> Result<Value, ApiError> {
+        let summary = match self.admit(id, caller, |_| Want::Delete).await {
+            Ok(admitted) => admitted.summary,
+            Err(error) if error.status == StatusCode::NOT_FOUND => {
                 return Err(ApiError::not_found(format!("no game `{id}` to delete")));
             }
-            Err(error) => return Err(store_error(error)),
+            Err(error) => return Err(error),
         };
         if summary.pending.is_some() {
             let _ = self.context.store.cancel_pending(id).await;
@@ -302,27 +430,32 @@ impl Games {
     }
 
     /// The legal moves of game `id`.
-    pub async fn legal_moves(&self, id: &str) -> Result<Value, ApiError> {
-        self.summary(id).await?;
+    pub async fn legal_moves(&self, id: &str, caller: &Caller) -> Result<Value, ApiError> {
+        self.admit(id, caller, |_| Want::Watch).await?;
         self.on_session(id, |session| session.legal_moves()).await
     }
 
     /// The analysis of one square of game `id`.
-    pub async fn square(&self, id: &str, square: qchess_core::Square) -> Result<Value, ApiError> {
-        self.summary(id).await?;
+    pub async fn square(&self, id: &str, caller: &Caller, square: qchess_core::Square) -> Result<Value, ApiError> {
+        self.admit(id, caller, |_| Want::Watch).await?;
         self.on_session(id, move |session| session.square(square)).await
     }
 
     /// Game `id`'s record.
-    pub async fn record(&self, id: &str) -> Result<Value, ApiError> {
-        self.summary(id).await?;
+    pub async fn record(&self, id: &str, caller: &Caller) -> Result<Value, ApiError> {
+        self.admit(id, caller, |_| Want::Watch).await?;
         let text = self.on_session(id, |session| session.record_text()).await?;
         Ok(json!({ "id": id, "record": text }))
     }
 
     /// Game `id`'s circuit.
-    pub async fn circuit(&self, id: &str, format: qchess_qasm::export::Format) -> Result<Value, ApiError> {
-        self.summary(id).await?;
+    pub async fn circuit(
+        &self,
+        id: &str,
+        caller: &Caller,
+        format: qchess_qasm::export::Format,
+    ) -> Result<Value, ApiError> {
+        self.admit(id, caller, |_| Want::Watch).await?;
         self.on_session(id, move |session| session.circuit(format)).await
     }
 

@@ -10,6 +10,7 @@ use std::time::Duration;
 use qchess_core::text::with_causes;
 use qchess_core::{Bitboard, Color, Square};
 use qchess_engine::Game;
+use qchess_engine::clock::clock_comment;
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_qasm::export::{Export, Format};
 use qchess_qasm::sidecar::Setup;
@@ -18,7 +19,9 @@ use qchess_remote::{RemoteBoard, RemoteBoardConfig, RemoteBoardError};
 use qchess_search::player::{Player, PlayerSpec};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use qchess_store::replay::{self, remote_error, standing};
-use qchess_store::{ClaimCell, GameJournal, NewEvent, PendingMove, Store, StoreError, StoredGame};
+use qchess_store::{
+    Change, ClaimCell, ClockRow, GameJournal, NewEvent, Offer, PendingMove, Store, StoreError, StoredGame,
+};
 use serde_json::{Value, json};
 
 use super::GamesConfig;
@@ -61,11 +64,17 @@ pub struct Session {
     pub(super) backend_label: String,
     /// The claim the remote board's journal checks while it waits.
     claim: Option<ClaimCell>,
-    context: Context,
+    pub(super) context: Context,
     /// The last state drawn, and the revision it is of.
     last_state: Option<(i64, Value)>,
     /// The game's setup record.
-    setup: String,
+    pub(super) setup: String,
+    /// Its clocks, when it has them.
+    pub(super) clock: Option<ClockRow>,
+    /// Its offers (also those since answered by a move; see `Offer::holds_at`).
+    pub(super) offers: Vec<Offer>,
+    /// Whether its sides are seats.
+    pub(super) seated: bool,
 }
 
 impl fmt::Debug for Session {
@@ -80,8 +89,13 @@ fn computer_seed(seed: u64, color: Color, ply: u32) -> u64 {
     seed ^ 0x9e37_79b9_7f4a_7c15 ^ u64::from(color == Color::Black) ^ u64::from(ply) << 32
 }
 
+/// Milliseconds since 1970, as the store and the clocks count them.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
 /// The answer to a change that lost to another: 409 with the game as it now is.
-fn conflict(message: impl Into<String>, state: Value) -> ApiError {
+pub(super) fn conflict(message: impl Into<String>, state: Value) -> ApiError {
     ApiError::conflict(message, state)
 }
 
@@ -128,6 +142,8 @@ impl Session {
             _ => None,
         };
         let searchers = [searcher(&players[0]), searcher(&players[1])];
+        let clock = context.block(context.store.clock(&summary.id))?;
+        let offers = context.block(context.store.offers(&summary.id))?;
         Ok(Session {
             game,
             id: summary.id.clone(),
@@ -139,6 +155,9 @@ impl Session {
             context: context.clone(),
             last_state: None,
             setup: stored.setup.clone(),
+            clock,
+            offers,
+            seated: summary.seated,
         })
     }
 
@@ -206,18 +225,19 @@ impl Session {
         Ok(())
     }
 
-    /// Stores `events` just played on the game (against the revision it was at): on a lost
+    /// Stores `change`, made on the game just now (against the revision it was at): on a lost
     /// race the game is rebuilt and the answer is 409.
-    fn store_events(&mut self, events: &[NewEvent]) -> Result<Value, ApiError> {
-        let stored = self.context.handle.block_on(self.context.store.append(
-            &self.id,
-            self.revision,
-            events,
-            &standing(&self.game, &self.setup),
-        ));
+    pub(super) fn commit(&mut self, change: Change) -> Result<Value, ApiError> {
+        let stored = self.context.handle.block_on(self.context.store.change(&self.id, self.revision, &change));
         match stored {
             Ok(revision) => {
                 self.revision = revision;
+                if let Some(clock) = change.clock {
+                    self.clock = Some(clock);
+                }
+                if let Some(offers) = change.offers {
+                    self.offers = offers;
+                }
                 Ok(self.state())
             }
             Err(error @ (StoreError::Conflict { .. } | StoreError::MoveWaiting { .. })) => {
@@ -231,13 +251,46 @@ impl Session {
         }
     }
 
+    /// Stores the event just played on the game (`mover`'s move, when it was one): the
+    /// mover's clock charged, the next side's started, and the offers the move answered gone.
+    fn commit_played(&mut self, input: String, played: String, mover: Option<Color>) -> Result<Value, ApiError> {
+        let now = now_ms();
+        let mut clock = None;
+        let mut comment = None;
+        if let (Some(mover), Some(row)) = (mover, &self.clock) {
+            let mut row = row.clone();
+            let next = (!self.game.is_over()).then(|| self.game.turn());
+            comment = Some(clock_comment(row.after_move(mover, next, now)));
+            clock = Some(row);
+        }
+        let ply = self.game.ply();
+        let offers: Vec<Offer> = self.offers.iter().filter(|offer| offer.holds_at(ply)).cloned().collect();
+        let offers = (offers != self.offers || self.game.is_over())
+            .then(|| if self.game.is_over() { Vec::new() } else { offers });
+        let change = Change {
+            events: vec![NewEvent { input, played, comment }],
+            standing: Some(standing(&self.game, &self.setup)),
+            clock,
+            offers,
+            keep: None,
+        };
+        self.commit(change)
+    }
+
     /// Plays `text` (a move in official notation, or a checkmate-rules mode change) on a game on
     /// the local board, asked for at `revision` and, when given, `ply`.
     pub fn play(&mut self, text: &str, revision: i64, ply: Option<u32>) -> Result<Value, ApiError> {
         self.check(revision, ply)?;
+        self.guard_clock()?;
         let text = text.trim();
-        let (played, _) = replay::apply(&mut self.game, text).map_err(game_error)?;
-        self.store_events(&[NewEvent { input: text.to_owned(), played, comment: None }])
+        let mover = self.game.turn();
+        let (played, moved) = replay::apply(&mut self.game, text).map_err(game_error)?;
+        self.commit_played(text.to_owned(), played, moved.map(|_| mover))
+    }
+
+    /// Refuses a change asked for at `revision` when the game moved since.
+    pub(super) fn check_revision(&mut self, revision: i64) -> Result<(), ApiError> {
+        self.check(revision, None)
     }
 
     /// Checks a move for a remote game before it is claimed: the game is current and at `ply`.
@@ -327,6 +380,7 @@ impl Session {
     /// on a remote one only chosen (on an exact copy), to be claimed and played like a person's.
     pub fn computer(&mut self, player: Option<PlayerSpec>, revision: i64) -> Result<ComputerMove, ApiError> {
         self.check(revision, None)?;
+        self.guard_clock()?;
         let side = self.game.turn();
         let index = usize::from(side == Color::Black);
         let spec = match player {
@@ -354,60 +408,12 @@ impl Session {
         if self.claim.is_none() {
             let played = mover.play(&mut self.game, movetime).map_err(player_error)?;
             let input = replay::chosen_input(&played);
-            let state = self.store_events(&[NewEvent { input, played: played.declared.to_string(), comment: None }])?;
+            let state = self.commit_played(input, played.declared.to_string(), Some(side))?;
             return Ok(ComputerMove::Played(state));
         }
         let mut copy = exact_copy(&self.game)?;
         let played = mover.play(&mut copy, movetime).map_err(player_error)?;
         Ok(ComputerMove::Chosen(replay::chosen_input(&played)))
-    }
-
-    /// Takes back `plies` moves (a mode change after the last kept move goes with them).
-    pub fn undo(&mut self, plies: usize, revision: i64) -> Result<Value, ApiError> {
-        self.check(revision, None)?;
-        let stored = self.context.block(self.context.store.game(&self.id))?;
-        let available = self.game.moves().len();
-        let setup_moves = available - stored.events.iter().filter(|e| is_move(&e.input)).count().min(available);
-        let undoable = available - setup_moves;
-        if plies == 0 || plies > available {
-            return Err(ApiError::bad_request(format!(
-                "plies: cannot take back {plies} moves; {available} have been played"
-            )));
-        }
-        if plies > undoable {
-            return Err(ApiError::bad_request(format!(
-                "plies: only {undoable} moves were played here; the {setup_moves} of the loaded record stay"
-            )));
-        }
-        let mut keep = stored.events.len();
-        let mut taken = 0;
-        while taken < plies {
-            keep -= 1;
-            if is_move(&stored.events[keep].input) {
-                taken += 1;
-            }
-        }
-        let mut kept = stored.clone();
-        kept.events.truncate(keep);
-        let local = LocalBoardOptions { seed: self.game.options().seed, ..LocalBoardOptions::default() };
-        let rebuilt =
-            replay::rebuild(&kept, LocalBoard::with_options(Bitboard::EMPTY, local)).map_err(rebuild_error)?;
-        let truncated = self.context.handle.block_on(self.context.store.truncate(
-            &self.id,
-            self.revision,
-            keep as u32,
-            &standing(&rebuilt, &self.setup),
-        ));
-        match truncated {
-            Ok(_) => {
-                self.reload()?;
-                Ok(self.state())
-            }
-            Err(error) => {
-                self.reload()?;
-                Err(conflict(error.to_string(), self.state()))
-            }
-        }
     }
 
     /// The legal moves of the side to move.
@@ -465,11 +471,6 @@ pub enum ComputerMove {
     Played(Value),
     /// Chosen, to be played as a waiting move (remote board): the move as entered.
     Chosen(String),
-}
-
-/// Whether a stored event is a move (not a mode change or a resignation).
-fn is_move(input: &str) -> bool {
-    !qchess_engine::game::is_mode_token(input) && !input.starts_with("resign:") && !input.starts_with("time:")
 }
 
 /// The game replayed on the exact local board, for a computer player to think on without

@@ -5,7 +5,7 @@ use qchess_engine::analysis::{BELL_STATE_NAMES, BellCorrelations, log_negativity
 use qchess_engine::{Game, GameError, PlayedMove};
 use serde_json::{Map, Value, json};
 
-use qchess_store::{GameSummary, JobRow, PendingMove};
+use qchess_store::{ClockRow, GameSummary, JobRow, Offer, PendingMove};
 
 use super::session::Session;
 
@@ -17,6 +17,8 @@ const CERTAIN: f64 = 1e-12;
 
 /// The state of a game: squares, moves, result, captured material and entangled pairs.
 pub fn state(session: &mut Session) -> Value {
+    let clock = session.clock.as_ref().map(clock);
+    let offers: Vec<Value> = session.live_offers().map(offer).collect();
     let players = [session.players[0].to_string(), session.players[1].to_string()];
     let to_move_player = session.player(session.game.turn()).to_string();
     let game = &mut session.game;
@@ -58,6 +60,35 @@ pub fn state(session: &mut Session) -> Value {
         "links_error": links_error,
         "state_size": game.state_size(),
         "quantum_mode": game.quantum_mode(),
+        "clock": clock,
+        "offers": offers,
+    })
+}
+
+/// A game's clocks: each side's time left as of `since`, the side whose clock runs from then,
+/// and when its time runs out. A board counts the running side down from `deadline` (with the
+/// answer's `server_time` to correct its own clock).
+fn clock(clock: &ClockRow) -> Value {
+    json!({
+        "control": clock.control().to_string(),
+        "base_ms": clock.base_ms,
+        "increment_ms": clock.increment_ms,
+        "white_ms": clock.white_ms,
+        "black_ms": clock.black_ms,
+        "running": clock.running_side().map(|side| side.to_string()),
+        "since": clock.since,
+        "deadline": clock.deadline(),
+    })
+}
+
+/// An offer waiting for the opponent's answer.
+fn offer(offer: &Offer) -> Value {
+    json!({
+        "kind": offer.kind,
+        "by": offer.side,
+        "plies": (offer.kind == "takeback").then_some(offer.plies),
+        "ply": offer.ply,
+        "made_at": offer.made_at,
     })
 }
 

@@ -48,16 +48,19 @@ function setBusy(delta) {
 
 // ---- the API ----
 
-async function api(method, path, body) {
+/// Calls the API; a request about a game carries this browser's seat token for it (acting as
+/// `side` when given: see seats.js).
+async function api(method, path, body, side) {
   const headers = { Accept: "application/json" };
   const key = localStorage.getItem("qchess-api-key");
   if (key) headers.Authorization = `apiKey ${key}`;
+  withSeat(path, headers, side);
   if (body !== undefined) headers["Content-Type"] = "application/json";
   setBusy(1);
   try {
     const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const answer = await response.json().catch(() => ({ message: `${response.status} ${response.statusText}` }));
-    if (response.status === 401) $("key-box").hidden = false;
+    if (response.status === 401 && /apiKey/.test(answer.message || "")) $("key-box").hidden = false;
     if (!response.ok) throw new Error(answer.message || `${response.status}`);
     return answer;
   } finally {
@@ -213,8 +216,10 @@ function renderPanels() {
     })
     .join("");
   $("captured").innerHTML = captured;
-  $("undo").disabled = game.moves.length === 0 || game.waiting;
+  $("undo").disabled = game.moves.length === 0 || game.waiting || !(holds("white") || holds("black") || !game.seated);
   renderWaiting();
+  renderSeats();
+  renderClocks();
   renderYourGames();
   renderHover();
 }

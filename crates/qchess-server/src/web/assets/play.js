@@ -6,7 +6,7 @@
 
 const splitMoves = (from) => ui.legal.filter((m) => m.kind === "split" && m.squares.from[0] === from);
 const mergeMoves = (a, b) => ui.legal.filter((m) => m.kind === "merge" && m.squares.from.includes(a) && m.squares.from.includes(b));
-const humanToMove = () => ui.game && !ui.game.over && !ui.game.waiting && ui.game.to_move_player === "human";
+const humanToMove = () => ui.game && !ui.game.over && !ui.game.waiting && ui.game.to_move_player === "human" && mayMove();
 const ownPiece = (name) => {
   const piece = ui.game.squares[name].piece;
   return piece && colorOf(piece) === ui.game.to_move;
@@ -102,6 +102,9 @@ async function play(text) {
 }
 
 async function show(state) {
+  // The event stream may have shown this state (or a newer one) already.
+  if (ui.game && ui.game.id === state.id && state.revision <= ui.game.revision) return;
+  noteServerTime(state);
   ui.game = state;
   ui.analysis = null;
   ui.legal = [];
@@ -156,8 +159,9 @@ async function openGame(id) {
     const state = await api("GET", `/api/games/${id}`);
     ui.selected = null;
     ui.pending = null;
-    status(`Game ${id} opened.`, true);
+    if (!$("status").className) status(`Game ${id} opened.`, true);
     await show(state);
+    follow(id);
   } catch (error) {
     status(error.message);
   }
@@ -190,9 +194,11 @@ async function cancelWaiting() {
 
 function scheduleComputer() {
   const game = ui.game;
-  if (!game || game.over || game.waiting || game.to_move_player === "human" || ui.paused) return;
+  if (!game || game.over || game.waiting || game.to_move_player === "human" || ui.paused || !mayAskComputer()) return;
   const token = ui.token;
-  setTimeout(async () => {
+  // One computer move asked at a time, however often the state is shown.
+  clearTimeout(ui.computerTimer);
+  ui.computerTimer = setTimeout(async () => {
     if (token !== ui.token || ui.paused || ui.game.to_move_player === "human" || ui.game.over || ui.game.waiting) return;
     try {
       const state = await api("POST", `/api/games/${ui.game.id}/computer`, {});
@@ -249,8 +255,11 @@ async function newGame(extra = {}) {
     rules: $("rules").value,
     backend: $("backend").value,
     owner: visitor(),
+    public: $("public").checked,
     ...extra,
   };
+  const clock = $("clock").value.trim();
+  if (clock !== "") body.clock = clock;
   const seed = $("seed").value.trim();
   if (seed !== "" && body.seed === undefined) body.seed = Number(seed);
   const fen = $("fen").value.trim();
@@ -258,10 +267,13 @@ async function newGame(extra = {}) {
   ui.token += 1;
   try {
     const state = await api("POST", "/api/games", body);
+    const mode = $("seats").value;
+    rememberNewSeats(state, mode);
     ui.selected = null;
     ui.pending = null;
-    status(extra.record ? "Record loaded." : "New game.", true);
+    status(extra.record ? "Record loaded." : mode === "here" ? "New game." : `New game: you play ${mode}; send your friend the link.`, true);
     await show(state);
+    follow(state.id);
   } catch (error) {
     status(error.message);
   }
@@ -276,14 +288,8 @@ async function undo() {
   let plies = 1;
   const other = lastMover === "white" ? "black" : "white";
   if (player(lastMover) !== "human" && player(other) === "human" && game.moves.length >= 2) plies = 2;
-  ui.token += 1;
-  try {
-    const state = await api("POST", `/api/games/${game.id}/undo`, { plies });
-    status(`Took back ${plies} move${plies > 1 ? "s" : ""}.`, true);
-    await show(state);
-  } catch (error) {
-    status(error.message);
-  }
+  // Asked as the side whose move goes back (the person's, against the computer).
+  await requestTakeback(plies, player(lastMover) === "human" ? lastMover : other);
 }
 
 function download(name, text, type) {
@@ -311,6 +317,9 @@ async function start() {
     play(text);
   });
   $("new-game").addEventListener("click", () => newGame());
+  $("offer-draw").addEventListener("click", offerDraw);
+  $("resign").addEventListener("click", resign);
+  $("claim-time").addEventListener("click", claimTime);
   $("cancel-waiting").addEventListener("click", cancelWaiting);
   $("undo").addEventListener("click", undo);
   $("flip").addEventListener("click", () => {
@@ -385,10 +394,13 @@ async function load() {
   fill("rules", ui.options.rules, (r) => r.id);
   fill("backend", ui.options.backends, (b) => b.label);
   const params = new URLSearchParams(location.search);
-  for (const id of ["white", "black", "rules", "backend", "seed", "fen"]) {
+  for (const id of ["white", "black", "rules", "backend", "seed", "fen", "clock", "seats"]) {
     if (params.has(id)) $(id).value = params.get(id);
   }
-  if (params.has("game")) return openGame(params.get("game"));
+  if (params.has("game")) {
+    await takeLink(params.get("game"));
+    return openGame(params.get("game"));
+  }
   await newGame();
 }
 

@@ -4,6 +4,7 @@
 //! forced) onto an exact local board of its own, so it works the same whatever board the game
 //! runs on, and the caller's generator and board are untouched.
 
+mod board;
 mod node;
 
 use std::sync::Arc;
@@ -15,11 +16,12 @@ use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
 use crate::SearchError;
-use crate::branch::{Branch, play_first, play_outcome};
+use crate::branch::Branch;
 use crate::eval::Weights;
 use crate::limits::{Deadline, SearchControl, SearchLimits};
 use crate::order::MoveOrder;
-use crate::table::{Table, position_key};
+use crate::table::Table;
+use board::SearchBoard;
 
 /// The score of capturing the enemy king now; a capture `n` plies ahead scores `WIN - n`.
 pub const WIN: f64 = 100_000.0;
@@ -164,14 +166,14 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Result<SearchInfo, SearchError> {
         let deadline = Deadline::new(limits);
-        let mut copy = search_copy(game, self.config.state_budget)?;
-        let mut moves = copy.legal_moves();
+        let mut copy = SearchBoard::new(search_copy(game, self.config.state_budget)?, &self.config.weights);
+        let mut moves = copy.game().legal_moves();
         if !root_moves.is_empty() {
             moves.retain(|mv| root_moves.iter().any(|wanted| same_move(wanted, &mv.notation)));
         }
         // Observer-rules pairs are no single typed move; the root searches them on their own.
         let mut pairs: Vec<Notation> =
-            copy.legal_notations().into_iter().filter(|n| matches!(n, Notation::Pair(..))).collect();
+            copy.game().legal_notations().into_iter().filter(|n| matches!(n, Notation::Pair(..))).collect();
         if !root_moves.is_empty() {
             pairs.retain(|pair| root_moves.iter().any(|wanted| same_pair(wanted, pair)));
         }
@@ -179,7 +181,7 @@ impl Searcher {
             return Err(SearchError::NoLegalMove);
         }
         self.order.age();
-        let root_states = copy.state_size();
+        let root_states = copy.game().state_size();
         let mut run = Run {
             config: self.config,
             table: &mut self.table,
@@ -193,13 +195,13 @@ impl Searcher {
             stopped: false,
             partial: None,
         };
-        let first_key = position_key(&copy);
+        let first_key = copy.key();
         let stored = run.table.probe(first_key).and_then(|e| e.best);
-        run.order.sort(&mut moves, stored, 0, copy.position(), &self.config.weights);
+        run.order.sort(&mut moves, stored, 0, copy.game().position(), &self.config.weights);
         let first_pair = pairs.first().copied().filter(|_| moves.is_empty());
         // With pairs only, `best` is the first pair's first half as the board reads it.
         let half = |pair: &Notation| match pair {
-            Notation::Pair(first, _) => copy.position().validate(&Notation::Move(*first)).ok(),
+            Notation::Pair(first, _) => copy.game().position().validate(&Notation::Move(*first)).ok(),
             _ => None,
         };
         let Some(first) = moves.first().copied().or_else(|| first_pair.as_ref().and_then(half)) else {
@@ -282,7 +284,7 @@ impl Run<'_> {
     /// last iteration's best is not thrown away.
     fn root(
         &mut self,
-        game: &mut Game,
+        board: &mut SearchBoard,
         moves: &mut [LegalMove],
         pairs: &mut [Notation],
         depth: i32,
@@ -291,8 +293,8 @@ impl Run<'_> {
         let mut scored = Vec::with_capacity(moves.len());
         for mv in moves.iter() {
             let value = match best {
-                None => self.move_value(game, mv, depth - 1, -WIN - 1.0, WIN + 1.0, 0),
-                Some((_, alpha)) => self.scout(game, mv, depth - 1, 0, alpha, WIN + 1.0, 0),
+                None => self.move_value(board, mv, depth - 1, -WIN - 1.0, WIN + 1.0, 0),
+                Some((_, alpha)) => self.scout(board, mv, depth - 1, 0, alpha, WIN + 1.0, 0),
             };
             if self.stopped {
                 self.partial = best;
@@ -314,7 +316,7 @@ impl Run<'_> {
         }
         let mut scored_pairs = Vec::with_capacity(pairs.len());
         for pair in pairs.iter() {
-            let value = self.pair_value(game, pair, depth - 1);
+            let value = self.pair_value(board, pair, depth - 1);
             if self.stopped {
                 self.partial = best;
                 return None;
@@ -336,16 +338,16 @@ impl Run<'_> {
     /// the first half and `m0` the second, each outcome searched `depth` plies on its own
     /// collapsed state (with a full window: pairs are few) and weighted by its exact
     /// probability. `None` when neither outcome plays.
-    fn pair_value(&mut self, game: &mut Game, pair: &Notation, depth: i32) -> Option<f64> {
+    fn pair_value(&mut self, board: &mut SearchBoard, pair: &Notation, depth: i32) -> Option<f64> {
         let Notation::Pair(first, second) = *pair else { return None };
         let mut total = 0.0;
         let mut weight = 0.0;
         for outcome in [true, false] {
             let forced = Notation::Pair(first, second.with_outcome(Some(outcome)));
-            let Ok(played) = game.play_notation(&forced) else { continue };
+            let Ok(played) = board.play_notation(&forced) else { continue };
             let p = played.collapse.and_then(|c| c.outcome_probability).unwrap_or(1.0);
-            let value = -self.negamax(game, depth, -WIN - 1.0, WIN + 1.0, 1);
-            let _ = game.undo();
+            let value = -self.negamax(board, depth, -WIN - 1.0, WIN + 1.0, 1);
+            board.undo();
             if self.stopped {
                 return Some(0.0);
             }
@@ -381,6 +383,8 @@ pub(crate) fn search_copy(game: &Game, budget: usize) -> Result<Game, SearchErro
             // budget's size each, a few dozen plies deep) instead of replaying.
             snapshot_interval: 1,
             snapshot_budget: cap.saturating_mul(64),
+            // Moves on certain squares then run classically: no gates, snapshot or new hash.
+            classical_when_certain: true,
             ..LocalBoardOptions::default()
         },
     );
@@ -388,14 +392,14 @@ pub(crate) fn search_copy(game: &Game, budget: usize) -> Result<Game, SearchErro
 }
 
 /// The best move and the stored best replies, through the likelier outcome of each measurement.
-fn principal_variation(game: &mut Game, table: &Table, best: LegalMove, length: usize) -> Vec<AlgebraicMove> {
+fn principal_variation(board: &mut SearchBoard, table: &Table, best: LegalMove, length: usize) -> Vec<AlgebraicMove> {
     let mut line = Vec::new();
     let mut next = Some(best);
     while let Some(mv) = next.filter(|_| line.len() < length.max(1)) {
-        let played = match play_first(game, &mv) {
+        let played = match board.play_first(&mv) {
             Ok(Branch::Chance { p_m1 }) if p_m1 < 0.5 => {
-                let _ = game.undo();
-                play_outcome(game, &mv, Some(false)).is_ok()
+                board.undo();
+                board.play_outcome(&mv, Some(false)).is_ok()
             }
             Ok(_) => true,
             Err(_) => false,
@@ -404,10 +408,10 @@ fn principal_variation(game: &mut Game, table: &Table, best: LegalMove, length: 
             break;
         }
         line.push(mv.notation);
-        next = if game.is_over() { None } else { table.probe(position_key(game)).and_then(|e| e.best) };
+        next = if board.game().is_over() { None } else { table.probe(board.key()).and_then(|e| e.best) };
     }
     for _ in 0..line.len() {
-        let _ = game.undo();
+        board.undo();
     }
     line
 }

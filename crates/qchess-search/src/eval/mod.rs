@@ -20,8 +20,15 @@
 //!
 //! All weights are in [`Weights`], the one place to tune them.
 
+mod king;
+mod terms;
+
 use qchess_core::classical::piece_attacks;
 use qchess_core::{Bitboard, Color, Piece, Position, Role, Square};
+
+pub use king::king_capture_probability;
+use king::king_spread;
+pub use terms::{KeptTerms, SquareValues};
 
 /// The weights of every evaluation term, in centipawns. See the [module docs](self).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -86,80 +93,30 @@ impl Weights {
 
 /// The score of `position` for the side to move, in centipawns.
 pub fn evaluate(position: &Position, weights: &Weights) -> f64 {
+    evaluate_with(position, weights, &KeptTerms::new(position, &SquareValues::new(weights)))
+}
+
+/// [`evaluate`] given the terms a search keeps up to date move by move ([`KeptTerms`]:
+/// material, piece-square and mobility): the king terms and the tempo are computed here.
+pub fn evaluate_with(position: &Position, weights: &Weights, terms: &KeptTerms) -> f64 {
     let us = position.turn();
-    let side = |color: Color| side_score(position, weights, color);
-    let mut score = side(us) - side(!us) + weights.tempo;
+    let squares = if us == Color::White { terms.squares() } else { -terms.squares() };
+    let mut score = squares + weights.mobility * (terms.mobility(us) - terms.mobility(!us));
+    score += weights.king_superposition * (king_spread(position, us) - king_spread(position, !us));
+    score += weights.tempo;
     score += weights.king_capture_now * king_capture_probability(position, !us);
     score -= weights.king_danger * king_capture_probability(position, us);
     score
-}
-
-/// Material, mobility, piece-square and king-superposition terms of one side.
-fn side_score(position: &Position, weights: &Weights, color: Color) -> f64 {
-    let blockers = position.certainly_full();
-    let own_full = blockers & position.pieces_of(color);
-    let mut score = 0.0;
-    let mut max_king = 0.0_f64;
-    for square in position.pieces_of(color) {
-        let Some(piece) = position.piece_at(square) else { continue };
-        let p = position.probability(square);
-        if piece.role == Role::King {
-            max_king = max_king.max(p);
-        }
-        let reach = reach(piece, square, blockers) & !own_full;
-        score += p * (weights.value(piece.role) + weights.mobility * f64::from(reach.count()));
-        score += p * weights.piece_square * piece_square(piece, square);
-    }
-    if max_king > 0.0 {
-        score += weights.king_superposition * (1.0 - max_king);
-    }
-    score
-}
-
-/// The best probability that one move of `color`'s opponent captures `color`'s king outright
-/// (removes every bit of it). See the [module docs](self).
-pub fn king_capture_probability(position: &Position, color: Color) -> f64 {
-    let kings = position.squares_of(Piece::new(color, Role::King));
-    let blockers = position.certainly_full();
-    let mut best = 0.0_f64;
-    let king_mass: f64 = kings.iter().map(|k| position.probability(k)).sum();
-    if king_mass <= 0.0 {
-        return 0.0;
-    }
-    for attacker in position.pieces_of(!color) {
-        let Some(piece) = position.piece_at(attacker) else { continue };
-        let attacks = piece_attacks(piece, attacker, blockers);
-        for king in kings.iter().filter(|&k| attacks.contains(k)) {
-            let mut clear = 1.0;
-            if piece.role.is_slider()
-                && let Some(path) = attacker.between(king)
-            {
-                for square in path {
-                    clear *= 1.0 - position.probability(square);
-                }
-            }
-            // Capturing one square removes the king only if all of it stood there.
-            let whole = position.probability(king) / king_mass;
-            let p = position.probability(attacker) * clear * position.probability(king) * whole;
-            best = best.max(p);
-        }
-    }
-    best
 }
 
 /// The squares a piece reaches with standard moves (pawns: their forward steps), slides
 /// stopped by `blockers` (the first blocker included).
 pub fn reach(piece: Piece, from: Square, blockers: Bitboard) -> Bitboard {
     match piece.role {
-        Role::Pawn => {
-            let mut squares = Bitboard::EMPTY;
-            if let Some(step) = from.offset(0, piece.color.forward())
-                && !blockers.contains(step)
-            {
-                squares = squares.with(step);
-            }
-            squares
-        }
+        Role::Pawn => match from.offset(0, piece.color.forward()) {
+            Some(step) if !blockers.contains(step) => Bitboard::from_square(step),
+            _ => Bitboard::EMPTY,
+        },
         _ => piece_attacks(piece, from, blockers),
     }
 }

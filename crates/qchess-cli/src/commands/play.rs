@@ -28,7 +28,7 @@ use crate::exit::bad_input_at;
 /// Flags of `qchess play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Who plays White: human, random (or ai), greedy, ai:0 .. ai:4, uqci:COMMAND.
+    /// Who plays White: human, random (or ai), greedy, ai:0 .. ai:6, uqci:COMMAND.
     #[arg(long, default_value = "human")]
     white: PlayerSpec,
     /// Who plays Black (as --white).

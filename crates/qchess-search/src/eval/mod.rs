@@ -78,6 +78,38 @@ impl Weights {
         }
     }
 
+    /// The weights in the order of [`terms`]: material of pawn to queen, piece-square scale,
+    /// mobility, king superposition, king capture now, king danger, tempo.
+    pub fn to_vector(&self) -> [f64; TERMS] {
+        let m = self.material;
+        [
+            m[0],
+            m[1],
+            m[2],
+            m[3],
+            m[4],
+            self.piece_square,
+            self.mobility,
+            self.king_superposition,
+            self.king_capture_now,
+            self.king_danger,
+            self.tempo,
+        ]
+    }
+
+    /// The weights from a vector in the order of [`terms`].
+    pub fn from_vector(v: [f64; TERMS]) -> Weights {
+        Weights {
+            material: [v[0], v[1], v[2], v[3], v[4]],
+            piece_square: v[5],
+            mobility: v[6],
+            king_superposition: v[7],
+            king_capture_now: v[8],
+            king_danger: v[9],
+            tempo: v[10],
+        }
+    }
+
     /// The material value of a role (0 for the king).
     pub fn value(&self, role: Role) -> f64 {
         match role {
@@ -107,6 +139,37 @@ pub fn evaluate_with(position: &Position, weights: &Weights, terms: &KeptTerms) 
     score += weights.king_capture_now * king_capture_probability(position, !us);
     score -= weights.king_danger * king_capture_probability(position, us);
     score
+}
+
+/// How many terms the evaluation weighs: [`terms`] and [`Weights::to_vector`].
+pub const TERMS: usize = 11;
+
+/// The evaluation's terms for the side to move, in the order of [`Weights::to_vector`]:
+/// [`evaluate`] is their sum weighed by the weights. Material of each role (pawn to queen)
+/// and the piece-square bonus, the side to move's less the opponent's; mobility, likewise;
+/// king spread, likewise; the probability that the side to move can capture the enemy king
+/// now; minus the probability that its own king can be captured; and 1 for the tempo. What
+/// a fit of the weights to game outcomes works with ([`crate::tune`]).
+pub fn terms(position: &Position) -> [f64; TERMS] {
+    let us = position.turn();
+    let mut terms = [0.0; TERMS];
+    for square in position.pieces_of(Color::White) | position.pieces_of(Color::Black) {
+        let Some(piece) = position.piece_at(square) else { continue };
+        let p = if piece.color == us { 1.0 } else { -1.0 } * position.probability(square);
+        if let Some(role) =
+            [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen].iter().position(|&r| r == piece.role)
+        {
+            terms[role] += p;
+        }
+        terms[5] += p * piece_square(piece, square);
+    }
+    let kept = KeptTerms::new(position, &SquareValues::new(&Weights::default()));
+    terms[6] = kept.mobility(us) - kept.mobility(!us);
+    terms[7] = king_spread(position, us) - king_spread(position, !us);
+    terms[8] = king_capture_probability(position, !us);
+    terms[9] = -king_capture_probability(position, us);
+    terms[10] = 1.0;
+    terms
 }
 
 /// The squares a piece reaches with standard moves (pawns: their forward steps), slides
@@ -171,6 +234,20 @@ mod tests {
         assert!((evaluate(&up, &weights) - 900.0).abs() < 1e-9);
         let down = position("4k3/8/8/8/8/8/8/3QK3 b - - 0 1");
         assert!((evaluate(&down, &weights) + 900.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn the_evaluation_is_its_terms_weighed_by_the_weights() {
+        let weights = Weights { mobility: 2.5, tempo: 7.0, ..Weights::default() };
+        assert_eq!(Weights::from_vector(weights.to_vector()), weights);
+        let mut game = qchess_engine::Game::standard();
+        for mv in ["b1^a3c3", "e7e5", "g1f3", "d8g5", "f3xg5", "e8e7", "a3c3^b1"] {
+            game.play(mv).unwrap();
+            let position = game.position();
+            let sum: f64 = terms(position).iter().zip(weights.to_vector()).map(|(t, w)| t * w).sum();
+            let value = evaluate(position, &weights);
+            assert!((sum - value).abs() < 1e-9, "after {mv}: terms give {sum}, the evaluation {value}");
+        }
     }
 
     #[test]

@@ -85,6 +85,10 @@ pub struct SearchInfo {
     /// The expected line: the best move, then the best replies (through the likelier outcome
     /// of each measurement). Just the best single move when a pair is to be played.
     pub pv: Vec<AlgebraicMove>,
+    /// With [`SearchLimits::every_root_value`]: every root move (pairs included) with its
+    /// exact value at the last finished depth (the chance-node value: each outcome weighed
+    /// by its probability), best first. Empty otherwise.
+    pub root_values: Vec<(Notation, f64)>,
 }
 
 impl SearchInfo {
@@ -131,6 +135,10 @@ pub(crate) struct Run<'a> {
     stopped: bool,
     /// The best root move of an iteration stopped before it finished.
     partial: Option<(RootMove, f64)>,
+    /// Whether every root move gets the whole window ([`SearchLimits::every_root_value`]).
+    every_root_value: bool,
+    /// Every root move's value from the last finished iteration, best first.
+    root_values: Vec<(Notation, f64)>,
 }
 
 impl Searcher {
@@ -194,6 +202,8 @@ impl Searcher {
             seldepth: 0,
             stopped: false,
             partial: None,
+            every_root_value: limits.every_root_value,
+            root_values: Vec::new(),
         };
         let first_key = copy.key();
         let stored = run.table.probe(first_key).and_then(|e| e.best);
@@ -217,6 +227,7 @@ impl Searcher {
             elapsed: Duration::ZERO,
             peak_states: root_states,
             pv: vec![first.notation],
+            root_values: Vec::new(),
         };
         for depth in 1..=limits.max_depth() {
             if depth > 1 && !run.deadline.next_iteration_fits(control) {
@@ -257,6 +268,7 @@ impl Searcher {
                 } else {
                     principal_variation(&mut copy, run.table, best, depth as usize)
                 },
+                root_values: run.root_values.clone(),
             };
             report(&found);
             if score.abs() >= CERTAIN_WIN {
@@ -293,8 +305,8 @@ impl Run<'_> {
         let mut scored = Vec::with_capacity(moves.len());
         for mv in moves.iter() {
             let value = match best {
-                None => self.move_value(board, mv, depth - 1, -WIN - 1.0, WIN + 1.0, 0),
-                Some((_, alpha)) => self.scout(board, mv, depth - 1, 0, alpha, WIN + 1.0, 0),
+                Some((_, alpha)) if !self.every_root_value => self.scout(board, mv, depth - 1, 0, alpha, WIN + 1.0, 0),
+                _ => self.move_value(board, mv, depth - 1, -WIN - 1.0, WIN + 1.0, 0),
             };
             if self.stopped {
                 self.partial = best;
@@ -311,6 +323,15 @@ impl Run<'_> {
         }
         // The next iteration tries the best first, the others in the order they scored.
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut values: Vec<(Notation, f64)> = if self.every_root_value {
+            scored
+                .iter()
+                .filter(|(value, _)| value.is_finite())
+                .map(|(value, mv)| (Notation::Move(mv.notation), *value))
+                .collect()
+        } else {
+            Vec::new()
+        };
         for (slot, (_, mv)) in moves.iter_mut().zip(scored) {
             *slot = mv;
         }
@@ -328,6 +349,11 @@ impl Run<'_> {
             }
         }
         scored_pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if self.every_root_value {
+            values.extend(scored_pairs.iter().map(|&(value, pair)| (pair, value)));
+            values.sort_by(|a, b| b.1.total_cmp(&a.1));
+            self.root_values = values;
+        }
         for (slot, (_, pair)) in pairs.iter_mut().zip(scored_pairs) {
             *slot = pair;
         }

@@ -30,7 +30,7 @@ fn every_move_is_judged_and_the_blunder_marked() {
     let text = qchess(&["analyse", "--record", &path, "--depth", "2"]);
     assert_eq!(text.code, Some(0), "{}", text.stderr);
     assert!(text.stdout.lines().any(|l| l.contains("e1f2") && l.ends_with("blunder")), "{}", text.stdout);
-    assert!(text.stdout.contains("White: 0 inaccuracies, 0 mistakes, 1 blunders"), "{}", text.stdout);
+    assert!(text.stdout.contains("White: 0 inaccuracies, 0 mistakes, 1 blunder;"), "{}", text.stdout);
 }
 
 #[test]

@@ -1,18 +1,29 @@
 //! Fits the evaluation weights to the games in a directory (`qchess match --save DIR`):
-//! `tune_weights DIR [STEPS] [RATE]`. Every fifth game (by file name order) is the test set.
+//! `tune_weights DIR [STEPS] [RATE] [FREE]`, FREE naming the weights to fit by their index in
+//! `Weights::to_vector` (`0,1,6`; all by default). Every fifth game (by file name order) is the
+//! test set.
 //! Prints the error of the default weights and of the fitted ones on both sets, and the fitted
 //! weights. See `qchess_search::tune` and `scripts/tune-eval.sh`.
 use std::path::PathBuf;
 
 use qchess_engine::record::GameRecord;
 use qchess_search::Weights;
-use qchess_search::tune::{Sample, error, fit, fit_scale, is_test_game, samples};
+use qchess_search::eval::TERMS;
+use qchess_search::tune::{Sample, error, fit_scale, fit_some, is_test_game, samples};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let dir = PathBuf::from(args.next().ok_or("usage: tune_weights DIR [STEPS] [RATE]")?);
     let steps: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(2000);
     let rate: f64 = args.next().map(|a| a.parse()).transpose()?.unwrap_or(0.002);
+    let mut free = [true; TERMS];
+    if let Some(list) = args.next() {
+        free = [false; TERMS];
+        for index in list.split(',') {
+            let index: usize = index.trim().parse()?;
+            *free.get_mut(index).ok_or("a weight index is below 11")? = true;
+        }
+    }
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)?
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|ext| ext == "pgn"))
@@ -33,7 +44,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         error(&train, &start, k),
         error(&test, &start, k)
     );
-    let fitted = fit(&train, &start, k, steps, rate);
+    let fitted = fit_some(&train, &start, k, steps, rate, &free);
     println!(
         "fitted weights:  training error {:.6}, test error {:.6}",
         error(&train, &fitted, k),

@@ -107,6 +107,12 @@ pub fn fit_scale(samples: &[Sample], weights: &Weights) -> f64 {
 /// gradient of the mean squared error, each term's step scaled to its typical size so that
 /// a weight moves by about `rate` times its own size per step at most.
 pub fn fit(samples: &[Sample], start: &Weights, k: f64, steps: usize, rate: f64) -> Weights {
+    fit_some(samples, start, k, steps, rate, &[true; TERMS])
+}
+
+/// [`fit`] of the weights `free` marks (in the order of [`Weights::to_vector`]); the others
+/// keep their values.
+pub fn fit_some(samples: &[Sample], start: &Weights, k: f64, steps: usize, rate: f64, free: &[bool; TERMS]) -> Weights {
     let mut weights = start.to_vector();
     let scale = weights.map(|w| w.abs().max(1.0));
     let (mut first, mut second) = ([0.0; TERMS], [0.0; TERMS]);
@@ -123,7 +129,7 @@ pub fn fit(samples: &[Sample], start: &Weights, k: f64, steps: usize, rate: f64)
             }
         }
         let count = samples.len().max(1) as f64;
-        for i in 0..TERMS {
+        for i in (0..TERMS).filter(|&i| free[i]) {
             // In units of the weight's size, so every weight learns at the same pace.
             let g = gradient[i] / count * scale[i];
             first[i] = beta1 * first[i] + (1.0 - beta1) * g;

@@ -75,14 +75,15 @@ pub fn run(args: Args, json: bool) -> Result<()> {
     }
     for (color, name) in [(Color::White, "White"), (Color::Black, "Black")] {
         let summary = Summary::of(&reviews, color);
+        let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
         let _ = writeln!(
             text,
-            "{name}: {} inaccuracies, {} mistakes, {} blunders; mean loss {:.1}% over {} moves",
-            summary.inaccuracies,
-            summary.mistakes,
-            summary.blunders,
+            "{name}: {}, {}, {}; mean loss {:.1}% over {}",
+            count(summary.inaccuracies, "inaccuracy", "inaccuracies"),
+            count(summary.mistakes, "mistake", "mistakes"),
+            count(summary.blunders, "blunder", "blunders"),
             100.0 * summary.mean_loss,
-            summary.moves
+            count(summary.moves, "move", "moves"),
         );
     }
     text.push_str(

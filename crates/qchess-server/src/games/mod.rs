@@ -16,12 +16,14 @@
 //!   occupied or empty.
 //! * `GET /api/games/{id}/record`: the game record; `GET /api/games/{id}/circuit?format=qasm2|qasm3`:
 //!   the game's accumulated circuit with its sidecar.
+//! * `GET /api/games/{id}/evaluation`, `/hint`, `/review`: the coach ([`analysis`]).
 //!
 //! Each game lives on a thread of its own ([`store`]): a game's board need not be `Send`, a slow
 //! or failing game never holds up another, and a panic while handling one request answers 500
 //! and leaves every game, that one included, as it was. Games unused for
 //! [`GamesConfig::idle_timeout`] are dropped.
 
+mod analysis;
 mod choices;
 mod handlers;
 pub mod session;
@@ -108,4 +110,5 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/games/{id}/squares/{square}", get(handlers::square))
         .route("/api/games/{id}/record", get(handlers::record))
         .route("/api/games/{id}/circuit", get(handlers::circuit))
+        .merge(analysis::routes())
 }

@@ -107,6 +107,7 @@ async function show(state) {
   ui.legal = [];
   if (humanToMove()) ui.legal = (await api("GET", `/api/games/${state.id}/moves`)).moves;
   render();
+  document.dispatchEvent(new CustomEvent("qchess:state", { detail: state })); // the coach (analysis.js)
   if (ui.hovered) onHover(ui.hovered);
   scheduleComputer();
 }

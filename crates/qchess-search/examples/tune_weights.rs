@@ -13,7 +13,7 @@ use qchess_search::tune::{Sample, error, fit_scale, fit_some, is_test_game, samp
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let dir = PathBuf::from(args.next().ok_or("usage: tune_weights DIR [STEPS] [RATE]")?);
+    let dir = PathBuf::from(args.next().ok_or("usage: tune_weights DIR [STEPS] [RATE] [FREE]")?);
     let steps: usize = args.next().map(|a| a.parse()).transpose()?.unwrap_or(2000);
     let rate: f64 = args.next().map(|a| a.parse()).transpose()?.unwrap_or(0.002);
     let mut free = [true; TERMS];

@@ -24,8 +24,10 @@ pub const MISTAKE: f64 = 0.20;
 pub const BLUNDER: f64 = 0.30;
 
 /// Centipawns that turn an even game into a 10-to-1 favourite: the scale of the logistic
-/// curve from values to expected scores ([`expected_score`]), the one the evaluation's fit
-/// to game outcomes found ([`crate::tune`]).
+/// curve from values to expected scores ([`expected_score`]), the Elo convention. (The fit of
+/// the evaluation to `ai:2` self-play games, [`crate::tune`], found a flatter curve, about
+/// 2170 centipawns: such games turn an advantage into a win less surely than careful play
+/// does, and a coach judges the moves of careful play.)
 pub const SCORE_SCALE: f64 = 400.0;
 
 /// The expected score (0 to 1) of a value in centipawns for the side it belongs to: certain

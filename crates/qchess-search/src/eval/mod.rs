@@ -51,6 +51,11 @@ pub struct Weights {
 }
 
 impl Default for Weights {
+    /// The weights as set by hand. A fit to the outcomes of 1500 `ai:2` self-play games
+    /// (`scripts/tune-eval.sh`, [`crate::tune`]) moved the pawn to 146, the rook to 568, the
+    /// piece-square scale to 1.42 and the king superposition weight to 17.5, but the fitted
+    /// weights only drew level with these in a match at `ai:4` (README, "Strength"), so these
+    /// stay.
     fn default() -> Weights {
         Weights {
             material: [100.0, 310.0, 330.0, 500.0, 900.0],

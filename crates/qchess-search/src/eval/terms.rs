@@ -75,7 +75,8 @@ fn add(pair: &mut [f64; 2], color: Color, value: f64) {
     pair[side(color)] += value;
 }
 
-/// The terms a search keeps per ply. See the [module docs](self).
+/// The terms a search keeps per ply: material and piece-square terms and mobility, updated
+/// from the squares a move changed ([`KeptTerms::after`]) instead of recomputed.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct KeptTerms {
     /// Material and piece-square terms, from White's view.

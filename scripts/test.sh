@@ -17,6 +17,15 @@ RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 section "tests"
 cargo test --workspace --locked
 
+section "game store on PostgreSQL (a throwaway cluster; its tests fail, not skip, here)"
+tests/store/with-postgres.sh sh -c 'cargo test --locked -p qchess-store --test store --test seats &&
+    cargo test --locked -p qchess-server --test stored &&
+    cargo test --locked -p qchess-cli --test cli store_instances'
+
+section "README figures: regression guards on the release build (scripts/guard-figures.py)"
+cargo build --release --locked -p qchess-cli
+python3 scripts/guard-figures.py --qchess "${CARGO_TARGET_DIR:-target}/release/qchess"
+
 section "backend comparison gate (local vs qchess serve, ideal, noisy and defective)"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/compare-gate.sh
 

@@ -105,8 +105,9 @@ fn routing_without_qiskit_prints_only_ours_and_a_bad_interpreter_is_named() {
     let routing = &json["workloads"][0];
     assert_eq!(routing["name"], "routing");
     assert!(routing["details"]["qiskit"].as_str().is_some_and(|q| q.starts_with("not run")), "{routing}");
-    let line = routing["details"]["ibm-heron, all games"].as_str().expect("a summary line");
-    assert!(line.contains("two-qubit gates") && !line.contains("Qiskit"), "{line}");
+    let line = routing["details"]["ibm-fez, all games"].as_str().expect("a summary line");
+    assert!(line.contains("two-qubit gates") && line.contains("ESP") && !line.contains("Qiskit"), "{line}");
+    assert!(line.ends_with("0 on broken elements"), "{line}");
 
     let missing = qchess(&["bench", "--quick", "--workload", "routing", "--qiskit", "/nonexistent/python3"]);
     assert_eq!(missing.code, Some(1), "{}", missing.stderr);

@@ -23,10 +23,16 @@ impl Run {
     }
 }
 
+/// The `qchess` binary, with its game store in the test's own directory (never the user's).
+pub fn command() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_qchess"));
+    command.env("QCHESS_DB", concat!(env!("CARGO_TARGET_TMPDIR"), "/cli-games.db"));
+    command
+}
+
 /// Runs `qchess` with `args` and collects its output.
 pub fn qchess(args: &[&str]) -> Run {
-    let output: Output =
-        Command::new(env!("CARGO_BIN_EXE_qchess")).args(args).output().expect("the qchess binary runs");
+    let output: Output = command().args(args).output().expect("the qchess binary runs");
     Run {
         code: output.status.code(),
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -61,8 +67,13 @@ pub struct Served {
 impl Served {
     /// Starts `qchess serve --addr 127.0.0.1:0` with `extra` flags and waits for its address.
     pub fn start(extra: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
-            .args(["serve", "--addr", "127.0.0.1:0"])
+        Served::start_at("127.0.0.1:0", extra)
+    }
+
+    /// Starts `qchess serve --addr ADDR` with `extra` flags and waits for its address.
+    pub fn start_at(addr: &str, extra: &[&str]) -> Served {
+        let mut child = command()
+            .args(["serve", "--addr", addr])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

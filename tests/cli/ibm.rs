@@ -20,7 +20,7 @@ fn on_serve(served: &Served, args: &[&str]) -> Command {
 
 /// `qchess ARGS` with the IBM flags pointing at `served` and this API key.
 fn with_key(served: &Served, key: &str, args: &[&str]) -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_qchess"));
+    let mut command = crate::common::command();
     command.args(args).args(["--ibm-url", &served.url, "--ibm-api-key", key, "--ibm-crn", "crn:v1:qchess:test"]);
     command.env_remove("QISKIT_IBM_TOKEN").env_remove("QISKIT_IBM_INSTANCE").env_remove("QCHESS_IBM_URL");
     command
@@ -43,7 +43,7 @@ fn serve(token_seconds: u64) -> Served {
 /// `qchess serve` requiring the key, its tokens living `token_seconds`, with `extra` flags.
 fn serve_with(token_seconds: u64, extra: &[&str]) -> Served {
     let lifetime = token_seconds.to_string();
-    let mut command = Command::new(env!("CARGO_BIN_EXE_qchess"));
+    let mut command = crate::common::command();
     command
         .args(["serve", "--addr", "127.0.0.1:0", "--seed", "7", "--api-key", KEY])
         .args(extra)
@@ -87,7 +87,7 @@ fn a_game_on_ibm_fez_gives_the_local_probabilities() {
     let served = serve(3600);
     let moves = "b1^a3c3 g8^f6h6 c3d5 b8^a6c6";
     let local = run({
-        let mut c = Command::new(env!("CARGO_BIN_EXE_qchess"));
+        let mut c = crate::common::command();
         c.args(["game", "--json", "--moves", moves]);
         c
     });
@@ -113,7 +113,7 @@ fn a_measured_move_on_ibm_fez_is_post_selected() {
     let served = serve(3600);
     let moves = "g1^f3h3 b8^a6c6 f2f3.m1 c6^d4e5";
     let local = run({
-        let mut c = Command::new(env!("CARGO_BIN_EXE_qchess"));
+        let mut c = crate::common::command();
         c.args(["game", "--json", "--moves", moves]);
         c
     });
@@ -220,7 +220,7 @@ fn ibm_noise_device_applies_the_calibration_and_ideal_is_the_default() {
     assert_eq!(x_read_as_zero(&serve(3600), 20_000), 0, "the default is ideal");
 
     let bad = run({
-        let mut c = Command::new(env!("CARGO_BIN_EXE_qchess"));
+        let mut c = crate::common::command();
         c.args(["serve", "--addr", "127.0.0.1:0", "--ibm-noise", "noisy"]);
         c
     });
@@ -231,7 +231,7 @@ fn ibm_noise_device_applies_the_calibration_and_ideal_is_the_default() {
 #[test]
 fn bad_specs_and_unknown_devices_exit_2() {
     let bare = run({
-        let mut c = Command::new(env!("CARGO_BIN_EXE_qchess"));
+        let mut c = crate::common::command();
         c.args(["game", "--backend", "ibm:", "--moves", "b1^a3c3"]);
         c
     });
@@ -248,7 +248,7 @@ fn bad_specs_and_unknown_devices_exit_2() {
     assert!(refused.stderr.contains("backend `ibm:ibm_fez`"), "{}", refused.stderr);
 
     let options = run({
-        let mut c = Command::new(env!("CARGO_BIN_EXE_qchess"));
+        let mut c = crate::common::command();
         c.args(["compare", "--vs", "ibm:ibm_fez,target=qpu.aria-1", "--moves", "b1^a3c3"]);
         c
     });

@@ -2,7 +2,7 @@
 //! against the computer, and in JSON.
 
 use std::io::{Read, Write};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// A game that ends on move 3: there is no check, so the queen simply takes the king.
@@ -15,7 +15,7 @@ struct Session {
 
 /// Runs `qchess play` with `input` on a pipe.
 fn play_piped(args: &[&str], input: &str) -> Session {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+    let mut child = crate::common::command()
         .arg("play")
         .args(args)
         .stdin(Stdio::piped())
@@ -48,7 +48,7 @@ fn play_on_pty(args: &[&str], input: &str) -> Session {
     let mut child = {
         // The command holds the slave's descriptors; dropping it closes them here, so reading
         // the master ends when the child exits.
-        let mut command = Command::new(env!("CARGO_BIN_EXE_qchess"));
+        let mut command = crate::common::command();
         command
             .arg("play")
             .args(args)

@@ -359,7 +359,7 @@ fn bad_flags_exit_2_and_sigterm_stops_the_server_cleanly() {
     let run = qchess(&["serve", "--addr", "not-an-address"]);
     assert_eq!(run.code, Some(2));
     // With --json the first line is an object with the address.
-    let mut json_child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+    let mut json_child = crate::common::command()
         .args(["serve", "--addr", "127.0.0.1:0", "--json"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

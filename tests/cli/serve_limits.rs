@@ -14,7 +14,7 @@ use crate::common::qchess;
 
 /// `qchess serve` on a free port with its stderr kept; returns the child and its URL.
 fn serve(extra: &[&str]) -> (Child, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qchess"))
+    let mut child = crate::common::command()
         .args(["serve", "--addr", "127.0.0.1:0"])
         .args(extra)
         .stdout(Stdio::piped())

@@ -263,3 +263,63 @@ fn single_precision_and_threads_agree_with_double() {
     assert_eq!(qchess(&["sim", file, "--precision", "half"]).code, Some(2));
     assert_eq!(qchess(&["sim", file, "--threads", "0"]).code, Some(2));
 }
+
+/// `qchess compile ARGS --format FORMAT` into `dir/name`, returning the file's path.
+fn compiled(dir: &std::path::Path, name: &str, args: &[&str], format: &str) -> PathBuf {
+    let path = dir.join(name);
+    let run = qchess(&[&["compile"], args, &["--format", format]].concat());
+    assert_eq!(run.code, Some(0), "compile {args:?}: {}", run.stderr);
+    std::fs::write(&path, &run.stdout).expect("write");
+    path
+}
+
+#[test]
+fn every_openqasm_3_file_qchess_writes_runs_as_its_openqasm_2_twin() {
+    // Plain circuits, routed ISA circuits for both device presets (over 156 or 127 declared
+    // qubits, run on those used), and a circuit with post-selected mid-game measurements.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let game = "g1^f3h3 b8^c6a6 e2e3 c6d4 f3xd4.m1";
+    let cases: [(&str, Vec<&str>); 4] = [
+        ("plain", vec!["--position", "startpos", "--moves", "b1^a3c3 e7e6 a3c3^b5"]),
+        ("heron", vec!["--position", "startpos", "--moves", game, "--target", "ibm-heron"]),
+        ("eagle", vec!["--position", "startpos", "--moves", "b1^a3c3 g8^f6h6 a3c3^b5", "--target", "ibm-eagle"]),
+        ("typed", vec!["--init", "b1,f6", "--moves", "b1^a3c3:SPLIT_JUMP:BASIC f6^d5h5:SPLIT_JUMP:BASIC"]),
+    ];
+    for (name, args) in cases {
+        let three = compiled(dir.path(), &format!("{name}.qasm3"), &args, "qasm3");
+        let two = compiled(dir.path(), &format!("{name}.qasm"), &args, "qasm2");
+        for mode in [vec!["--json"], vec!["--json", "--shots", "3000", "--seed", "5"]] {
+            let run3 = qchess(&[&["sim", three.to_str().expect("utf-8")], &mode[..]].concat());
+            let run2 = qchess(&[&["sim", two.to_str().expect("utf-8")], &mode[..]].concat());
+            assert_eq!(run3.code, Some(0), "{name}: {}", run3.stderr);
+            assert_eq!(run2.code, Some(0), "{name}: {}", run2.stderr);
+            let (json3, json2) = (run3.json(), run2.json());
+            if mode.len() > 1 {
+                assert_eq!(json3, json2, "{name}: the same counts from the same seed");
+                continue;
+            }
+            assert_eq!(json3["qubits"], json2["qubits"], "{name}");
+            let (p3, p2) =
+                (json3["probabilities"].as_object().expect("map"), json2["probabilities"].as_object().expect("map"));
+            assert_eq!(p3.keys().collect::<Vec<_>>(), p2.keys().collect::<Vec<_>>(), "{name}");
+            for (key, value) in p3 {
+                let (a, b) = (value.as_f64().expect("number"), p2[key].as_f64().expect("number"));
+                assert!((a - b).abs() < 1e-12, "{name}: outcome {key}: {a} vs {b}");
+            }
+            if name == "heron" || name == "eagle" {
+                assert!(run3.stderr.contains("declares") && run3.stderr.contains("qubits and uses"), "{}", run3.stderr);
+            }
+        }
+    }
+}
+
+#[test]
+fn openqasm_3_errors_name_the_place_and_exit_2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("loop.qasm3");
+    std::fs::write(&path, "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit q;\nfor int i in [0:3] { x q; }\n")
+        .expect("write");
+    let run = qchess(&["sim", path.to_str().expect("utf-8")]);
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("loop.qasm3:4:1: `for` loops are not supported"), "{}", run.stderr);
+}

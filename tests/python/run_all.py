@@ -8,13 +8,14 @@ from pathlib import Path
 
 import check_emitters
 import check_golden
+import check_qasm3
 import check_routing
 import check_sequences
 import check_sim
 
 
 def main() -> int:
-    reports = [check_sim.run(), check_emitters.run(Path(sys.argv[1])), check_golden.run(), check_sequences.run(), check_routing.run()]
+    reports = [check_sim.run(), check_emitters.run(Path(sys.argv[1])), check_golden.run(), check_qasm3.run(), check_sequences.run(), check_routing.run()]
     for report in reports:
         report.finish()
     passed = sum(r.passed for r in reports)

@@ -8,7 +8,9 @@ message, the game unchanged) and watches the computer play itself; asks the coac
 evaluation bar, a hint and the best line, blunders, and steps through the review of the game's
 marked moves. The browser console must stay
 free of errors throughout, but for the one refused move. Last, a game on the remote provider
-chosen in the backend chooser (a second `qchess serve`).
+chosen in the backend chooser (a second `qchess serve`, whose jobs wait in a queue): a move shows
+its waiting job until the job ends, a waiting move is canceled, and the visitor's games are listed
+and open again with a click.
 
 Usage: board_test.py QCHESS_BINARY ARTIFACT_DIR
 """
@@ -44,23 +46,31 @@ def serve(qchess, flags):
     return server, match.group(1)
 
 
+def chromium(downloads):
+    """A headless Chromium that saves downloads to `downloads` and keeps its console log."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
+                 "--disable-gpu", "--force-device-scale-factor=1"]:
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.add_experimental_option("prefs", {"download.default_directory": downloads,
+                                              "download.prompt_for_download": False})
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
 class Board:
     """One browser on one server, with the board's helpers."""
 
     def __init__(self, qchess, downloads):
-        # A second server stands in for a remote provider the board's games may choose.
-        self.provider, provider_url = serve(qchess, [])
-        self.server, self.url = serve(qchess, ["--seed", "11", "--game-backend", provider_url])
-        options = webdriver.ChromeOptions()
-        options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-        for flag in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1400,1000",
-                     "--disable-gpu", "--force-device-scale-factor=1"]:
-            options.add_argument(flag)
-        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        options.add_experimental_option("prefs", {"download.default_directory": downloads,
-                                                  "download.prompt_for_download": False})
-        service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-        self.driver = webdriver.Chrome(options=options, service=service)
+        # A second server stands in for a remote provider the board's games may choose; its
+        # jobs wait in its queue, so moves on it wait for their jobs.
+        self.provider, provider_url = serve(qchess, ["--queue-delay-ms", "1500", "--db", ":memory:"])
+        self.store = os.path.join(downloads, "games.db")
+        self.server, self.url = serve(qchess, ["--seed", "11", "--game-backend", provider_url, "--db", self.store,
+                                               "--game-answer-wait-ms", "100"])
+        self.driver = chromium(downloads)
         self.console = []
 
     def close(self):
@@ -376,6 +386,52 @@ def check_remote_backend(board):
     print(f"ok   a game on the remote provider ({labels[1]}): the split shows 50% on f3 and h3")
 
 
+def check_waiting_move_cancel_and_your_games(board, artifacts):
+    first = board.state()["id"]
+    board.open("?backend=remote&white=human&black=human&seed=3")
+    remote = board.state()["id"]
+    assert remote != first
+    # A move on the slow provider waits for its job, and says so.
+    board.click("b1")
+    board.click("a3", shift=True)
+    board.click("c3", shift=True)
+    waiting = board.wait(lambda: board.driver.find_element(By.CSS_SELECTOR, '[data-testid="waiting"]').is_displayed()
+                         and board.text("waiting-text"), "the waiting move")
+    assert waiting.startswith("b1^a3c3 waits") and "for job " in waiting and "on http://127.0.0.1:" in waiting, waiting
+    board.driver.save_screenshot(os.path.join(artifacts, "waiting.png"))
+    assert board.state()["moves"] == [] and board.state()["waiting"] is True
+    board.wait(lambda: len(board.state()["moves"]) == 1, "the job to end")
+    board.idle()
+    assert not board.driver.find_element(By.CSS_SELECTOR, '[data-testid="waiting"]').is_displayed()
+    assert close(board.probability("a3"), 0.5) and close(board.probability("c3"), 0.5)
+    # A waiting move canceled: its job is canceled and the move taken back.
+    box = board.driver.find_element(By.CSS_SELECTOR, '[data-testid="move-input"]')
+    box.send_keys("g8^f6h6", Keys.ENTER)
+    board.wait(lambda: board.driver.find_element(By.CSS_SELECTOR, '[data-testid="waiting"]').is_displayed(),
+               "the second waiting move")
+    board.button("cancel-waiting")
+    board.wait(lambda: not board.state()["waiting"] and "Canceled the waiting g8^f6h6" in board.text("status"),
+               "the cancel")
+    board.idle()
+    assert [m["move"] for m in board.state()["moves"]] == ["b1^a3c3"]
+    assert board.piece("g8") == "n"
+    # The visitor's games: every game of this browser, newest first; a click opens one again.
+    items = board.wait(lambda: [li for li in board.driver.find_elements(By.CSS_SELECTOR, '[data-testid="your-games"] li')
+                                if li.get_attribute("data-game-id") == first] and
+                       board.driver.find_elements(By.CSS_SELECTOR, '[data-testid="your-games"] li'), "your games")
+    listed = [li.get_attribute("data-game-id") for li in items]
+    assert listed[0] == remote and first in listed, listed
+    assert "current" in items[0].get_attribute("class")
+    earlier = [li for li in items if li.get_attribute("data-game-id") == first][0]
+    earlier.click()
+    board.wait(lambda: board.state()["id"] == first, "the earlier game to open")
+    board.idle()
+    reopened = board.state()
+    assert reopened["moves"] and not reopened["waiting"], reopened["moves"]
+    print(f"ok   a move on the slow provider shows its waiting job ({waiting[:60]}...), a waiting move is canceled, "
+          f"and {len(listed)} games of this visitor are listed and open again")
+
+
 def main():
     qchess, artifacts = sys.argv[1], sys.argv[2]
     downloads = tempfile.mkdtemp(prefix="qchess-web-")
@@ -392,6 +448,7 @@ def main():
             lambda: check_computer_against_computer(board),
             lambda: check_coach(board, artifacts),
             lambda: check_remote_backend(board),
+            lambda: check_waiting_move_cancel_and_your_games(board, artifacts),
         ]
         for step in steps:
             step()

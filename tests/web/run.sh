@@ -3,6 +3,7 @@
 # with chess symbols) when missing, sets up .venv with selenium (scripts/python-env.sh), builds
 # qchess, and runs tests/web/board_test.py. The screenshot of a position with superposition and
 # entanglement is written to $QCHESS_WEB_ARTIFACTS (default target/web-artifacts/board.png).
+# Then tests/web/friends_test.py: two players and a spectator in three browsers, through seat links.
 # Honours CARGO_TARGET_DIR and QCHESS (path of a prebuilt binary).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,3 +28,4 @@ if [[ -z "${QCHESS:-}" ]]; then
 fi
 artifacts="${QCHESS_WEB_ARTIFACTS:-$target/web-artifacts}"
 .venv/bin/python tests/web/board_test.py "$QCHESS" "$artifacts"
+.venv/bin/python tests/web/friends_test.py "$QCHESS" "$artifacts"

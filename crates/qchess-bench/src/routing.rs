@@ -1,44 +1,50 @@
-//! Routing whole-game circuits onto IBM devices: our compiler's two-qubit gate count, depth and
-//! compile time, and (when a Python interpreter with Qiskit is given) Qiskit's transpiler at
-//! optimisation level 3 on the same circuits, side by side.
+//! Routing whole-game circuits onto IBM devices with their published calibrations: our
+//! compiler's estimated success probability (ESP), two-qubit gate count, depth and compile time,
+//! and (when a Python interpreter with Qiskit is given) Qiskit's transpiler at optimisation
+//! level 3 with the device's whole target, side by side.
 //!
 //! The circuits are the example games of `examples/` that have a two-qubit gate (replayed with
-//! their recorded outcomes; a game that measured the whole board ends with those measurements)
-//! and seeded random games of the `random-split-heavy` mix, each as one whole-game circuit. Each is
-//! compiled for every target (`ibm-heron`, `ibm-eagle`) `repeats` times; the time is the median
-//! of lowering, layout, routing, translation and the structure check (the simulation that
-//! re-verifies the result runs once afterwards, untimed, like `qchess compile --target`).
+//! their recorded outcomes; a game that measured the whole board ends with those measurements),
+//! seeded random games of the `random-split-heavy` mix, and seeded computer-against-computer
+//! games (`qchess play --white ai:0 --black ai:0 --seed N`, its first plies), each as one
+//! whole-game circuit. Each is compiled for every target (`ibm-torino`, `ibm-fez`,
+//! `ibm-brisbane`) `repeats` times; the time is the median of lowering, layout, routing,
+//! translation and the structure check (the simulation that re-verifies the result runs once
+//! afterwards, untimed, like `qchess compile --target`). Each device is made ready for routing
+//! once (broken elements out, cost tables; [`qchess_route::Device`]), untimed per circuit as
+//! Qiskit's backend target is built before `transpile` is timed; that time is reported apart
+//! (`device_ready_ms`).
 //!
 //! With [`RoutingPlan::qiskit`], `scripts/bench-routing.py` (built into the binary) runs with
-//! that interpreter: it reads the logical circuits (our OpenQASM 2 export), the targets' coupling
-//! maps and basis gates, and our routed circuits as JSON on stdin, transpiles each logical
-//! circuit with `transpile(optimization_level=3, seed_transpiler=0)` (timed once), counts both
-//! results in Qiskit's terms (two-qubit gates and `depth()`), and answers JSON on stdout. Our
-//! figures must equal Qiskit's count of our circuit, else the workload fails.
+//! that interpreter (see [`qiskit`] for the exchange): Qiskit transpiles each logical circuit
+//! with the backend's target (`qiskit-ibm-runtime`'s fake backend, built from the same files),
+//! and both results are counted, scored and checked for broken elements in Qiskit's terms, from
+//! the same calibration. Our figures must equal Qiskit's count of our circuit, else the workload
+//! fails.
 
-use std::io::Write;
+mod qiskit;
+mod summary;
+
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use qchess_circuit::ir::Op;
 use qchess_core::text::with_causes;
-use qchess_engine::Game;
+use qchess_core::{Color, Fen};
 use qchess_engine::record::GameRecord;
-use qchess_qasm::export::{Export, Format};
+use qchess_engine::{Game, GameOptions};
+use qchess_qasm::export::Export;
 use qchess_route::emit::{EmitInfo, QasmVersion, to_qasm};
 use qchess_route::program::from_circuit;
 use qchess_route::verify::{Equivalence, check_equivalence};
-use qchess_route::{CompileOptions, Compiled, Target, compile};
+use qchess_route::{CompileOptions, Compiled, Device, Target, compile_on};
+use qchess_search::player::{Player, PlayerSpec};
 use serde_json::{Value, json};
 
 use crate::error::BenchError;
 use crate::random::{MoveMix, play_game};
 use crate::report::WorkloadReport;
 use crate::stats::Timings;
-
-/// The Qiskit side, run with the interpreter of [`RoutingPlan::qiskit`].
-const QISKIT_SCRIPT: &str = include_str!("../../../scripts/bench-routing.py");
 
 /// The example games, as `examples/` holds them.
 pub(crate) const EXAMPLES: [(&str, &str); 10] = [
@@ -57,43 +63,57 @@ pub(crate) const EXAMPLES: [(&str, &str); 10] = [
 /// The random games' move mix: half the plies split, so that the circuits are wide.
 const RANDOM_MIX: MoveMix = MoveMix::SPLIT_HEAVY;
 
+/// The groups of circuits, as the summaries name them.
+const GROUPS: [&str; 3] = ["example", "random", "play"];
+
 /// What the routing workload compiles, and against what.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoutingPlan {
-    /// Targets, as `qchess compile --target` names them.
+    /// Targets: IBM presets with a published calibration (`ibm-torino`, `ibm-fez`,
+    /// `ibm-brisbane`, or the aliases `ibm-heron`, `ibm-eagle`).
     pub targets: Vec<String>,
     /// Seeded random games besides the examples.
     pub random_games: usize,
     /// Plies per random game at most.
     pub plies: usize,
+    /// Seeded computer-against-computer games (seeds 1, 2, ...), as `qchess play --white ai:0
+    /// --black ai:0 --seed N` plays them.
+    pub play_games: usize,
+    /// Plies of each of those games at most.
+    pub play_plies: usize,
     /// Compilations of each circuit per target; the median time is reported.
     pub repeats: usize,
-    /// A Python interpreter with Qiskit: when given, Qiskit transpiles the same circuits.
+    /// A Python interpreter with Qiskit (and, for the backends' own targets,
+    /// `qiskit-ibm-runtime`): when given, Qiskit transpiles the same circuits.
     pub qiskit: Option<PathBuf>,
 }
 
 impl RoutingPlan {
-    /// Heron and Eagle, 8 random games of 30 plies, 5 compilations each, no Qiskit.
+    /// Torino, Fez and Brisbane; 8 random games of 30 plies, 8 played games of 40 plies; 5
+    /// compilations each; no Qiskit.
     pub fn standard() -> RoutingPlan {
         RoutingPlan {
-            targets: vec!["ibm-heron".to_owned(), "ibm-eagle".to_owned()],
+            targets: ["ibm-torino", "ibm-fez", "ibm-brisbane"].map(str::to_owned).to_vec(),
             random_games: 8,
             plies: 30,
+            play_games: 8,
+            play_plies: 40,
             repeats: 5,
             qiskit: None,
         }
     }
 
-    /// Heron and Eagle, 2 random games of 12 plies, one compilation each.
+    /// Torino, Fez and Brisbane; 2 random games of 12 plies, one played game of 12 plies; one
+    /// compilation each.
     pub fn quick() -> RoutingPlan {
-        RoutingPlan { random_games: 2, plies: 12, repeats: 1, ..RoutingPlan::standard() }
+        RoutingPlan { random_games: 2, plies: 12, play_games: 1, play_plies: 12, repeats: 1, ..RoutingPlan::standard() }
     }
 }
 
 /// One whole-game circuit.
 struct GameCircuit {
     name: String,
-    /// `example` or `random`.
+    /// `example`, `random` or `play`.
     group: &'static str,
     export: Export,
 }
@@ -106,18 +126,13 @@ struct Routed {
     qubits: usize,
     two_qubit_gates: usize,
     depth: usize,
+    esp: f64,
+    /// Operations on a broken qubit or coupler (by the target's calibration).
+    broken: usize,
     millis: f64,
     /// Equivalence was checked by simulation (up to 20 qubits), not only the structure.
     verified: bool,
     qasm: String,
-}
-
-/// Qiskit's figures for one circuit on one target.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct Theirs {
-    two_qubit_gates: f64,
-    depth: f64,
-    millis: f64,
 }
 
 fn failed(what: impl Into<String>) -> BenchError {
@@ -139,7 +154,31 @@ fn has_multi_qubit_gate(export: &Export) -> bool {
     export.circuit.ops.iter().any(|op| matches!(op, Op::Gate { gate, .. } if gate.qubits().count() >= 2))
 }
 
-/// The example games with a two-qubit gate, then the random games.
+/// The first `plies` plies of `qchess play --white ai:0 --black ai:0 --seed SEED`, with
+/// `observe` called after each ply.
+fn played_game(
+    seed: u64,
+    plies: usize,
+    mut observe: impl FnMut(&Game, usize) -> Result<(), BenchError>,
+) -> Result<Game, BenchError> {
+    let what = |e: &dyn std::fmt::Display| failed(format!("played game {seed}: {e}"));
+    let mut game = Game::new(&Fen::start(), GameOptions::with_seed(seed)).map_err(|e| what(&with_causes(&e)))?;
+    let mut players = [
+        Player::new(&PlayerSpec::Random, seed).map_err(|e| what(&e))?,
+        Player::new(&PlayerSpec::Random, seed).map_err(|e| what(&e))?,
+    ];
+    for ply in 1..=plies {
+        if game.is_over() {
+            break;
+        }
+        let side = usize::from(game.turn() == Color::Black);
+        players[side].play(&mut game, Duration::from_millis(100)).map_err(|e| what(&with_causes(&e)))?;
+        observe(&game, ply)?;
+    }
+    Ok(game)
+}
+
+/// The example games with a two-qubit gate, then the random games, then the played games.
 fn game_circuits(plan: &RoutingPlan) -> Result<Vec<GameCircuit>, BenchError> {
     let mut circuits = Vec::new();
     for (name, text) in EXAMPLES {
@@ -162,11 +201,19 @@ fn game_circuits(plan: &RoutingPlan) -> Result<Vec<GameCircuit>, BenchError> {
             circuits.push(GameCircuit { name, group: "random", export });
         }
     }
+    for seed in 1..=plan.play_games as u64 {
+        let name = format!("play-{seed}");
+        let export = export_of(&played_game(seed, plan.play_plies, |_, _| Ok(()))?, &name)?;
+        if has_multi_qubit_gate(&export) {
+            circuits.push(GameCircuit { name, group: "play", export });
+        }
+    }
     Ok(circuits)
 }
 
-/// Compiles `circuit` for `target` `repeats` times; the median time, then one verification.
-fn route(circuit: &GameCircuit, target: &Target, repeats: usize) -> Result<Routed, BenchError> {
+/// Compiles `circuit` for `device` `repeats` times; the median time, then one verification.
+fn route(circuit: &GameCircuit, device: &Device, repeats: usize) -> Result<Routed, BenchError> {
+    let target = device.target();
     let what = |e: &dyn std::fmt::Display| failed(format!("{} on {}: {e}", circuit.name, target.name));
     let export = &circuit.export;
     let mut times = Vec::with_capacity(repeats.max(1));
@@ -175,7 +222,7 @@ fn route(circuit: &GameCircuit, target: &Target, repeats: usize) -> Result<Route
         let started = Instant::now();
         let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).map_err(|e| what(&e))?;
         let options = CompileOptions { seed: 0, verify: false, ..CompileOptions::default() };
-        let result = compile(&program, target, &options).map_err(|e| what(&e))?;
+        let result = compile_on(&program, device, &options).map_err(|e| what(&e))?;
         times.push(started.elapsed());
         compiled = Some(result);
     }
@@ -195,202 +242,104 @@ fn route(circuit: &GameCircuit, target: &Target, repeats: usize) -> Result<Route
         qubits: export.circuit.num_qubits(),
         two_qubit_gates: compiled.two_qubit_count(),
         depth: compiled.depth(),
-        millis: median_duration(&times).as_secs_f64() * 1e3,
+        esp: compiled.esp.ok_or_else(|| what(&"the target has no calibration"))?,
+        broken: target.broken_uses(&compiled.ops),
+        millis: summary::median_duration(&times).as_secs_f64() * 1e3,
         verified: equivalence == Equivalence::Equivalent,
         qasm: to_qasm(&compiled, target, &info, QasmVersion::V3),
     })
 }
 
-/// The median of sorted durations.
-fn median_duration(sorted: &[Duration]) -> Duration {
-    match sorted.len() {
-        0 => Duration::ZERO,
-        n if n % 2 == 1 => sorted[n / 2],
-        n => (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
+/// How the estimated success probability falls with the length of a game: the played games
+/// cut after every tenth ply, each compiled for `device`; per length, the median ESP, two-qubit
+/// gate count and qubit count over the games.
+fn esp_by_length(plan: &RoutingPlan, device: &Device) -> Result<Value, BenchError> {
+    /// The figures of the games cut at one length.
+    struct Cut {
+        plies: usize,
+        esp: Vec<f64>,
+        two_qubit_gates: Vec<f64>,
+        qubits: Vec<f64>,
     }
-}
-
-/// The median of `values` (0 when empty).
-fn median(mut values: Vec<f64>) -> f64 {
-    values.sort_by(f64::total_cmp);
-    match values.len() {
-        0 => 0.0,
-        n if n % 2 == 1 => values[n / 2],
-        n => (values[n / 2 - 1] + values[n / 2]) / 2.0,
-    }
-}
-
-/// Runs the Qiskit side with `python` on the logical circuits and our routed ones; returns its
-/// figures per (target, circuit) in the order of `routed`.
-fn run_qiskit(
-    python: &std::path::Path,
-    circuits: &[GameCircuit],
-    targets: &[(&String, &Target)],
-    routed: &[Routed],
-) -> Result<(String, Vec<Theirs>), BenchError> {
-    let mut logical = Vec::new();
-    for circuit in circuits {
-        let text = circuit.export.render(Format::Qasm2).map_err(|e| failed(format!("{}: {e}", circuit.name)))?.text();
-        let ours: serde_json::Map<String, Value> =
-            routed.iter().filter(|r| r.name == circuit.name).map(|r| (r.target.clone(), json!(r.qasm))).collect();
-        logical.push(json!({ "name": circuit.name, "qasm2": text, "routed": ours }));
-    }
-    let devices: serde_json::Map<String, Value> = targets
-        .iter()
-        .map(|(spec, t)| ((*spec).clone(), json!({ "coupling_map": t.coupling, "basis_gates": t.basis.gate_names() })))
+    let mut cuts: Vec<Cut> = (1..=plan.play_plies / 10)
+        .map(|k| Cut { plies: 10 * k, esp: Vec::new(), two_qubit_gates: Vec::new(), qubits: Vec::new() })
         .collect();
-    let request = json!({ "targets": devices, "circuits": logical, "seed": 0 });
-
-    let mut child = Command::new(python)
-        .args(["-c", QISKIT_SCRIPT, "--transpile"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .map_err(|e| failed(format!("cannot start {}: {e}", python.display())))?;
-    let mut stdin = child.stdin.take().ok_or_else(|| failed("no stdin for the Qiskit side"))?;
-    let body = request.to_string();
-    // Written from a thread so that a child that answers early cannot block on a full pipe.
-    let writer = std::thread::spawn(move || stdin.write_all(body.as_bytes()));
-    let output = child.wait_with_output().map_err(|e| failed(format!("the Qiskit side: {e}")))?;
-    writer
-        .join()
-        .map_err(|_| failed("writing to the Qiskit side panicked"))?
-        .map_err(|e| failed(format!("writing to the Qiskit side: {e}")))?;
-    if !output.status.success() {
-        return Err(failed(format!("the Qiskit side ({}) exited with {}", python.display(), output.status)));
+    for seed in 1..=plan.play_games as u64 {
+        let name = format!("play-{seed}");
+        played_game(seed, plan.play_plies, |game, ply| {
+            let Some(cut) = cuts.iter_mut().find(|c| c.plies == ply) else { return Ok(()) };
+            let export = export_of(game, &name)?;
+            let what = |e: &dyn std::fmt::Display| failed(format!("{name} after {ply} plies: {e}"));
+            let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).map_err(|e| what(&e))?;
+            let options = CompileOptions { seed: 0, verify: false, ..CompileOptions::default() };
+            let compiled = compile_on(&program, device, &options).map_err(|e| what(&e))?;
+            cut.esp.push(compiled.esp.unwrap_or(f64::NAN));
+            cut.two_qubit_gates.push(compiled.two_qubit_count() as f64);
+            cut.qubits.push(export.circuit.num_qubits() as f64);
+            Ok(())
+        })?;
     }
-    let answer: Value =
-        serde_json::from_slice(&output.stdout).map_err(|e| failed(format!("the Qiskit side answered no JSON: {e}")))?;
-    let version = answer["qiskit"].as_str().unwrap_or("unknown").to_owned();
-    let rows = answer["rows"].as_array().ok_or_else(|| failed("the Qiskit side answered no rows"))?;
-    let mut theirs = Vec::with_capacity(routed.len());
-    for ours in routed {
-        let row = rows
-            .iter()
-            .find(|row| row["target"] == ours.target.as_str() && row["name"] == ours.name.as_str())
-            .ok_or_else(|| failed(format!("Qiskit gave no figures for {} on {}", ours.name, ours.target)))?;
-        let number = |key: &str| {
-            row.pointer(key)
-                .and_then(Value::as_f64)
-                .ok_or_else(|| failed(format!("Qiskit's row for {} has no {key}", ours.name)))
-        };
-        // Both circuits are counted the same way: our figures must be Qiskit's count of ours.
-        let counted = (number("/ours/two_qubit_gates")?, number("/ours/depth")?);
-        if counted != (ours.two_qubit_gates as f64, ours.depth as f64) {
-            return Err(failed(format!(
-                "{} on {}: we count {} two-qubit gates and depth {}, Qiskit counts {counted:?} of the same circuit",
-                ours.name, ours.target, ours.two_qubit_gates, ours.depth
-            )));
-        }
-        theirs.push(Theirs {
-            two_qubit_gates: number("/qiskit/two_qubit_gates")?,
-            depth: number("/qiskit/depth")?,
-            millis: number("/qiskit/ms")?,
-        });
-    }
-    Ok((version, theirs))
-}
-
-/// Medians of one group of rows, ours and (when run) Qiskit's, as JSON and as a line of text.
-fn summarise(rows: &[(&Routed, Option<Theirs>)]) -> (Value, String) {
-    let ours = |f: fn(&Routed) -> f64| median(rows.iter().map(|(r, _)| f(r)).collect());
-    let (two, depth, ms) = (ours(|r| r.two_qubit_gates as f64), ours(|r| r.depth as f64), ours(|r| r.millis));
-    let mut figures = json!({
-        "circuits": rows.len(),
-        "qubits": [rows.iter().map(|(r, _)| r.qubits).min(), rows.iter().map(|(r, _)| r.qubits).max()],
-        "median_two_qubit_gates": two,
-        "median_depth": depth,
-        "median_compile_ms": ms,
-    });
-    let theirs: Vec<(&Routed, Theirs)> = rows.iter().filter_map(|(r, t)| t.map(|t| (*r, t))).collect();
-    if theirs.len() != rows.len() || rows.is_empty() {
-        let line = format!("{} circuits: {two} two-qubit gates, depth {depth}, {ms:.2} ms (medians)", rows.len());
-        return (figures, line);
-    }
-    let qiskit = |f: fn(&Theirs) -> f64| median(theirs.iter().map(|(_, t)| f(t)).collect());
-    let ratio = |f: fn(&Routed) -> f64, g: fn(&Theirs) -> f64| {
-        median(theirs.iter().map(|(r, t)| f(r) / g(t).max(f64::MIN_POSITIVE)).collect())
-    };
-    let (their_two, their_depth, their_ms) = (qiskit(|t| t.two_qubit_gates), qiskit(|t| t.depth), qiskit(|t| t.millis));
-    let two_ratio = ratio(|r| r.two_qubit_gates as f64, |t| t.two_qubit_gates);
-    let depth_ratio = ratio(|r| r.depth as f64, |t| t.depth);
-    let speedups: Vec<f64> = theirs.iter().map(|(r, t)| t.millis / r.millis.max(1e-6)).collect();
-    let min_speedup = speedups.iter().copied().fold(f64::INFINITY, f64::min);
-    let speedup = median(speedups);
-    figures["qiskit"] = json!({
-        "median_two_qubit_gates": their_two,
-        "median_depth": their_depth,
-        "median_compile_ms": their_ms,
-        "median_ratio_two_qubit_gates": two_ratio,
-        "median_ratio_depth": depth_ratio,
-        "median_speedup": speedup,
-        "min_speedup": min_speedup,
-    });
-    let line = format!(
-        "{} circuits, ours vs Qiskit O3 (medians): two-qubit gates {two} vs {their_two} (ratio {two_ratio:.3}), \
-         depth {depth} vs {their_depth} (ratio {depth_ratio:.3}), {ms:.2} ms vs {their_ms:.0} ms \
-         (speed-up {speedup:.0}x, least {min_speedup:.0}x)",
-        rows.len()
-    );
-    (figures, line)
-}
-
-/// Checks, before anything is compiled, that `python` runs and has what the Qiskit side imports.
-fn check_python(python: &std::path::Path) -> Result<(), BenchError> {
-    let output = Command::new(python)
-        .args(["-c", "import qiskit, qiskit.qasm2, qiskit.qasm3, qiskit_qasm3_import"])
-        .stdin(Stdio::null())
-        .output()
-        .map_err(|e| failed(format!("--qiskit: cannot start {}: {e}", python.display())))?;
-    if output.status.success() {
-        return Ok(());
-    }
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let last = stderr.lines().rev().find(|line| !line.trim().is_empty()).unwrap_or("no message");
-    Err(failed(format!("--qiskit: {} cannot import qiskit and qiskit_qasm3_import: {last}", python.display())))
+    let rows: Vec<Value> = cuts
+        .into_iter()
+        .filter(|cut| !cut.esp.is_empty())
+        .map(|cut| {
+            json!({ "plies": cut.plies, "games": cut.esp.len(), "median_esp": summary::median(cut.esp),
+                    "median_two_qubit_gates": summary::median(cut.two_qubit_gates),
+                    "median_qubits": summary::median(cut.qubits) })
+        })
+        .collect();
+    Ok(Value::Array(rows))
 }
 
 /// Runs the routing workload.
 pub(crate) fn run(plan: &RoutingPlan) -> Result<WorkloadReport, BenchError> {
     if let Some(python) = &plan.qiskit {
-        check_python(python)?;
+        qiskit::check_python(python)?;
     }
-    let targets =
-        plan.targets.iter().map(|spec| Target::resolve(spec).map_err(|e| failed(format!("target {spec}: {e}"))));
-    let targets: Vec<Target> = targets.collect::<Result<_, _>>()?;
+    let mut targets = Vec::with_capacity(plan.targets.len());
+    let mut devices = Vec::with_capacity(plan.targets.len());
+    let mut preparing = serde_json::Map::new();
+    for spec in &plan.targets {
+        let files = qchess_route::target::presets::published(spec)
+            .ok_or_else(|| failed(format!("target {spec}: not an IBM preset with a published calibration")))?;
+        let target = Target::resolve(spec).map_err(|e| failed(format!("target {spec}: {e}")))?;
+        // Made ready once per device, as Qiskit is handed a backend whose target is built.
+        let started = Instant::now();
+        let device = Device::new(target.clone()).map_err(|e| failed(format!("target {spec}: {e}")))?;
+        preparing.insert(spec.clone(), json!(started.elapsed().as_secs_f64() * 1e3));
+        devices.push(device);
+        targets.push((spec.clone(), target, files));
+    }
     let circuits = game_circuits(plan)?;
     let mut timings = Timings::with_capacity(circuits.len() * targets.len());
     let mut routed = Vec::with_capacity(circuits.len() * targets.len());
-    for (spec, target) in plan.targets.iter().zip(&targets) {
+    for ((spec, _, _), device) in targets.iter().zip(&devices) {
         for circuit in &circuits {
-            let mut result = route(circuit, target, plan.repeats)?;
+            let mut result = route(circuit, device, plan.repeats)?;
             result.target.clone_from(spec);
             timings.push(Duration::from_secs_f64(result.millis / 1e3));
             routed.push(result);
         }
     }
-    let named: Vec<(&String, &Target)> = plan.targets.iter().zip(&targets).collect();
     let (qiskit_version, theirs) = match &plan.qiskit {
         Some(python) => {
-            let (version, theirs) = run_qiskit(python, &circuits, &named, &routed)?;
+            let (version, theirs) = qiskit::run(python, &circuits, &targets, &routed)?;
             (Some(version), theirs.into_iter().map(Some).collect())
         }
         None => (None, vec![None; routed.len()]),
     };
-    let rows: Vec<(&Routed, Option<Theirs>)> = routed.iter().zip(theirs).collect();
+    let rows: Vec<(&Routed, Option<qiskit::Theirs>)> = routed.iter().zip(theirs).collect();
 
     let mut report = WorkloadReport::named("routing").with_summary(timings.summary());
     let mut details = serde_json::Map::new();
     details.insert("qiskit".into(), json!(qiskit_version.unwrap_or_else(|| "not run (--qiskit PYTHON)".to_owned())));
     let mut medians = serde_json::Map::new();
-    for spec in &plan.targets {
-        let mine: Vec<(&Routed, Option<Theirs>)> = rows.iter().filter(|(r, _)| &r.target == spec).copied().collect();
+    for (spec, _, _) in &targets {
+        let mine: Vec<_> = rows.iter().filter(|(r, _)| &r.target == spec).cloned().collect();
         let mut per_group = serde_json::Map::new();
-        for group in ["example", "random", "all"] {
-            let chosen: Vec<(&Routed, Option<Theirs>)> =
-                mine.iter().filter(|(r, _)| group == "all" || r.group == group).copied().collect();
-            let (figures, line) = summarise(&chosen);
+        for group in GROUPS.into_iter().chain(["all"]) {
+            let chosen: Vec<_> = mine.iter().filter(|(r, _)| group == "all" || r.group == group).cloned().collect();
+            let (figures, line) = summary::summarise(&chosen);
             details.insert(format!("{spec}, {group} games"), json!(line));
             per_group.insert(group.to_owned(), figures);
         }
@@ -398,15 +347,22 @@ pub(crate) fn run(plan: &RoutingPlan) -> Result<WorkloadReport, BenchError> {
     }
     // Equivalence is simulated up to 20 qubits; every circuit's structure is checked.
     details.insert("simulated_equivalent".into(), json!(routed.iter().filter(|r| r.verified).count()));
+    details.insert("broken_uses".into(), json!(routed.iter().map(|r| r.broken).sum::<usize>()));
     details.insert("medians".into(), Value::Object(medians));
+    details.insert("device_ready_ms".into(), Value::Object(preparing));
+    let mut by_length = serde_json::Map::new();
+    for ((spec, _, _), device) in targets.iter().zip(&devices) {
+        by_length.insert(spec.clone(), esp_by_length(plan, device)?);
+    }
+    details.insert("esp_by_plies".into(), Value::Object(by_length));
     let circuits: Vec<Value> = rows
         .iter()
         .map(|(r, t)| {
             json!({
-                "target": r.target, "game": r.name, "qubits": r.qubits,
+                "target": r.target, "game": r.name, "group": r.group, "qubits": r.qubits,
                 "verified": if r.verified { "equivalent" } else { "structure" },
-                "ours": { "two_qubit_gates": r.two_qubit_gates, "depth": r.depth, "ms": r.millis },
-                "qiskit": t.map(|t| json!({ "two_qubit_gates": t.two_qubit_gates, "depth": t.depth, "ms": t.millis })),
+                "ours": { "two_qubit_gates": r.two_qubit_gates, "depth": r.depth, "ms": r.millis, "esp": r.esp, "broken": r.broken },
+                "qiskit": t.map(|t| json!({ "two_qubit_gates": t.two_qubit_gates, "depth": t.depth, "ms": t.millis, "esp": t.esp, "broken": t.broken })),
             })
         })
         .collect();
@@ -433,14 +389,14 @@ mod tests {
     }
 
     #[test]
-    fn quick_run_routes_every_circuit_onto_both_devices() {
+    fn quick_run_routes_every_circuit_onto_every_device_without_a_broken_element() {
         let report = run(&RoutingPlan::quick()).expect("runs");
         let details = &report.details;
         let circuits = details["circuits"].as_array().expect("circuits");
-        // Eight examples have two-qubit gates; two random games on two targets.
-        let examples = circuits.iter().filter(|c| c["game"].as_str().is_some_and(|g| !g.starts_with("random"))).count();
-        assert_eq!(examples, 2 * 8, "{details:#}");
-        assert_eq!(circuits.len(), 2 * 10, "{details:#}");
+        // Eight examples have two-qubit gates; two random games and one played game; three targets.
+        let examples = circuits.iter().filter(|c| c["group"] == "example").count();
+        assert_eq!(examples, 3 * 8, "{details:#}");
+        assert_eq!(circuits.len(), 3 * 11, "{details:#}");
         for circuit in circuits {
             let small = circuit["qubits"].as_u64().is_some_and(|q| q <= 20);
             assert!(
@@ -448,11 +404,19 @@ mod tests {
                 "circuits of at most 20 qubits are simulated: {circuit}"
             );
             assert!(circuit["ours"]["two_qubit_gates"].as_u64().is_some_and(|n| n >= 1), "{circuit}");
+            assert_eq!(circuit["ours"]["broken"], 0, "{circuit}");
+            assert!(circuit["ours"]["esp"].as_f64().is_some_and(|p| p > 0.0 && p < 1.0), "{circuit}");
             assert!(circuit["qiskit"].is_null());
         }
-        assert_eq!(report.moves, Some(20));
-        let heron = &details["medians"]["ibm-heron"]["all"];
-        assert_eq!(heron["circuits"], 10);
-        assert!(details["ibm-eagle, all games"].as_str().is_some_and(|l| l.starts_with("10 circuits")), "{details:#}");
+        assert_eq!(details["broken_uses"], 0);
+        assert_eq!(report.moves, Some(33));
+        let by_length = &details["esp_by_plies"]["ibm-torino"][0];
+        assert_eq!((by_length["plies"].as_u64(), by_length["games"].as_u64()), (Some(10), Some(1)), "{details:#}");
+        assert!(by_length["median_esp"].as_f64().is_some_and(|p| p > 0.0 && p < 1.0), "{details:#}");
+        assert_eq!(details["medians"]["ibm-torino"]["all"]["circuits"], 11);
+        assert!(
+            details["ibm-brisbane, all games"].as_str().is_some_and(|l| l.starts_with("11 circuits")),
+            "{details:#}"
+        );
     }
 }

@@ -35,6 +35,9 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use crate::exit::bad_input_at;
 
 mod ibm;
+mod stored;
+
+pub use ibm::{IbmArgs, ready_device};
 
 /// Which kind of backend.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -143,7 +146,10 @@ pub struct RemoteArgs {
     /// Shots per job of sampling backends, before post-selection grows them (default 1000).
     #[arg(long)]
     pub shots: Option<u64>,
-    /// Seconds one remote job may take, retries included.
+    /// The most seconds one move (or one circuit) spends with a remote provider in the
+    /// foreground: every request, retry, back-off and the wait for its job. A kept game's job
+    /// goes on when the time runs out (resume it with `qchess games resume`; without the flag
+    /// such a move waits until its job ends); otherwise the job is canceled (default 3600).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
     /// IBM Cloud API key of `--backend ibm:DEVICE` (default: the QISKIT_IBM_TOKEN environment

@@ -5,6 +5,7 @@ mod backend;
 mod commands;
 mod exit;
 mod output;
+mod store;
 mod time_limit;
 
 use std::process::ExitCode;
@@ -31,7 +32,7 @@ enum Command {
     Perft(commands::perft::Args),
     /// Run typed moves on an occupancy-level quantum board and print exact probabilities.
     Board(commands::board::Args),
-    /// Run an OpenQASM 2.0 file on the built-in simulator.
+    /// Run an OpenQASM 2.0 or 3 file on the built-in simulator.
     Sim(commands::sim::Args),
     /// Write the circuit of a game or of typed board moves as OpenQASM or IonQ JSON.
     Compile(commands::compile::Args),
@@ -39,6 +40,8 @@ enum Command {
     Game(commands::game::Args),
     /// Play an interactive game in the terminal, against a person or the computer.
     Play(commands::play::Args),
+    /// List, show, resume, cancel or export the games kept in the game store.
+    Games(commands::games::Args),
     /// Play a short narrated demo game on the built-in simulator.
     Demo(commands::demo::Args),
     /// Serve the IonQ-compatible provider API and the quantum board REST API over HTTP.
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Compile(args) => commands::compile::run(args, cli.json),
         Command::Game(args) => commands::game::run(args, cli.json),
         Command::Play(args) => commands::play::run(args, cli.json),
+        Command::Games(args) => commands::games::run(args, cli.json),
         Command::Demo(args) => commands::demo::run(args, cli.json),
         Command::Serve(args) => commands::serve::run(args, cli.json),
         Command::Compare(args) => commands::compare::run(*args, cli.json),

@@ -12,6 +12,7 @@
 //!   replayed with every recorded outcome forced.
 //! - [`analysis`]: Bell correlations and log negativity between squares.
 //! - [`ai`]: a seeded random mover.
+//! - [`clock`]: Fischer chess clocks (`5+3`) and the PGN clock comment `[%clk H:MM:SS]`.
 //! - [`diagram`]: a terminal board with each square's piece and probability.
 //!
 //! Depends on `qchess-core` (rules, notation) and `qchess-sim` (the local board).
@@ -33,6 +34,7 @@
 
 pub mod ai;
 pub mod analysis;
+pub mod clock;
 pub mod diagram;
 mod error;
 pub mod game;

@@ -135,6 +135,8 @@ pub enum EndReason {
     Resignation,
     /// The loser's clock ran out.
     Time,
+    /// Both players agreed to a draw.
+    Agreement,
 }
 
 impl EndReason {
@@ -150,6 +152,7 @@ impl EndReason {
             EndReason::InsufficientMaterial => "insufficient material",
             EndReason::Resignation => "resignation",
             EndReason::Time => "time",
+            EndReason::Agreement => "draw agreed",
         }
     }
 }

@@ -168,6 +168,16 @@ fn resignation_and_time_end_the_game_and_replay_from_records() {
     assert_eq!(record.replay().expect("replays").result(), GameResult::WhiteWins);
     record.set_tag("Termination", "abandoned");
     assert!(record.replay().expect_err("unknown").to_string().contains("Termination"));
+
+    let mut agreed = checkmate("startpos");
+    play_all(&mut agreed, "d2d4 d7d5");
+    let end = agreed.agree_draw().expect("both agree");
+    assert_eq!((end.result, end.reason), (GameResult::Draw, EndReason::Agreement));
+    assert!(agreed.agree_draw().is_err() && agreed.concede(Color::White, EndReason::Resignation).is_err());
+    let record = GameRecord::from_game(&agreed, &RecordInfo::default());
+    assert_eq!((record.tag("Termination"), record.result), (Some("draw agreed"), GameResult::Draw));
+    let replayed = record.to_string().parse::<GameRecord>().expect("parses").replay().expect("replays");
+    assert_eq!(replayed.end().map(|e| e.reason), Some(EndReason::Agreement));
 }
 
 #[test]

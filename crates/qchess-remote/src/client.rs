@@ -39,14 +39,14 @@ use crate::error::RemoteError;
 use crate::interrupt::InterruptGuard;
 use crate::probabilities::Probabilities;
 use crate::progress::Progress;
-use crate::retry::{Attempts, send_with_retries};
+use crate::retry::{Attempts, Deadline, send_with_retries};
 use crate::wire::{CIRCUIT_JOB_TYPE, ErrorBody, JobCreated, JobInfo, JobRequest, JobStatus, Noise};
 
 /// How often a waiting loop looks for Ctrl-C between polls.
 const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
 
 /// How long canceling a job may take when the wait is being abandoned anyway.
-const CANCEL_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const CANCEL_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Longest error text kept from a provider's answer.
 const MESSAGE_LIMIT: usize = 300;
@@ -90,15 +90,34 @@ impl IonqClient {
         &self.config
     }
 
-    /// Runs `circuit` for `shots` shots: lowers, submits, waits and fetches the results.
+    /// Runs `circuit` for `shots` shots: lowers, submits, waits and fetches the results, all
+    /// within the configured overall timeout.
     pub async fn run(&self, circuit: &Circuit, shots: u64) -> Result<JobResult, RemoteError> {
+        self.run_before(circuit, shots, self.deadline()).await
+    }
+
+    /// [`IonqClient::run`] within `deadline` (shared with the rest of a move's requests).
+    pub async fn run_before(
+        &self,
+        circuit: &Circuit,
+        shots: u64,
+        deadline: Deadline,
+    ) -> Result<JobResult, RemoteError> {
         let input = to_ionq(circuit)?;
-        self.run_ionq(&input, shots).await
+        self.run_ionq_before(&input, shots, deadline).await
     }
 
     /// Runs an IonQ JSON circuit for `shots` shots.
     pub async fn run_ionq(&self, input: &IonqCircuit, shots: u64) -> Result<JobResult, RemoteError> {
-        let deadline = Instant::now() + self.config.overall_timeout();
+        self.run_ionq_before(input, shots, self.deadline()).await
+    }
+
+    async fn run_ionq_before(
+        &self,
+        input: &IonqCircuit,
+        shots: u64,
+        deadline: Deadline,
+    ) -> Result<JobResult, RemoteError> {
         let job_id = self.submit_before(input, shots, deadline).await?;
         self.wait_before(&job_id, deadline).await?;
         let probabilities = self.probabilities_before(&job_id, input.qubits, deadline).await?;
@@ -124,10 +143,15 @@ impl IonqClient {
 
     /// Submits a job and returns its id.
     pub async fn submit(&self, input: &IonqCircuit, shots: u64) -> Result<String, RemoteError> {
-        self.submit_before(input, shots, Instant::now() + self.config.overall_timeout()).await
+        self.submit_before(input, shots, self.deadline()).await
     }
 
-    async fn submit_before(&self, input: &IonqCircuit, shots: u64, deadline: Instant) -> Result<String, RemoteError> {
+    /// The overall timeout from now.
+    pub fn deadline(&self) -> Deadline {
+        Deadline::after(self.config.overall_timeout())
+    }
+
+    async fn submit_before(&self, input: &IonqCircuit, shots: u64, deadline: Deadline) -> Result<String, RemoteError> {
         let request = self.job_request(input, shots)?;
         let body = serde_json::to_vec(&request)
             .map_err(|e| RemoteError::MalformedResponse { what: "writing the job".into(), detail: e.to_string() })?;
@@ -142,10 +166,11 @@ impl IonqClient {
 
     /// The job's current state.
     pub async fn job(&self, job_id: &str) -> Result<JobInfo, RemoteError> {
-        self.job_before(job_id, Instant::now() + self.config.overall_timeout()).await
+        self.job_before(job_id, self.deadline()).await
     }
 
-    async fn job_before(&self, job_id: &str, deadline: Instant) -> Result<JobInfo, RemoteError> {
+    /// [`IonqClient::job`] within `deadline`.
+    pub async fn job_before(&self, job_id: &str, deadline: Deadline) -> Result<JobInfo, RemoteError> {
         let what = format!("the status of job {job_id}");
         let answer = self.send(&what, Method::GET, &self.job_url(job_id, ""), None, deadline).await?;
         let info: JobInfo = parse(&answer, &what)?;
@@ -157,14 +182,15 @@ impl IonqClient {
 
     /// The results of a completed job of `qubits` qubits.
     pub async fn probabilities(&self, job_id: &str, qubits: u32) -> Result<Probabilities, RemoteError> {
-        self.probabilities_before(job_id, qubits, Instant::now() + self.config.overall_timeout()).await
+        self.probabilities_before(job_id, qubits, self.deadline()).await
     }
 
-    async fn probabilities_before(
+    /// [`IonqClient::probabilities`] within `deadline`.
+    pub async fn probabilities_before(
         &self,
         job_id: &str,
         qubits: u32,
-        deadline: Instant,
+        deadline: Deadline,
     ) -> Result<Probabilities, RemoteError> {
         let what = format!("the results of job {job_id}");
         let url = self.job_url(job_id, "/results/probabilities");
@@ -175,10 +201,14 @@ impl IonqClient {
 
     /// How many qubits the configured backend has (`GET /backends/{backend}`).
     pub async fn backend_qubits(&self) -> Result<u32, RemoteError> {
+        self.backend_qubits_before(self.deadline()).await
+    }
+
+    /// [`IonqClient::backend_qubits`] within `deadline`.
+    pub async fn backend_qubits_before(&self, deadline: Deadline) -> Result<u32, RemoteError> {
         let target = self.config.target().as_str();
         let what = format!("the description of backend {target}");
         let url = format!("{}/backends/{target}", self.config.base_url());
-        let deadline = Instant::now() + self.config.request_timeout() * 2;
         let answer = self.send(&what, Method::GET, &url, None, deadline).await?;
         let body: Value = parse(&answer, &what)?;
         body.get("qubits")
@@ -189,7 +219,8 @@ impl IonqClient {
 
     /// Asks the provider to cancel a job.
     pub async fn cancel(&self, job_id: &str) -> Result<(), RemoteError> {
-        let deadline = Instant::now() + self.config.request_timeout().min(CANCEL_TIMEOUT) * 2;
+        // A cancel is sent when time is up, so it gets a short time of its own.
+        let deadline = Deadline::after(self.config.request_timeout().min(CANCEL_TIMEOUT) * 2);
         let what = format!("canceling job {job_id}");
         self.send(&what, Method::PUT, &self.job_url(job_id, "/status/cancel"), None, deadline).await.map(|_| ())
     }
@@ -197,16 +228,17 @@ impl IonqClient {
     /// Polls a job until it completes. A failed or canceled job is an error; so is reaching the
     /// overall timeout or Ctrl-C, after which the job is canceled.
     pub async fn wait(&self, job_id: &str) -> Result<JobInfo, RemoteError> {
-        self.wait_before(job_id, Instant::now() + self.config.overall_timeout()).await
+        self.wait_before(job_id, self.deadline()).await
     }
 
-    async fn wait_before(&self, job_id: &str, deadline: Instant) -> Result<JobInfo, RemoteError> {
+    async fn wait_before(&self, job_id: &str, deadline: Deadline) -> Result<JobInfo, RemoteError> {
         let interrupt = if self.config.cancel_on_interrupt() { InterruptGuard::listen() } else { None };
         let progress = Progress::new(self.config.progress(), job_id);
         let poll = self.config.poll();
         let mut delay = poll.initial;
         loop {
             let info = match self.job_before(job_id, deadline).await {
+                Err(RemoteError::OutOfTime { .. }) => return Err(self.abandon(job_id, false, deadline).await),
                 Err(error @ RemoteError::Timeout { .. }) => {
                     // Best effort: the job is abandoned whether or not the provider hears us.
                     let _ = self.cancel(job_id).await;
@@ -227,12 +259,12 @@ impl IonqClient {
             let wake = Instant::now() + delay;
             while Instant::now() < wake {
                 if interrupt.as_ref().is_some_and(InterruptGuard::interrupted) {
-                    return Err(self.abandon(job_id, true).await);
+                    return Err(self.abandon(job_id, true, deadline).await);
                 }
-                if Instant::now() >= deadline {
-                    return Err(self.abandon(job_id, false).await);
+                if deadline.passed() {
+                    return Err(self.abandon(job_id, false, deadline).await);
                 }
-                let until = wake.min(deadline).min(Instant::now() + INTERRUPT_CHECK);
+                let until = wake.min(deadline.at).min(Instant::now() + INTERRUPT_CHECK);
                 tokio::time::sleep_until(until).await;
             }
             delay = (delay + delay / 2).min(poll.max).max(Duration::from_millis(1));
@@ -240,13 +272,13 @@ impl IonqClient {
     }
 
     /// Cancels a job that will not be waited for any longer and says why.
-    async fn abandon(&self, job_id: &str, by_user: bool) -> RemoteError {
+    async fn abandon(&self, job_id: &str, by_user: bool, deadline: Deadline) -> RemoteError {
         // Best effort: the wait is over whether or not the provider hears us.
         let _ = self.cancel(job_id).await;
         if by_user {
             RemoteError::Canceled { job_id: job_id.into(), by_user: true }
         } else {
-            RemoteError::Timeout { what: format!("waiting for job {job_id}"), after: self.config.overall_timeout() }
+            deadline.out_of_time(&format!("job {job_id} (canceled)"))
         }
     }
 
@@ -272,14 +304,14 @@ impl IonqClient {
         method: Method,
         url: &str,
         body: Option<Vec<u8>>,
-        deadline: Instant,
+        deadline: Deadline,
     ) -> Result<Answer, RemoteError> {
         let attempts = Attempts {
             what,
             idempotent: method != Method::POST,
             policy: self.config.retry(),
             request_timeout: self.config.request_timeout(),
-            deadline: Some((deadline, self.config.overall_timeout())),
+            deadline: Some(deadline),
             max_response_bytes: self.config.max_response_bytes(),
         };
         let build = || {
@@ -294,6 +326,76 @@ impl IonqClient {
         };
         send_with_retries(&attempts, build, status_error).await.map(|body| Answer { body })
     }
+}
+
+/// Jobs submitted under a name, and found again by it: a client that crashed between sending a
+/// submission and reading its answer asks the provider whether the job was taken before it
+/// submits the circuit again (so a job is never submitted twice).
+impl IonqClient {
+    /// Submits a job named `name` within `deadline` and returns its id.
+    pub async fn submit_named(
+        &self,
+        input: &IonqCircuit,
+        shots: u64,
+        name: &str,
+        deadline: Deadline,
+    ) -> Result<String, RemoteError> {
+        let mut request = self.job_request(input, shots)?;
+        request.name = Some(name.to_owned());
+        let body = serde_json::to_vec(&request)
+            .map_err(|e| RemoteError::MalformedResponse { what: "writing the job".into(), detail: e.to_string() })?;
+        let answer =
+            self.send("submitting the job", Method::POST, &self.config.jobs_url(), Some(body), deadline).await?;
+        let created: JobCreated = parse(&answer, "submitting the job")?;
+        if created.id.is_empty() {
+            return Err(malformed("submitting the job", "the job id is empty"));
+        }
+        Ok(created.id)
+    }
+
+    /// The id of the job named `name` among the newest `within` jobs the provider lists
+    /// (`GET /jobs?limit=&next=`, newest first), `None` when there is none; every page within
+    /// `deadline`.
+    pub async fn find_job_named(
+        &self,
+        name: &str,
+        within: usize,
+        deadline: Deadline,
+    ) -> Result<Option<String>, RemoteError> {
+        const PAGE: usize = 100;
+        let what = format!("the job list (looking for job {name})");
+        let mut next: Option<String> = None;
+        let mut seen = 0;
+        while seen < within {
+            let mut url = format!("{}?limit={PAGE}", self.config.jobs_url());
+            if let Some(after) = &next {
+                url.push_str(&format!("&next={}", query_escape(after)));
+            }
+            let answer = self.send(&what, Method::GET, &url, None, deadline).await?;
+            let page: Value = parse(&answer, &what)?;
+            let jobs = page.get("jobs").and_then(Value::as_array).ok_or_else(|| malformed(&what, "it has no jobs"))?;
+            if let Some(job) = jobs.iter().find(|job| job.get("name").and_then(Value::as_str) == Some(name)) {
+                let id = job.get("id").and_then(Value::as_str).ok_or_else(|| malformed(&what, "a job has no id"))?;
+                return Ok(Some(id.to_owned()));
+            }
+            seen += jobs.len();
+            next = page.get("next").and_then(Value::as_str).map(str::to_owned);
+            if jobs.is_empty() || next.is_none() {
+                break;
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// `text` for a URL query value: anything but `[A-Za-z0-9._~-]` escaped.
+fn query_escape(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 pub(crate) fn parse<T: serde::de::DeserializeOwned>(answer: &Answer, what: &str) -> Result<T, RemoteError> {

@@ -311,7 +311,8 @@ impl ProviderConfig {
         self
     }
 
-    /// Sets the longest time one job may take from submission to results, retries included.
+    /// Sets the longest time one move (one run of the remote board) may spend with the provider:
+    /// every request, retry, back-off and the wait for its job.
     #[must_use]
     pub fn with_overall_timeout(mut self, timeout: Duration) -> ProviderConfig {
         self.overall_timeout = timeout.max(Duration::from_millis(1));
@@ -389,7 +390,8 @@ impl ProviderConfig {
         self.request_timeout
     }
 
-    /// The longest time one job may take.
+    /// The longest time one move may spend with the provider (see
+    /// [`ProviderConfig::with_overall_timeout`]).
     pub fn overall_timeout(&self) -> Duration {
         self.overall_timeout
     }

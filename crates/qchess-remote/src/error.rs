@@ -91,13 +91,22 @@ pub enum RemoteError {
         /// What the network layer said.
         detail: String,
     },
-    /// Something took longer than allowed.
-    #[error("{what} timed out after {:.1} s", .after.as_secs_f64())]
+    /// One request got no answer within its own timeout (and could not be retried).
+    #[error("{what} got no answer within {:.1} s", .after.as_secs_f64())]
     Timeout {
-        /// What timed out.
+        /// What was asked.
         what: String,
-        /// The limit that was reached.
+        /// The request's timeout.
         after: Duration,
+    },
+    /// The time the command may spend with the provider for one move (`--timeout`: every
+    /// request, retry, back-off and wait for the job) ran out.
+    #[error("{what} did not finish within the --timeout of {:.1} s", .timeout.as_secs_f64())]
+    OutOfTime {
+        /// What was under way: a request, or the wait for a job (and whether it was canceled).
+        what: String,
+        /// The `--timeout`.
+        timeout: Duration,
     },
     /// The provider answered something that is not what the API promises.
     #[error("malformed answer to {what}: {detail}")]

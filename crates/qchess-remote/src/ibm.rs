@@ -15,6 +15,11 @@
 //! * **Device descriptions.** [`IbmClient::configuration`] fetches
 //!   `GET {api}/backends/{device}/configuration` (the JSON `qchess-route` reads as a target) and
 //!   keeps it on disk in the cache directory, reused for [`CONFIGURATION_TTL`].
+//!   [`IbmClient::properties`] fetches `GET {api}/backends/{device}/properties` (the calibration:
+//!   error rates, elements not operational, `last_update_date`) and caches it the same way, with
+//!   the time it was fetched; it is reused for at most [`PROPERTIES_TTL`], and once the cached
+//!   calibration is a day old (IBM calibrates daily, so a newer one is due) for at most
+//!   [`PROPERTIES_RECHECK`].
 //! * **Jobs.** [`IbmClient::run`] submits one OpenQASM 3 ISA circuit as a Sampler V2 job
 //!   (`POST {api}/jobs`), polls `GET {api}/jobs/{id}` with growing waits until its status is
 //!   final (asking the service to cancel it on Ctrl-C), and reads `GET {api}/jobs/{id}/results`:
@@ -45,7 +50,15 @@ use crate::client::{Answer, classify, excerpt, malformed, parse};
 use crate::config::{ApiKey, DEFAULT_MAX_RESPONSE_BYTES, RetryPolicy};
 use crate::error::RemoteError;
 use crate::interrupt::InterruptGuard;
-use crate::retry::{Attempts, send_with_retries};
+use crate::retry::{Attempts, Deadline, send_with_retries};
+
+mod jobs;
+
+pub use jobs::{IbmJobPhase, IbmJobState};
+
+mod cache;
+
+pub use cache::unix_seconds;
 
 /// IBM Cloud's IAM service.
 pub const DEFAULT_IAM_URL: &str = "https://iam.cloud.ibm.com";
@@ -58,6 +71,12 @@ pub const REFRESH_MARGIN: Duration = Duration::from_secs(60);
 
 /// How long a cached device configuration is reused before it is fetched again.
 pub const CONFIGURATION_TTL: Duration = Duration::from_secs(24 * 3600);
+
+/// How long cached properties (a calibration) are reused at most.
+pub const PROPERTIES_TTL: Duration = Duration::from_secs(3 * 3600);
+
+/// How long cached properties are reused once their calibration is a day old.
+pub const PROPERTIES_RECHECK: Duration = Duration::from_secs(10 * 60);
 
 /// The grant type of an API-key exchange.
 const APIKEY_GRANT: &str = "urn:ibm:params:oauth:grant-type:apikey";
@@ -79,6 +98,9 @@ pub struct IbmConfig {
     pub cache_dir: Option<PathBuf>,
     /// Timeout of one request.
     pub request_timeout: Duration,
+    /// The most time one run (a move's requests, retries, back-off and the wait for its job)
+    /// may take (`--timeout`); the job is canceled when it runs out.
+    pub overall_timeout: Duration,
     /// Retries of a failed request.
     pub retry: RetryPolicy,
     /// The most bytes of one successful answer read (`--max-response-bytes`); a larger answer
@@ -98,6 +120,7 @@ impl IbmConfig {
             device: device.into(),
             cache_dir: None,
             request_timeout: Duration::from_secs(30),
+            overall_timeout: Duration::from_secs(3600),
             retry: RetryPolicy::default(),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
         }
@@ -151,13 +174,22 @@ impl IbmClient {
         &self.config
     }
 
+    /// The overall timeout from now.
+    pub fn deadline(&self) -> Deadline {
+        Deadline::after(self.config.overall_timeout)
+    }
+
     /// A live bearer token, exchanging the API key when there is none or it is about to expire.
     pub async fn token(&self) -> Result<String, RemoteError> {
+        self.token_before(self.deadline()).await
+    }
+
+    async fn token_before(&self, deadline: Deadline) -> Result<String, RemoteError> {
         let mut token = self.token.lock().await;
         match token.as_ref() {
             Some(live) if Instant::now() < live.refresh_at => Ok(live.access.clone()),
             _ => {
-                let fresh = self.exchange().await?;
+                let fresh = self.exchange(deadline).await?;
                 let access = fresh.access.clone();
                 *token = Some(fresh);
                 Ok(access)
@@ -174,13 +206,13 @@ impl IbmClient {
     }
 
     /// Exchanges the API key for a token at IAM.
-    async fn exchange(&self) -> Result<Token, RemoteError> {
+    async fn exchange(&self, deadline: Deadline) -> Result<Token, RemoteError> {
         let what = "exchanging the IBM Cloud API key for a token";
         let body =
             format!("grant_type={}&apikey={}", form_encode(APIKEY_GRANT), form_encode(self.config.api_key.secret()));
         let url = format!("{}/identity/token", self.config.iam_url.trim_end_matches('/'));
         let request = Request { method: Method::POST, url, body: Some(body.into_bytes()), form: true, bearer: None };
-        let answer = self.send(what, &request).await?;
+        let answer = self.send(what, &request, deadline).await?;
         let token: TokenAnswer = parse(&answer, what)?;
         if token.access_token.is_empty() {
             return Err(malformed(what, "the access token is empty"));
@@ -193,16 +225,23 @@ impl IbmClient {
     /// `GET {api}/{path}` with the token; on 401 the key is exchanged again and the request
     /// sent once more.
     pub async fn get(&self, what: &str, path: &str) -> Result<Value, RemoteError> {
-        self.call(what, Method::GET, path, None).await
+        self.call(what, Method::GET, path, None, self.deadline()).await
     }
 
     /// A request to the API with the token, exchanging the key again once on 401.
-    async fn call(&self, what: &str, method: Method, path: &str, body: Option<&Value>) -> Result<Value, RemoteError> {
+    async fn call(
+        &self,
+        what: &str,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+        deadline: Deadline,
+    ) -> Result<Value, RemoteError> {
         let url = format!("{}/{}", self.config.api_url.trim_end_matches('/'), path.trim_start_matches('/'));
         let body = body.map(|b| serde_json::to_vec(b).unwrap_or_default());
         let mut refreshed = false;
         loop {
-            let token = self.token().await?;
+            let token = self.token_before(deadline).await?;
             let request = Request {
                 method: method.clone(),
                 url: url.clone(),
@@ -210,7 +249,7 @@ impl IbmClient {
                 form: false,
                 bearer: Some(token.clone()),
             };
-            match self.send(what, &request).await {
+            match self.send(what, &request, deadline).await {
                 Err(RemoteError::Auth { status: 401, .. }) if !refreshed => {
                     self.drop_token(&token).await;
                     refreshed = true;
@@ -222,89 +261,70 @@ impl IbmClient {
     }
 
     /// Runs one OpenQASM 3 ISA circuit for `shots` shots as a Sampler V2 job: submits it,
-    /// polls until it is final (canceling it on Ctrl-C), and decodes its samples.
+    /// polls until it is final (canceling it on Ctrl-C or when the overall timeout runs out),
+    /// and decodes its samples.
     pub async fn run(&self, circuit: &str, shots: u64) -> Result<SamplerResult, RemoteError> {
-        let job = serde_json::json!({
-            "program_id": "sampler",
-            "backend": self.config.device,
-            "params": { "pubs": [[circuit, null, shots]], "version": 2 },
-        });
-        let created = self.call("submitting the job", Method::POST, "jobs", Some(&job)).await?;
-        let job_id = created
-            .get("id")
-            .and_then(Value::as_str)
-            .filter(|id| !id.is_empty())
-            .ok_or_else(|| malformed("submitting the job", "the answer has no job id"))?;
-        let job_id = job_id.to_owned();
+        self.run_before(circuit, shots, self.deadline()).await
+    }
+
+    /// [`IbmClient::run`] within `deadline` (shared with the rest of a move's requests).
+    pub async fn run_before(
+        &self,
+        circuit: &str,
+        shots: u64,
+        deadline: Deadline,
+    ) -> Result<SamplerResult, RemoteError> {
+        let job_id = self.submit(circuit, shots, deadline).await?;
         let interrupt = InterruptGuard::listen();
         let mut delay = Duration::from_millis(100);
         loop {
-            let what = format!("the status of job {job_id}");
-            let info = self.get(&what, &format!("jobs/{}", path_segment(&job_id))).await?;
-            let status =
-                info.pointer("/state/status").or_else(|| info.get("status")).and_then(Value::as_str).unwrap_or("");
-            match status {
-                "Completed" => break,
-                "Failed" => {
-                    let reason = info.pointer("/state/reason").and_then(Value::as_str).unwrap_or("no reason given");
-                    return Err(RemoteError::JobFailed { job_id, code: "Failed".into(), message: reason.to_owned() });
+            let state = match self.job_state(&job_id, deadline).await {
+                Err(RemoteError::OutOfTime { .. }) => return Err(self.abandon(&job_id, false, deadline).await),
+                other => other?,
+            };
+            match state.phase {
+                IbmJobPhase::Completed => break,
+                IbmJobPhase::Failed => {
+                    let message = state.reason.unwrap_or_else(|| "no reason given".to_owned());
+                    return Err(RemoteError::JobFailed { job_id, code: "Failed".into(), message });
                 }
                 // `Cancelled - Ran too long` too.
-                cancelled if cancelled.starts_with("Cancelled") => {
-                    return Err(RemoteError::Canceled { job_id, by_user: false });
-                }
-                _ => {}
+                IbmJobPhase::Cancelled => return Err(RemoteError::Canceled { job_id, by_user: false }),
+                IbmJobPhase::Queued | IbmJobPhase::Running => {}
             }
             if interrupt.as_ref().is_some_and(InterruptGuard::interrupted) {
-                // Best effort: the wait is over whether or not the service hears us.
-                let _ = self
-                    .call("canceling the job", Method::POST, &format!("jobs/{}/cancel", path_segment(&job_id)), None)
-                    .await;
-                return Err(RemoteError::Canceled { job_id, by_user: true });
+                return Err(self.abandon(&job_id, true, deadline).await);
             }
-            tokio::time::sleep(delay).await;
+            if deadline.passed() {
+                return Err(self.abandon(&job_id, false, deadline).await);
+            }
+            tokio::time::sleep_until((Instant::now() + delay).min(deadline.at)).await;
             delay = (delay * 3 / 2).min(Duration::from_secs(5));
         }
-        let what = format!("the results of job {job_id}");
-        let results = self.get(&what, &format!("jobs/{}/results", path_segment(&job_id))).await?;
-        SamplerResult::from_json(job_id, shots, &results).map_err(|detail| malformed(&what, &detail))
+        self.results(&job_id, shots, deadline).await
     }
 
-    /// The device's configuration (`backend_name`, `n_qubits`, `basis_gates`, `coupling_map`,
-    /// ...), from the cache when it is fresh, else from the API (and then cached).
-    pub async fn configuration(&self) -> Result<Value, RemoteError> {
-        let cached = self.cache_path().and_then(|path| {
-            let age = std::fs::metadata(&path).ok()?.modified().ok()?.elapsed().ok()?;
-            let text = (age < CONFIGURATION_TTL).then(|| std::fs::read(&path).ok()).flatten()?;
-            serde_json::from_slice::<Value>(&text).ok()
-        });
-        if let Some(configuration) = cached {
-            return Ok(configuration);
+    /// Asks the service to cancel a job that will not be waited for any longer, and says why.
+    async fn abandon(&self, job_id: &str, by_user: bool, deadline: Deadline) -> RemoteError {
+        // Best effort, with a short time of its own: the wait is over whether or not the
+        // service hears us.
+        let _ = self.cancel(job_id).await;
+        if by_user {
+            RemoteError::Canceled { job_id: job_id.to_owned(), by_user: true }
+        } else {
+            deadline.out_of_time(&format!("job {job_id} (canceled)"))
         }
-        let device = &self.config.device;
-        let what = format!("the configuration of {device}");
-        let configuration = self.get(&what, &format!("backends/{}/configuration", path_segment(device))).await?;
-        if let Some(path) = self.cache_path() {
-            // A cache that cannot be written only costs a fetch next time.
-            let _ = write_cache(&path, &configuration);
-        }
-        Ok(configuration)
-    }
-
-    fn cache_path(&self) -> Option<PathBuf> {
-        let dir = self.config.cache_dir.as_ref()?;
-        Some(dir.join(format!("{}.configuration.json", path_segment(&self.config.device))))
     }
 
     /// Sends one request with retries (see [`send_with_retries`]); returns the body of a 2xx answer.
-    async fn send(&self, what: &str, request: &Request) -> Result<Answer, RemoteError> {
+    async fn send(&self, what: &str, request: &Request, deadline: Deadline) -> Result<Answer, RemoteError> {
         let attempts = Attempts {
             what,
             // Exchanging the key again does no harm; a job submitted twice would run twice.
             idempotent: request.method != Method::POST || request.form,
             policy: self.config.retry,
             request_timeout: self.config.request_timeout,
-            deadline: None,
+            deadline: Some(deadline),
             max_response_bytes: self.config.max_response_bytes,
         };
         let build = || {
@@ -432,17 +452,6 @@ fn path_segment(text: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
-}
-
-/// Writes the cache atomically: a temporary file in the same directory, then a rename.
-fn write_cache(path: &std::path::Path, configuration: &Value) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(std::path::Path::new("."));
-    std::fs::create_dir_all(dir)?;
-    let temporary = dir.join(format!(".{}.{:016x}.tmp", std::process::id(), rand::random::<u64>()));
-    std::fs::write(&temporary, serde_json::to_vec(configuration).unwrap_or_default())?;
-    std::fs::rename(&temporary, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&temporary);
-    })
 }
 
 #[cfg(test)]

@@ -13,6 +13,8 @@
 //!   device configurations fetched and cached.
 //! * [`sampler`]: [`IbmRunner`](sampler::IbmRunner), qchess circuits routed onto an IBM device and
 //!   run as Sampler jobs, read back as the IonQ client's results.
+//! * [`journal`]: [`JobJournal`](journal::JobJournal), where a board records its jobs so that a
+//!   wait can stop (Ctrl-C, a time limit, a crash) and the same job be taken up later.
 //! * [`error`]: [`RemoteError`], what went wrong, sorted by what the user can do about it.
 //!
 //! Depends on `qchess-core`, `qchess-circuit` and `qchess-qasm` (for the IonQ JSON lowering).
@@ -32,6 +34,7 @@ pub mod config;
 pub mod error;
 pub mod ibm;
 mod interrupt;
+pub mod journal;
 pub mod probabilities;
 mod progress;
 pub mod retry;

@@ -26,8 +26,13 @@ impl Progress {
     }
 
     pub(crate) fn update(&self, status: &JobStatus) {
+        self.message(&status.to_string());
+    }
+
+    /// Shows `text` (a status in the provider's words) beside the spinner.
+    pub(crate) fn message(&self, text: &str) {
         if let Some(bar) = &self.bar {
-            bar.set_message(status.to_string());
+            bar.set_message(text.to_owned());
         }
     }
 }

@@ -13,6 +13,33 @@ use crate::error::RemoteError;
 /// Bytes read of an error answer: enough for any message worth showing.
 pub const ERROR_BODY_LIMIT: u64 = 64 * 1024;
 
+/// The end of the time one move may spend with the provider (`--timeout`): every request, retry,
+/// back-off and wait for a job of the move fits before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline {
+    /// When the time runs out.
+    pub at: Instant,
+    /// The timeout it was set from, for error messages.
+    pub timeout: Duration,
+}
+
+impl Deadline {
+    /// The deadline `timeout` from now.
+    pub fn after(timeout: Duration) -> Deadline {
+        Deadline { at: Instant::now() + timeout, timeout }
+    }
+
+    /// Whether the time has run out.
+    pub fn passed(&self) -> bool {
+        Instant::now() >= self.at
+    }
+
+    /// The error for `what` being cut short by this deadline.
+    pub fn out_of_time(&self, what: &str) -> RemoteError {
+        RemoteError::OutOfTime { what: what.to_owned(), timeout: self.timeout }
+    }
+}
+
 /// How one request is sent by [`send_with_retries`].
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Attempts<'a> {
@@ -26,8 +53,8 @@ pub(crate) struct Attempts<'a> {
     pub policy: RetryPolicy,
     /// Timeout of one attempt (shortened to what is left before the deadline).
     pub request_timeout: Duration,
-    /// When to give up whatever happens, and the overall timeout to name then.
-    pub deadline: Option<(Instant, Duration)>,
+    /// When the move's time with the provider runs out whatever happens (see [`Deadline`]).
+    pub deadline: Option<Deadline>,
     /// The most bytes of a successful answer read; a larger one is [`RemoteError::ResponseTooLarge`].
     pub max_response_bytes: u64,
 }
@@ -43,7 +70,7 @@ pub(crate) async fn send_with_retries(
 ) -> Result<Vec<u8>, RemoteError> {
     let Attempts { what, idempotent, policy, request_timeout, deadline, max_response_bytes } = *attempts_spec;
     let timed_out = |after: Duration| RemoteError::Timeout { what: what.to_owned(), after };
-    let past_deadline = || deadline.filter(|(at, _)| Instant::now() >= *at).map(|(_, after)| timed_out(after));
+    let past_deadline = || deadline.filter(Deadline::passed).map(|d| d.out_of_time(what));
     let mut attempts = 0u32;
     loop {
         attempts += 1;
@@ -51,7 +78,7 @@ pub(crate) async fn send_with_retries(
             return Err(error);
         }
         let timeout = match deadline {
-            Some((at, _)) => request_timeout.min(at - Instant::now()),
+            Some(deadline) => request_timeout.min(deadline.at - Instant::now()),
             None => request_timeout,
         };
         // What went wrong this time, if it may pass: the error to give up with, and a wait.
@@ -103,7 +130,8 @@ pub(crate) async fn send_with_retries(
             return Err(failure);
         }
         let wait = retry_delay(&policy, attempts - 1, retry_after, rand::random::<f64>());
-        if deadline.is_some_and(|(at, _)| Instant::now() + wait >= at) {
+        // No retry starts that could not finish in time: the failure so far is the answer.
+        if deadline.is_some_and(|deadline| Instant::now() + wait >= deadline.at) {
             return Err(failure);
         }
         tokio::time::sleep(wait).await;

@@ -42,7 +42,7 @@ pub struct RemoteSettings {
     pub noise_model: Option<String>,
     /// `--shots`: shots per job before the post-selection factor.
     pub shots: Option<u64>,
-    /// `--timeout`: seconds one job may take, retries included.
+    /// `--timeout`: seconds one move may spend with the provider, retries and the wait included.
     pub timeout_secs: Option<f64>,
     /// `--mitigation`: drop shots with impossible piece counts.
     pub mitigation: bool,

@@ -222,7 +222,8 @@ fn a_job_that_never_completes_times_out_and_is_canceled() {
         .expect("client");
     let started = Instant::now();
     let error = block_on(client.run(&x_circuit(), 100)).expect_err("times out");
-    assert!(matches!(error, RemoteError::Timeout { .. }), "{error}");
+    assert!(matches!(error, RemoteError::OutOfTime { .. }), "{error}");
+    assert!(error.to_string().ends_with("(canceled) did not finish within the --timeout of 0.3 s"), "{error}");
     assert!(started.elapsed() < Duration::from_secs(3), "{:?}", started.elapsed());
     assert_eq!(fake.cancels.load(Ordering::SeqCst), 1, "the abandoned job is canceled");
     assert!(fake.polls.load(Ordering::SeqCst) >= 2);

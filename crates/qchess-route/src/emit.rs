@@ -1,7 +1,8 @@
 //! A compiled circuit as OpenQASM 3 or 2 over the device's physical qubits: `q[p]` is physical
 //! qubit `p`; the circuit's own classical bits are `c`, the final measurements `meas`; every
 //! native gate outside the standard library is defined in the file. A header comment gives the
-//! target, the figures and the layout.
+//! target, the figures, the estimated success probability with the calibration's date (and the
+//! broken elements left out) when the target is calibrated, and the layout.
 
 use std::fmt::Write as _;
 
@@ -39,6 +40,14 @@ pub fn to_qasm(compiled: &Compiled, target: &Target, info: &EmitInfo, version: Q
         compiled.depth(),
         compiled.swaps
     );
+    if let Some(esp) = compiled.esp {
+        let date = target.calibration.date.as_deref().unwrap_or("no date given");
+        let _ = writeln!(text, "// estimated success probability: {esp:.6} (calibration of {date})");
+        let (qubits, couplers) = (target.broken_qubits().len(), target.broken_couplers().len());
+        if qubits + couplers > 0 {
+            let _ = writeln!(text, "// left out as broken: {qubits} qubits, {couplers} couplers");
+        }
+    }
     let _ = writeln!(text, "// layout: logical qubit -> physical qubit at the start -> at the end");
     for (l, &end) in compiled.final_layout.iter().enumerate() {
         let name = info.qubit_names.get(l).map_or_else(|| format!("l{l}"), Clone::clone);

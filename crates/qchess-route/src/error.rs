@@ -24,6 +24,26 @@ pub enum RouteError {
         /// The target's name.
         target: String,
     },
+    /// No connected part of the device's working qubits (broken ones removed) holds the circuit.
+    #[error(
+        "target `{target}`: the circuit needs {needed} qubits but the largest connected part of working \
+         qubits has {largest} (the calibration marks {broken_qubits} qubits and {broken_couplers} couplers \
+         broken; the working qubits form {parts} connected parts)"
+    )]
+    NoPartFits {
+        /// The target's name.
+        target: String,
+        /// Qubits the circuit uses.
+        needed: u32,
+        /// Qubits of the largest connected part.
+        largest: u32,
+        /// How many connected parts the working qubits form.
+        parts: usize,
+        /// Broken qubits.
+        broken_qubits: usize,
+        /// Broken couplers.
+        broken_couplers: usize,
+    },
     /// Two qubits that must interact lie in parts of the coupling map that are not connected.
     #[error("target `{target}`: physical qubits {a} and {b} are not connected by any path of couplings")]
     Disconnected {

@@ -1,5 +1,6 @@
 //! Where logical qubits sit on the device, and how good each physical qubit is.
 
+use crate::cost::Costs;
 use crate::target::Target;
 use crate::verify::SplitMix;
 
@@ -50,35 +51,21 @@ impl Layout {
     }
 }
 
-/// How good each physical qubit is to hold an interacting qubit: its couplings, each weighted by
-/// the success rate of its two-qubit gate, less its readout error. Unknown errors count as 0.
-pub fn qubit_quality(target: &Target) -> Vec<f64> {
-    (0..target.num_qubits)
-        .map(|q| {
-            let couplings: f64 = target
-                .neighbours(q)
-                .iter()
-                .map(|&n| (1.0 - 20.0 * target.pair_error_of(q, n).unwrap_or(0.0)).max(0.0))
-                .sum();
-            let readout = target.qubit_error.as_ref().map_or(0.0, |e| e[q as usize]);
-            couplings - 10.0 * readout
-        })
-        .collect()
-}
-
-/// A free physical qubit for a new logical qubit: the best one nearest `near` if given, else
-/// the one nearest the qubits already placed, else the best neighbourhood on the device (the
-/// `trial`-th best for seeded trials beyond the first).
+/// A free physical qubit for a new logical qubit (never an excluded one): the best one nearest
+/// `near` if given, else the one nearest the qubits already placed, else the best neighbourhood
+/// on the device (one of the eight best, drawn, for seeded trials beyond the first). Nearness
+/// is the cheapest path of [`Costs::distance`]; quality is [`Costs::quality`].
 pub fn choose_free(
     target: &Target,
     layout: &Layout,
-    quality: &[f64],
+    costs: &Costs,
     near: Option<u32>,
     rng: &mut SplitMix,
     trial: usize,
 ) -> Option<u32> {
-    let free = (0..target.num_qubits).filter(|&p| layout.is_free(p));
-    let distance = |a: u32, b: u32| f64::from(target.distance(a, b).min(4096));
+    let quality = costs.quality();
+    let free = (0..target.num_qubits).filter(|&p| layout.is_free(p) && !target.is_excluded(p));
+    let distance = |a: u32, b: u32| costs.distance(a, b).min(4096.0);
     if let Some(near) = near {
         return free.min_by(|&a, &b| {
             (distance(near, a) - quality[a as usize] * 1e-3)

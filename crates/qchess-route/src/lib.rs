@@ -1,36 +1,54 @@
 //! Compiling qchess circuits for real devices, as a chain of passes that each do one job and are
-//! each checked for equivalence:
+//! each checked for equivalence, the device described apart from them:
 //!
-//! * [`target`]: the device (qubits, coupling map, native gates, error rates), from IBM's backend
-//!   JSON, our own JSON format, or a preset;
+//! * [`target`]: the device (qubits, coupling map, native gates) and its calibration (error rates,
+//!   broken elements, date), from IBM's backend JSON, our own JSON format, or a preset;
 //! * [`program`]: the circuit lowered to CX and one-qubit matrices (the form the passes share);
 //! * [`optimize`]: one-qubit runs fused, adjacent inverse pairs cancelled;
-//! * [`translate`]: SWAP and CX into the target's two-qubit gate, one-qubit matrices into its
-//!   Euler form;
-//! * [`layout`] and [`sabre`]: the initial layout (well-connected, low-error qubits; SABRE's
-//!   forward-backward passes) and SWAP insertion with look-ahead;
-//! * [`compile`](mod@compile): the pipeline over several seeded trials, and [`compile::Incremental`], which
-//!   routes a game move by move without touching what came before;
+//! * [`usable`] and [`device`]: broken qubits and couplers removed, the circuit kept in one
+//!   connected working part; a target made ready once for many circuits;
+//! * [`cost`]: what a gate costs on each part of the device (`-ln(1 - e)`), and error-weighted
+//!   distances;
+//! * [`vf2`], [`layout`] and [`sabre`]: the initial layout (a subgraph search for the cheapest
+//!   placement with no SWAP, else SABRE's forward-backward passes) and SWAP insertion with
+//!   look-ahead on error-weighted paths;
+//! * [`kak`] and [`resynth`]: two-qubit blocks rebuilt with the fewest CX;
+//! * [`post_layout`]: a routed circuit placed again on cheaper qubits;
+//! * [`translate`] and [`frames`]: SWAP and CX into the target's two-qubit gate, one-qubit
+//!   matrices into its Euler form, Z rotations merged;
+//! * [`compile`](mod@compile): the pipeline over several seeded trials, kept by estimated success
+//!   probability, and [`compile::Incremental`], which routes a game move by move without touching
+//!   what came before;
 //! * [`emit`]: OpenQASM 3 or 2 over the device's physical qubits;
-//! * [`verify`]: only basis gates, only coupled pairs, and equivalence up to the layouts by our
-//!   own state-vector simulation.
+//! * [`verify`]: only basis gates, only coupled pairs, no broken element, and equivalence up to
+//!   the layouts by our own state-vector simulation.
 //!
 //! Depends on `qchess-core`, `qchess-circuit` and `qchess-qasm`.
 
 pub mod compile;
+pub mod cost;
+pub mod device;
 pub mod emit;
 pub mod error;
+pub mod frames;
+mod incremental;
+pub mod kak;
 pub mod layout;
 pub mod linalg;
 pub mod native;
 pub mod optimize;
+pub mod post_layout;
 pub mod program;
+pub mod resynth;
 pub mod sabre;
 pub mod target;
 pub mod translate;
+pub mod usable;
 pub mod verify;
+pub mod vf2;
 
-pub use compile::{CompileOptions, Compiled, Incremental, compile};
+pub use compile::{CompileOptions, Compiled, Incremental, compile, compile_on};
+pub use device::Device;
 pub use error::RouteError;
 pub use native::{IsaOp, NativeGate};
 pub use target::{Basis, Target, TargetError};

@@ -31,7 +31,7 @@ pub fn mul4(a: &Matrix4, b: &Matrix4) -> Matrix4 {
     let mut m = [[Complex64::new(0.0, 0.0); 4]; 4];
     for (i, row) in m.iter_mut().enumerate() {
         for (j, entry) in row.iter_mut().enumerate() {
-            *entry = (0..4).map(|k| a[i][k] * b[k][j]).sum();
+            *entry = a[i][0] * b[0][j] + a[i][1] * b[1][j] + a[i][2] * b[2][j] + a[i][3] * b[3][j];
         }
     }
     m
@@ -39,7 +39,7 @@ pub fn mul4(a: &Matrix4, b: &Matrix4) -> Matrix4 {
 
 /// Whether `m` is the identity times a phase.
 pub fn is_identity_up_to_phase(m: &Matrix2) -> bool {
-    m[0][1].norm() < EPS && m[1][0].norm() < EPS && (m[0][0] - m[1][1]).norm() < EPS
+    m[0][1].norm_sqr() < EPS * EPS && m[1][0].norm_sqr() < EPS * EPS && (m[0][0] - m[1][1]).norm_sqr() < EPS * EPS
 }
 
 /// Whether `a = e^{i alpha} b` for some `alpha`.

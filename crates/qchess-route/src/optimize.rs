@@ -75,7 +75,9 @@ pub fn cancel_inverse_pairs(program: &mut Program) {
         }
         out.push(Some(*instr));
     }
-    program.instrs = out.into_iter().flatten().collect();
+    let mut kept = Vec::with_capacity(out.len());
+    kept.extend(out.into_iter().flatten());
+    program.instrs = kept;
 }
 
 /// The index of the last live instruction on `qubit` that is not a one-qubit gate commuting
@@ -112,8 +114,9 @@ fn cancels(a: &Instr, b: &Instr) -> bool {
 
 /// Whether the one-qubit `matrix` on `qubit` commutes with the two-qubit `instr`.
 fn commutes_on(instr: &Instr, qubit: u32, matrix: &qchess_circuit::ir::Matrix2) -> bool {
-    let diagonal = matrix[0][1].norm() < EPS && matrix[1][0].norm() < EPS;
-    let x_axis = (matrix[0][0] - matrix[1][1]).norm() < EPS && (matrix[0][1] - matrix[1][0]).norm() < EPS;
+    let small = |z: num_complex::Complex64| z.norm_sqr() < EPS * EPS;
+    let diagonal = small(matrix[0][1]) && small(matrix[1][0]);
+    let x_axis = small(matrix[0][0] - matrix[1][1]) && small(matrix[0][1] - matrix[1][0]);
     match *instr {
         Instr::Cx { control, .. } => {
             if qubit == control {

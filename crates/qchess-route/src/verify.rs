@@ -179,14 +179,29 @@ pub fn run_isa(ops: &[IsaOp], state: &mut State, dense: &dyn Fn(u32) -> usize) -
     Ok(())
 }
 
-/// Only the target's gates, each two-qubit gate on a pair it allows in that direction, and
-/// every qubit on the device.
+/// Only the target's gates, each two-qubit gate on a pair it allows in that direction, every
+/// qubit on the device, and nothing on a qubit or coupler the calibration marks broken.
 pub fn check_structure(ops: &[IsaOp], target: &Target) -> Result<(), String> {
     for (index, op) in ops.iter().enumerate() {
         if let Some(q) = op.qubits().find(|&q| q >= target.num_qubits) {
             return Err(format!(
                 "operation {index}: qubit {q} is not on {} ({} qubits)",
                 target.name, target.num_qubits
+            ));
+        }
+        if let Some(q) = op.qubits().find(|&q| target.is_qubit_broken(q)) {
+            return Err(format!(
+                "operation {index}: qubit {q} of {} is faulty (its calibration marks it broken)",
+                target.name
+            ));
+        }
+        if let IsaOp::Two { gate, a, b } = *op
+            && target.is_pair_broken(a, b)
+        {
+            return Err(format!(
+                "operation {index}: `{}` on ({a}, {b}), a faulty edge of {} (its calibration marks it broken)",
+                gate.name(),
+                target.name
             ));
         }
         match *op {

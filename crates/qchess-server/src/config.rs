@@ -169,6 +169,14 @@ pub enum ConfigError {
         /// The value given, in seconds.
         value: f64,
     },
+    /// An address or origin is not an http(s) URL.
+    #[error("{what} must be an http:// or https:// URL (without a path), got `{value}`")]
+    BadUrl {
+        /// The setting.
+        what: &'static str,
+        /// The value given.
+        value: String,
+    },
 }
 
 /// One day, the bound of most timeouts.

@@ -281,11 +281,16 @@ pub async fn serve(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let activity = Arc::new(Activity::new());
+    // Handlers see the peer's address (the game API's rate limits count by it).
+    let peer = stream.peer_addr().ok();
     let io = TokioIo::new(WatchedStream { stream, activity: Arc::clone(&activity) });
     let service_activity = Arc::clone(&activity);
-    let service = hyper::service::service_fn(move |request: hyper::Request<Incoming>| {
+    let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         let activity = Arc::clone(&service_activity);
         let mut app = app.clone();
+        if let Some(peer) = peer {
+            request.extensions_mut().insert(axum::extract::ConnectInfo(peer));
+        }
         async move {
             let open = Open::new(&activity);
             activity.handlers.fetch_add(1, Ordering::Relaxed);

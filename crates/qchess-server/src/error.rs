@@ -14,12 +14,14 @@ pub struct ApiError {
     pub message: String,
     /// Seconds after which a retry may succeed (sent as `Retry-After`).
     pub retry_after: Option<u64>,
+    /// The resource as it now is (a game a change lost to), sent as `state`.
+    pub state: Option<Box<serde_json::Value>>,
 }
 
 impl ApiError {
     /// An error with this status and message.
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into(), retry_after: None }
+        ApiError { status, message: message.into(), retry_after: None, state: None }
     }
 
     /// 400: the request is malformed or asks for something unsupported.
@@ -40,6 +42,11 @@ impl ApiError {
         )
     }
 
+    /// 409: the change lost to another; `state` is the resource as it now is.
+    pub fn conflict(message: impl Into<String>, state: serde_json::Value) -> ApiError {
+        ApiError { state: Some(Box::new(state)), ..ApiError::new(StatusCode::CONFLICT, message) }
+    }
+
     /// 429 with `Retry-After`.
     pub fn too_many(message: impl Into<String>, retry_after: u64) -> ApiError {
         ApiError { retry_after: Some(retry_after), ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, message) }
@@ -50,10 +57,12 @@ impl ApiError {
         match self.status {
             StatusCode::BAD_REQUEST => "Bad Request",
             StatusCode::UNAUTHORIZED => "Unauthorized Error",
+            StatusCode::FORBIDDEN => "Forbidden",
             StatusCode::NOT_FOUND => "Not Found Error",
             StatusCode::PAYLOAD_TOO_LARGE => "Payload Too Large",
             StatusCode::TOO_MANY_REQUESTS => "Too Many Requests",
             StatusCode::METHOD_NOT_ALLOWED => "Method Not Allowed",
+            StatusCode::CONFLICT => "Conflict",
             StatusCode::REQUEST_TIMEOUT => "Request Timeout",
             StatusCode::UNPROCESSABLE_ENTITY => "Unprocessable Entity",
             StatusCode::SERVICE_UNAVAILABLE => "Service Unavailable",
@@ -65,7 +74,10 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({ "statusCode": self.status.as_u16(), "error": self.name(), "message": self.message });
+        let mut body = json!({ "statusCode": self.status.as_u16(), "error": self.name(), "message": self.message });
+        if let Some(state) = self.state {
+            body["state"] = *state;
+        }
         let mut response = (self.status, axum::Json(body)).into_response();
         if let Some(seconds) = self.retry_after {
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
@@ -115,4 +127,7 @@ pub enum ServeError {
     /// Serving failed.
     #[error("the server failed")]
     Io(#[from] std::io::Error),
+    /// The game store could not be opened.
+    #[error(transparent)]
+    Store(#[from] qchess_store::StoreError),
 }

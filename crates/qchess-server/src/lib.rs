@@ -28,7 +28,7 @@
 //! ```
 //!
 //! Depends on `qchess-core`, `qchess-circuit`, `qchess-sim` (the simulators), `qchess-qasm`
-//! (IonQ JSON) and `qchess-remote` (the API's JSON shapes).
+//! (IonQ JSON), `qchess-remote` (the API's JSON shapes) and `qchess-store` (the web board's games).
 
 pub mod board_api;
 pub mod config;
@@ -40,6 +40,7 @@ pub mod ibm;
 pub mod jobs;
 pub mod provider;
 pub mod results_body;
+pub mod security;
 pub mod serving;
 pub mod simulate;
 mod time;
@@ -92,7 +93,7 @@ pub struct AppState {
     /// Set when the shutdown grace period ran out: running jobs stop.
     pub stop_jobs: AtomicBool,
     /// The games of the game API.
-    pub games: games::GameStore,
+    pub games: games::Games,
 }
 
 impl AppState {
@@ -138,7 +139,11 @@ impl Server {
             started: SystemTime::now(),
             shutting_down: AtomicBool::new(false),
             stop_jobs: AtomicBool::new(false),
-            games: games::GameStore::new(config.games.clone()),
+            games: games::Games::new(
+                qchess_store::Store::open(&config.games.db).await?,
+                tokio::runtime::Handle::current(),
+                config.games.clone(),
+            ),
             config,
         });
         Ok(Server { listener, state, queue })
@@ -159,9 +164,15 @@ impl Server {
     /// shutdown grace period (see [`serving`]); says what became of them.
     pub async fn run(self, shutdown: impl Future<Output = ()> + Send + 'static) -> Result<ShutdownReport, ServeError> {
         let worker = tokio::spawn(provider::run_worker(Arc::clone(&self.state), self.queue));
+        let recovery = tokio::spawn(games::recovery::run(Arc::clone(&self.state)));
+        let hub = tokio::spawn(games::hub::run(Arc::clone(&self.state)));
+        let referee = tokio::spawn(games::referee::run(Arc::clone(&self.state)));
         let app = router(Arc::clone(&self.state));
         let report = serving::serve(self.listener, app, Arc::clone(&self.state), shutdown).await;
         worker.abort();
+        recovery.abort();
+        hub.abort();
+        referee.abort();
         Ok(report)
     }
 }
@@ -230,6 +241,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
         .layer(middleware::map_response(error::json_errors))
+        .layer(middleware::from_fn_with_state(Arc::clone(&state), security::cross_origin))
         .with_state(state)
 }
 

@@ -1,6 +1,7 @@
 //! The coach's endpoints against a real server on 127.0.0.1: the evaluation, the hint with its
 //! line, and the review of a game with its blunder marked; bad limits answered 400 and games
-//! that are over answered without a move.
+//! that are over answered without a move; whoever may watch a game may ask the coach about it
+//! (its seats and its spectators), no one else.
 
 use std::time::Duration;
 
@@ -10,7 +11,7 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::start;
+use common::{seat_token, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(120)).build().expect("client")
@@ -28,14 +29,22 @@ fn ok(request: RequestBuilder) -> Value {
     body
 }
 
-/// A game from `fen` after `moves`; its URL.
-fn game(http: &Client, base: &str, fen: &str, moves: &[&str]) -> String {
-    let created = ok(http.post(format!("{base}/api/games")).json(&json!({ "fen": fen, "seed": 3 })));
+/// A game between two people from `fen` after `moves` (each played with the seat to move's
+/// token); its URL and the answer that created it (with the seats' tokens).
+fn seated_game(http: &Client, base: &str, body: Value, moves: &[&str]) -> (String, Value) {
+    let created = ok(http.post(format!("{base}/api/games")).json(&body));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
     for mv in moves {
-        ok(http.post(format!("{game}/moves")).json(&json!({ "move": mv })));
+        let state = ok(http.get(&game).bearer_auth(seat_token(&created, "white")));
+        let token = seat_token(&created, state["to_move"].as_str().expect("a side to move"));
+        ok(http.post(format!("{game}/moves")).bearer_auth(token).json(&json!({ "move": mv })));
     }
-    game
+    (game, created)
+}
+
+/// A public game between two people from `fen` after `moves`; its URL.
+fn game(http: &Client, base: &str, fen: &str, moves: &[&str]) -> String {
+    seated_game(http, base, json!({ "fen": fen, "seed": 3, "white": "human", "black": "human" }), moves).0
 }
 
 #[test]
@@ -108,4 +117,58 @@ fn bad_limits_are_refused_and_an_ended_game_has_no_move() {
     assert!(evaluation.get("best").is_none());
     let review = ok(http.get(format!("{ended}/review?depth=1")));
     assert_eq!(review["moves"][0]["judgement"], "best");
+}
+
+#[test]
+fn whoever_may_watch_a_game_may_ask_the_coach_and_no_one_else() {
+    let base = start(|_| {});
+    let http = client();
+    let body = json!({ "fen": "3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", "seed": 3, "white": "human", "black": "human",
+        "public": false });
+    let (game, created) = seated_game(&http, &base, body, &["e1f2"]);
+    let (other, other_created) = seated_game(
+        &http,
+        &base,
+        json!({ "fen": "3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", "white": "human", "black": "human", "public": false }),
+        &[],
+    );
+    for path in ["evaluation?depth=1", "hint?depth=1", "review?depth=1"] {
+        // The players and the spectators of the game, while it is being played.
+        for seat in ["white", "black", "spectator"] {
+            let answer = ok(http.get(format!("{game}/{path}")).bearer_auth(seat_token(&created, seat)));
+            assert_eq!(answer["ply"], 1, "{seat}: {path}: {answer}");
+        }
+        // Without a token, and with another game's.
+        let (status, body) = send(http.get(format!("{game}/{path}")));
+        assert_eq!(status, StatusCode::UNAUTHORIZED, "{path}: {body}");
+        let (status, body) = send(http.get(format!("{game}/{path}")).bearer_auth(seat_token(&other_created, "white")));
+        assert_eq!(status, StatusCode::FORBIDDEN, "{path}: {body}");
+        assert!(!body.to_string().contains(&seat_token(&other_created, "white")), "{body}");
+    }
+    // The coach changed nothing: the game is where it was, and the other game too.
+    let state = ok(http.get(&game).bearer_auth(seat_token(&created, "spectator")));
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(1), "{state}");
+    let state = ok(http.get(&other).bearer_auth(seat_token(&other_created, "spectator")));
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(0), "{state}");
+}
+
+#[test]
+fn a_resigned_game_has_no_evaluation_and_its_review_covers_every_move() {
+    let base = start(|_| {});
+    let http = client();
+    let (game, created) = seated_game(
+        &http,
+        &base,
+        json!({ "fen": "3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", "white": "human", "black": "human" }),
+        &["e1f2", "d8xd1"],
+    );
+    ok(http.post(format!("{game}/resign")).bearer_auth(seat_token(&created, "white")).json(&json!({})));
+    let evaluation = ok(http.get(format!("{game}/evaluation?depth=1")));
+    assert_eq!(evaluation["over"], true, "{evaluation}");
+    assert_eq!(evaluation["result"], "0-1", "{evaluation}");
+    let hint = ok(http.get(format!("{game}/hint?depth=1")));
+    assert!(hint.get("best").is_none(), "{hint}");
+    let review = ok(http.get(format!("{game}/review?depth=2")));
+    assert_eq!(review["moves"].as_array().map(Vec::len), Some(2), "{review}");
+    assert_eq!(review["moves"][0]["judgement"], "blunder", "{review}");
 }

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 
 /// Every route: method and path, with `{id}` and `{backend}` filled in by each case.
-const ROUTES: [(&str, &str); 30] = [
+const ROUTES: [(&str, &str); 36] = [
     ("GET", "/health"),
     ("GET", "/v0.4/backends"),
     ("GET", "/v0.4/backends/{backend}"),
@@ -42,6 +42,12 @@ const ROUTES: [(&str, &str); 30] = [
     ("GET", "/api/games/{id}/squares/{id}"),
     ("GET", "/api/games/{id}/record"),
     ("GET", "/api/games/{id}/circuit"),
+    ("GET", "/api/games/{id}/events"),
+    ("POST", "/api/games/{id}/seats/claim"),
+    ("POST", "/api/games/{id}/resign"),
+    ("POST", "/api/games/{id}/draw"),
+    ("POST", "/api/games/{id}/takeback"),
+    ("POST", "/api/games/{id}/flag"),
     ("GET", "/"),
     ("GET", "/assets/board.js"),
     ("GET", "/openapi.json"),
@@ -52,19 +58,27 @@ const ROUTES: [(&str, &str); 30] = [
 const GAME: &str = "GAME";
 
 /// One shared server, small enough that random jobs and board moves stay quick, with one
-/// game open; and that game's id.
-fn base() -> &'static (String, String) {
-    static BASE: OnceLock<(String, String)> = OnceLock::new();
+/// game open (with clocks); that game's id, and its seats' tokens.
+fn base() -> &'static (String, String, [String; 2]) {
+    static BASE: OnceLock<(String, String, [String; 2])> = OnceLock::new();
     BASE.get_or_init(|| {
         let base = start(|config| {
             config.limits.max_qubits = 8;
             config.limits.max_board_states = 4096;
             config.timeouts.header = Duration::from_secs(2);
+            // Event streams of the game end soon, so that reading one whole takes a second.
+            config.games.events_lifetime = Duration::from_secs(1);
         });
-        let game: Value =
-            client().post(format!("{base}/api/games")).body("{}").send().expect("answers").json().expect("JSON");
+        let game: Value = client()
+            .post(format!("{base}/api/games"))
+            .body(r#"{"clock": "30+0"}"#)
+            .send()
+            .expect("answers")
+            .json()
+            .expect("JSON");
         let id = game["id"].as_str().expect("a game id").to_owned();
-        (base, id)
+        let token = |side: &str| game["seats"][side]["token"].as_str().expect("a seat").to_owned();
+        (base, id, [token("white"), token("black")])
     })
 }
 
@@ -137,9 +151,10 @@ proptest! {
         body in body(),
         json_type in any::<bool>(),
         query in proptest::option::of("[a-z]{1,6}=[a-z0-9%-]{0,6}"),
+        seat in 0usize..4,
     ) {
         let (method, template) = ROUTES[route];
-        let (base, game) = base();
+        let (base, game, tokens) = base();
         let mut path = template.replace("{id}", &id.replace(GAME, game)).replace("{backend}", &id);
         if let Some(query) = query {
             path = format!("{path}?{query}");
@@ -148,6 +163,12 @@ proptest! {
         let mut request = client().request(method.parse().expect("method"), &url).body(body);
         if json_type {
             request = request.header("content-type", "application/json");
+        }
+        // Either seat's token, none, or one of no game.
+        match seat {
+            0 | 1 => request = request.bearer_auth(&tokens[seat]),
+            2 => request = request.header("x-qchess-seat", "qcs_0123"),
+            _ => {}
         }
         let response = request.send().map_err(|e| TestCaseError::fail(format!("{method} {path}: no answer: {e}")))?;
         check(response, &format!("{method} {path}"))?;
@@ -162,7 +183,7 @@ proptest! {
         flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..6),
         raw in any::<bool>(),
     ) {
-        let (base, _) = base();
+        let (base, _, _) = base();
         let addr = base.trim_start_matches("http://").to_owned();
         let bytes = if raw {
             noise

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::start;
+use common::{seat_token as seat, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(60)).build().expect("client")
@@ -67,11 +67,14 @@ fn every_endpoint_answers_with_exact_probabilities() {
     assert_eq!(status, StatusCode::CREATED, "{created}");
     let id = created["id"].as_str().expect("an id").to_owned();
     let game = format!("{base}/api/games/{id}");
+    let white = seat(&created, "white");
+    assert!(created["seats"]["black"].is_null(), "the computer has no seat: {created}");
     assert_eq!(created["to_move"], "white");
     assert_eq!(created["black"], "random");
     assert!(close(probability(&created, "b1"), 1.0));
     assert_eq!(created["squares"]["b1"]["piece"], "N");
-    assert!(ok(http.get(format!("{base}/api/games")))["games"].as_array().expect("ids").contains(&json!(id)));
+    let listed = ok(http.get(format!("{base}/api/games")));
+    assert!(listed["games"].as_array().expect("games").iter().any(|g| g["id"] == json!(id)), "{listed}");
 
     let legal = ok(http.get(format!("{game}/moves")));
     let moves = legal["moves"].as_array().expect("moves");
@@ -81,7 +84,7 @@ fn every_endpoint_answers_with_exact_probabilities() {
     assert_eq!(find("e2e4").expect("a two-step")["type"], "PAWN_TWO_STEP");
     assert_eq!(moves.len(), 20 + 2, "20 classical moves and one split per knight");
 
-    let split = ok(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})));
+    let split = ok(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "b1^a3c3"})));
     assert!(close(probability(&split, "a3"), 0.5) && close(probability(&split, "c3"), 0.5));
     assert!(close(probability(&split, "b1"), 0.0));
     assert_eq!(split["last_move"]["move"], "b1^a3c3");
@@ -102,15 +105,15 @@ fn every_endpoint_answers_with_exact_probabilities() {
     assert_eq!(classical["preview"]["empty"], Value::Null, "e2 is certainly full");
 
     // Black is the computer.
-    let replied = ok(http.post(format!("{game}/computer")).json(&json!({})));
+    let replied = ok(http.post(format!("{game}/computer")).bearer_auth(&white).json(&json!({})));
     assert_eq!(replied["to_move"], "white");
     assert_eq!(replied["moves"].as_array().expect("moves").len(), 2);
-    let merged = ok(http.post(format!("{game}/moves")).json(&json!({"move": "a3c3^b5"})));
+    let merged = ok(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "a3c3^b5"})));
     let b5 = probability(&merged, "b5");
     assert!(close(b5, 1.0) || merged["last_move"]["move"] != "a3c3^b5", "the halves interfere: {b5}");
     assert!(merged["links"].as_array().expect("links").is_empty());
 
-    let undone = ok(http.post(format!("{game}/undo")).json(&json!({"plies": 2})));
+    let undone = ok(http.post(format!("{game}/undo")).bearer_auth(&white).json(&json!({"plies": 2})));
     assert_eq!(undone["moves"].as_array().expect("moves").len(), 1);
     assert!(close(probability(&undone, "a3"), 0.5));
 
@@ -127,10 +130,10 @@ fn every_endpoint_answers_with_exact_probabilities() {
     assert!(close(probability(&loaded, "c3"), 0.5));
     assert_eq!(loaded["seed"], 7);
 
-    let deleted = ok(http.delete(&game));
+    let deleted = ok(http.delete(&game).bearer_auth(&white));
     assert_eq!(deleted["deleted"], true);
     rejected(http.get(&game), StatusCode::NOT_FOUND, "no game");
-    rejected(http.delete(&game), StatusCode::NOT_FOUND, "no game");
+    rejected(http.delete(&game).bearer_auth(&white), StatusCode::NOT_FOUND, "no game");
 
     let openapi: Value = ok(http.get(format!("{base}/openapi.json")));
     assert!(openapi["openapi"].as_str().expect("version").starts_with("3."));
@@ -141,9 +144,16 @@ fn every_endpoint_answers_with_exact_probabilities() {
         "/api/games/{id}/moves",
         "/api/games/{id}/computer",
         "/api/games/{id}/undo",
+        "/api/games/{id}/cancel",
         "/api/games/{id}/squares/{square}",
         "/api/games/{id}/record",
         "/api/games/{id}/circuit",
+        "/api/games/{id}/events",
+        "/api/games/{id}/seats/claim",
+        "/api/games/{id}/resign",
+        "/api/games/{id}/draw",
+        "/api/games/{id}/takeback",
+        "/api/games/{id}/flag",
     ] {
         assert!(openapi["paths"][path].is_object(), "openapi.json documents {path}");
     }
@@ -155,8 +165,8 @@ fn a_capture_with_a_forced_outcome_is_recorded() {
     let http = client();
     let created = ok(http.post(format!("{base}/api/games")).json(&json!({"seed": 1})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    for mv in ["b1^a3c3", "d7d5", "c3xd5.m1"] {
-        ok(http.post(format!("{game}/moves")).json(&json!({"move": mv})));
+    for (mv, side) in [("b1^a3c3", "white"), ("d7d5", "black"), ("c3xd5.m1", "white")] {
+        ok(http.post(format!("{game}/moves")).bearer_auth(seat(&created, side)).json(&json!({"move": mv})));
     }
     let state = ok(http.get(&game));
     let last = &state["last_move"];
@@ -174,18 +184,20 @@ fn bad_input_is_a_clear_4xx_and_leaves_the_game_intact() {
     let http = client();
     let created = ok(http.post(format!("{base}/api/games")).json(&json!({"seed": 3})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    let before = ok(http.post(format!("{game}/moves")).json(&json!({"move": "g1^f3h3"})));
+    let (white, black) = (seat(&created, "white"), seat(&created, "black"));
+    let before = ok(http.post(format!("{game}/moves")).bearer_auth(&white).json(&json!({"move": "g1^f3h3"})));
     let bad = StatusCode::BAD_REQUEST;
-    rejected(http.post(format!("{game}/moves")).json(&json!({"move": "e2e5"})), bad, "e2e5");
-    rejected(http.post(format!("{game}/moves")).json(&json!({"move": "f3f4"})), bad, "Black's turn");
-    rejected(http.post(format!("{game}/moves")).json(&json!({"move": "zz"})), bad, "zz");
-    rejected(http.post(format!("{game}/moves")).body("{\"move\": "), bad, "not valid JSON");
-    rejected(http.post(format!("{game}/moves")).json(&json!({"mv": "e7e5"})), bad, "unknown field `mv`");
-    rejected(http.post(format!("{game}/moves")).json(&json!({"move": 5})), bad, "bad move");
-    rejected(http.post(format!("{game}/undo")).json(&json!({"plies": 5})), bad, "1 have been played");
-    rejected(http.post(format!("{game}/computer")).json(&json!({})), bad, "played by a human");
-    rejected(http.post(format!("{game}/computer")).json(&json!({"player": "deep"})), bad, "not a player");
-    rejected(http.post(format!("{game}/computer")).json(&json!({"player": "uqci:sh"})), bad, "external engines");
+    let post = |path: &str| http.post(format!("{game}/{path}")).bearer_auth(&black);
+    rejected(post("moves").json(&json!({"move": "e2e5"})), bad, "e2e5");
+    rejected(post("moves").json(&json!({"move": "f3f4"})), bad, "Black's turn");
+    rejected(post("moves").json(&json!({"move": "zz"})), bad, "zz");
+    rejected(post("moves").body("{\"move\": "), bad, "not valid JSON");
+    rejected(post("moves").json(&json!({"mv": "e7e5"})), bad, "unknown field `mv`");
+    rejected(post("moves").json(&json!({"move": 5})), bad, "bad move");
+    rejected(post("undo").json(&json!({"plies": 5})), bad, "1 have been played");
+    rejected(post("computer").json(&json!({})), bad, "played by a human");
+    rejected(post("computer").json(&json!({"player": "deep"})), bad, "not a player");
+    rejected(post("computer").json(&json!({"player": "uqci:sh"})), bad, "external engines");
     rejected(http.get(format!("{game}/squares/i9")), bad, "not a square");
     rejected(http.get(format!("{game}/circuit?format=qasm4")), bad, "qasm4");
     rejected(http.get(format!("{base}/api/games/nope")), StatusCode::NOT_FOUND, "no game `nope`");
@@ -203,7 +215,7 @@ fn bad_input_is_a_clear_4xx_and_leaves_the_game_intact() {
     let after = ok(http.get(&game));
     assert_eq!(after["squares"], before["squares"]);
     assert_eq!(after["moves"], before["moves"]);
-    ok(http.post(format!("{game}/moves")).json(&json!({"move": "e7e5"})));
+    ok(post("moves").json(&json!({"move": "e7e5"})));
 }
 
 #[test]
@@ -235,6 +247,7 @@ fn the_key_limits_and_idle_timeout_apply() {
         ("/", "text/html"),
         ("/assets/board.js", "text/javascript"),
         ("/assets/play.js", "text/javascript"),
+        ("/assets/seats.js", "text/javascript"),
         ("/assets/board.css", "text/css"),
         ("/favicon.svg", "image/svg+xml"),
         ("/favicon.ico", "image/svg+xml"),
@@ -247,14 +260,21 @@ fn the_key_limits_and_idle_timeout_apply() {
         assert!(!response.text().expect("text").is_empty(), "{path}");
     }
     std::thread::sleep(Duration::from_millis(1500));
-    let id = first["id"].as_str().expect("id");
-    rejected(keyed(http.get(format!("{base}/api/games/{id}"))), StatusCode::NOT_FOUND, "expired after 1 s");
+    // Unused past the idle time, the games are unloaded and archived, never deleted: a new game
+    // has room, and the old one opens again.
     ok(keyed(http.post(format!("{base}/api/games")).json(&json!({}))));
+    let id = first["id"].as_str().expect("id");
+    let listed = ok(keyed(http.get(format!("{base}/api/games?archived=true"))));
+    let archived = listed["games"].as_array().expect("games").iter().find(|g| g["id"] == json!(id)).cloned();
+    assert_eq!(archived.expect("listed")["archived"], true, "{listed}");
+    let reopened = ok(keyed(http.get(format!("{base}/api/games/{id}"))));
+    assert_eq!(reopened["id"], json!(id));
 }
 
 #[test]
 fn a_hundred_games_play_to_the_end_at_once() {
-    let base = start(|_| {});
+    // One address plays them all: no rate limits here.
+    let base = start(common::unlimited_rates);
     // Few pieces and a fifty-move counter at 80, so that random games end soon: a king
     // captured, or the counter reaching 100 and every square measured.
     let fen = "r3k3/8/8/8/8/8/8/4K2R w - - 80 1";
@@ -295,8 +315,8 @@ fn a_hundred_games_play_to_the_end_at_once() {
     assert_eq!(results.len() as u64, games);
     assert!(results.iter().all(|(_, _, result)| result != "*"));
     let http = client();
-    let open = ok(http.get(format!("{base}/api/games")))["games"].as_array().expect("ids").len();
-    assert_eq!(open as u64, games, "every finished game is still there");
+    let listed = ok(http.get(format!("{base}/api/games?limit=1000")))["games"].as_array().expect("games").len();
+    assert_eq!(listed as u64, games, "every finished game is still there");
 }
 
 /// A server whose games may also run on the provider API of the server at `provider`.
@@ -309,6 +329,8 @@ fn start_with_remote(provider: String) -> String {
             label: "served (simulator, ideal)".to_owned(),
             config: qchess_remote::RemoteBoardConfig::new(provider),
         });
+        // Every move is answered when it ends, however long the provider takes to fail.
+        config.games.answer_wait = Duration::from_secs(60);
     })
 }
 
@@ -322,7 +344,8 @@ fn a_game_runs_on_the_configured_remote_provider() {
     let created = ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote", "seed": 2})));
     assert_eq!(created["backend"], "served (simulator, ideal)");
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    let split = ok(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})));
+    let split =
+        ok(http.post(format!("{game}/moves")).bearer_auth(seat(&created, "white")).json(&json!({"move": "b1^a3c3"})));
     // The ideal simulator answers exact probabilities.
     assert!((probability(&split, "a3") - 0.5).abs() < 1e-9, "{split}");
     assert!(split["links_error"].as_str().expect("no density matrices remotely").contains("density"), "{split}");
@@ -341,7 +364,8 @@ fn a_failing_provider_is_a_502_and_the_game_stays() {
     let http = client();
     let created = ok(http.post(format!("{base}/api/games")).json(&json!({"backend": "remote"})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    let (status, body) = send(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})));
+    let (status, body) =
+        send(http.post(format!("{game}/moves")).bearer_auth(seat(&created, "white")).json(&json!({"move": "b1^a3c3"})));
     assert_eq!(status, StatusCode::BAD_GATEWAY, "{body}");
     let state = ok(http.get(&game));
     assert!(state["moves"].as_array().expect("moves").is_empty());
@@ -358,7 +382,11 @@ fn the_search_plays_a_classical_game_and_takes_the_king() {
     let game = format!("{base}/api/games/{}", classical["id"].as_str().expect("id"));
     let legal = ok(http.get(format!("{game}/moves")));
     assert!(legal["moves"].as_array().expect("moves").iter().all(|m| m["kind"] == "standard"), "{legal}");
-    rejected(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})), StatusCode::BAD_REQUEST, "b1^a3c3");
+    rejected(
+        http.post(format!("{game}/moves")).bearer_auth(seat(&classical, "white")).json(&json!({"move": "b1^a3c3"})),
+        StatusCode::BAD_REQUEST,
+        "b1^a3c3",
+    );
     let record = ok(http.get(format!("{game}/record")))["record"].as_str().expect("text").to_owned();
     assert!(record.contains("[Rules \"classical\"]"), "{record}");
 
@@ -367,13 +395,17 @@ fn the_search_plays_a_classical_game_and_takes_the_king() {
     let created =
         ok(http.post(format!("{base}/api/games")).json(&json!({"fen": fen, "white": "ai:2", "black": "human"})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    let after = ok(http.post(format!("{game}/computer")).json(&json!({})));
+    // The computer's move is asked for by the game's one person.
+    let after = ok(http.post(format!("{game}/computer")).bearer_auth(seat(&created, "black")).json(&json!({})));
     assert_eq!(after["last_move"]["move"], "e1xe8", "{after}");
     assert_eq!(after["result"], "1-0");
     assert_eq!(after["reason"], "king captured");
     let created = ok(http.post(format!("{base}/api/games")).json(&json!({"fen": fen, "seed": 5})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
-    let after = ok(http.post(format!("{game}/computer")).json(&json!({"player": "greedy"})));
+    let after = ok(http
+        .post(format!("{game}/computer"))
+        .bearer_auth(seat(&created, "white"))
+        .json(&json!({"player": "greedy"})));
     assert_eq!(after["last_move"]["move"], "e1xe8", "greedy takes the most material: {after}");
 }
 
@@ -383,21 +415,15 @@ fn the_checkmate_quantum_mode_toggles_without_a_turn() {
     let http = client();
     let created = ok(http.post(format!("{base}/api/games")).json(&json!({"rules": "checkmate", "seed": 3})));
     let game = format!("{base}/api/games/{}", created["id"].as_str().expect("id"));
+    let white = seat(&created, "white");
+    let moves = || http.post(format!("{game}/moves")).bearer_auth(&white);
     assert_eq!(created["quantum_mode"], true);
-    let off = ok(http.post(format!("{game}/moves")).json(&json!({"move": "mode:classical"})));
+    let off = ok(moves().json(&json!({"move": "mode:classical"})));
     assert_eq!((&off["quantum_mode"], &off["to_move"], &off["ply"]), (&false.into(), &"white".into(), &0.into()));
-    rejected(
-        http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})),
-        StatusCode::BAD_REQUEST,
-        "quantum mode is off",
-    );
-    rejected(
-        http.post(format!("{game}/moves")).json(&json!({"move": "mode:maybe"})),
-        StatusCode::BAD_REQUEST,
-        "mode:maybe",
-    );
-    ok(http.post(format!("{game}/moves")).json(&json!({"move": "mode:quantum"})));
-    let split = ok(http.post(format!("{game}/moves")).json(&json!({"move": "b1^a3c3"})));
+    rejected(moves().json(&json!({"move": "b1^a3c3"})), StatusCode::BAD_REQUEST, "quantum mode is off");
+    rejected(moves().json(&json!({"move": "mode:maybe"})), StatusCode::BAD_REQUEST, "mode:maybe");
+    ok(moves().json(&json!({"move": "mode:quantum"})));
+    let split = ok(moves().json(&json!({"move": "b1^a3c3"})));
     assert!(close(probability(&split, "a3"), 0.5));
     let record = ok(http.get(format!("{game}/record")))["record"].as_str().expect("text").to_owned();
     assert!(record.contains("mode:classical mode:quantum 1. b1^a3c3"), "{record}");
@@ -418,6 +444,6 @@ fn concurrent_creations_never_pass_the_game_limit() {
     let created = answers.iter().filter(|s| **s == StatusCode::CREATED).count();
     let refused = answers.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
     assert_eq!((created, refused), (10, 30), "{answers:?}");
-    let open = ok(client().get(format!("{base}/api/games")))["games"].as_array().expect("ids").len();
-    assert_eq!(open, 10);
+    let listed = ok(client().get(format!("{base}/api/games")))["games"].as_array().expect("games").len();
+    assert_eq!(listed, 10);
 }

@@ -1,46 +1,17 @@
 //! The IBM Quantum client against the stand-in routes on 127.0.0.1: key exchange, device
 //! configurations (read by `qchess-route` as targets) and their disk cache, tokens refreshed
-//! when they expire, and the service's refusals sorted into the error taxonomy.
+//! when they expire, Sampler V2 jobs, and the service's refusals sorted into the error taxonomy.
+
+mod ibm_common;
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use ibm_common::{BELL, KEY, block_on, config, start, submit};
 use qchess_remote::RemoteError;
-use qchess_remote::config::{ApiKey, RetryPolicy};
+use qchess_remote::config::RetryPolicy;
 use qchess_remote::ibm::{IbmClient, IbmConfig};
 use qchess_server::{ServerKey, ibm};
-
-const KEY: &str = "ibm-cloud-key";
-
-/// Serves the IBM routes (tokens living `lifetime`) on their own thread; returns the base URL.
-fn start(lifetime: Duration) -> String {
-    start_with(ibm::IbmOptions::new(Some(ServerKey::new(KEY).expect("a key")), lifetime))
-}
-
-/// Serves the IBM routes set up by `options` on their own thread; returns the base URL.
-fn start_with(options: ibm::IbmOptions) -> String {
-    let (sender, receiver) = std::sync::mpsc::channel::<SocketAddr>();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
-            sender.send(listener.local_addr().expect("address")).expect("sends");
-            axum::serve(listener, ibm::service::<()>(options)).await.expect("serves");
-        });
-    });
-    let addr = receiver.recv_timeout(Duration::from_secs(10)).expect("the server starts");
-    format!("http://{addr}")
-}
-
-fn config(base: &str, key: &str, device: &str) -> IbmConfig {
-    let retry =
-        RetryPolicy { max_retries: 1, base_delay: Duration::from_millis(10), max_delay: Duration::from_millis(50) };
-    IbmConfig { retry, ..IbmConfig::new(ApiKey::new(key).expect("a key"), "crn:v1:qchess:test", device).at(base) }
-}
-
-fn block_on<T>(future: impl Future<Output = T>) -> T {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime").block_on(future)
-}
 
 #[test]
 fn the_configuration_is_fetched_read_as_a_target_and_cached() {
@@ -115,47 +86,6 @@ fn a_token_the_api_refuses_is_exchanged_once_then_the_refusal_stands() {
     );
     assert_ne!(block_on(client.token()).expect("a token"), before, "the refused token was exchanged");
 }
-
-/// Submits a Sampler V2 job with a fresh token; returns the status and the JSON answer.
-fn submit(base: &str, circuit: &str, shots: u64) -> (u16, serde_json::Value) {
-    let client = IbmClient::new(config(base, KEY, "ibm_fez")).expect("client");
-    let token = block_on(client.token()).expect("a token");
-    let job = serde_json::json!({
-        "program_id": "sampler", "backend": "ibm_fez",
-        "params": { "pubs": [[circuit, null, shots]], "version": 2 },
-    });
-    let answer = reqwest::blocking::Client::new()
-        .post(format!("{base}/api/v1/jobs"))
-        .bearer_auth(&token)
-        .header("Service-CRN", "crn:v1:qchess:test")
-        .json(&job)
-        .send()
-        .expect("answers");
-    let status = answer.status().as_u16();
-    let body: serde_json::Value = answer.json().expect("JSON");
-    if status != 200 {
-        return (status, body);
-    }
-    let id = body["id"].as_str().expect("an id").to_owned();
-    let get = |path: &str| -> serde_json::Value {
-        reqwest::blocking::Client::new()
-            .get(format!("{base}/api/v1/jobs/{id}{path}"))
-            .bearer_auth(&token)
-            .header("Service-CRN", "crn:v1:qchess:test")
-            .send()
-            .expect("answers")
-            .json()
-            .expect("JSON")
-    };
-    assert_eq!(get("")["status"], "Completed");
-    (status, get("/results"))
-}
-
-/// A Bell pair on ibm_fez's coupled qubits 87 and 88 in its basis: H = rz(pi/2) sx rz(pi/2).
-const BELL: &str = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[156] q;\nbit[2] c;\n\
-    rz(pi/2) q[87]; sx q[87]; rz(pi/2) q[87];\n\
-    rz(pi/2) q[88]; sx q[88]; rz(pi/2) q[88];\ncz q[87], q[88];\n\
-    rz(pi/2) q[88]; sx q[88]; rz(pi/2) q[88];\nc[0] = measure q[87];\nc[1] = measure q[88];\n";
 
 #[test]
 fn sampler_jobs_run_isa_circuits_and_refuse_the_others() {
@@ -253,7 +183,7 @@ fn a_routed_game_circuit_gives_the_local_probabilities() {
 
 /// Serves the IBM routes behind a layer that first answers each scripted status (with
 /// `Retry-After: 0` on 429; 200 lets that request through), then lets requests through; returns
-/// the base URL and the count of requests seen.
+/// the base URL and the count of requests seen (job status polls aside).
 fn start_faulty(script: Vec<u16>) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::{Arc, Mutex};
@@ -274,7 +204,14 @@ fn start_faulty(script: Vec<u16>) -> (String, std::sync::Arc<std::sync::atomic::
                     let script = Arc::clone(&script);
                     let counter = Arc::clone(&counter);
                     async move {
-                        counter.fetch_add(1, Ordering::SeqCst);
+                        // Status polls are not counted: how many a job takes depends on timing.
+                        let path = request.uri().path();
+                        let poll = request.method() == axum::http::Method::GET
+                            && path.starts_with("/api/v1/jobs/")
+                            && !path.ends_with("/results");
+                        if !poll {
+                            counter.fetch_add(1, Ordering::SeqCst);
+                        }
                         let fault = script.lock().expect("script").pop_front().filter(|&status| status != 200);
                         match fault {
                             Some(status) => {
@@ -333,7 +270,7 @@ fn job_submissions_are_retried_only_when_the_service_cannot_have_taken_them() {
     let client = IbmClient::new(IbmConfig { retry, ..config(&base, KEY, "ibm_fez") }).expect("client");
     let result = block_on(client.run(BELL, 100)).expect("runs after the rate limit");
     assert_eq!(result.counts("c").expect("register c").values().sum::<u64>(), 100);
-    assert_eq!(seen.load(Ordering::SeqCst), 6, "token, three submissions, status, results");
+    assert_eq!(seen.load(Ordering::SeqCst), 5, "token, three submissions, results");
 
     // A submission answered 500 may have run: it is not sent again.
     let (base, seen) = start_faulty(vec![200, 500]);
@@ -358,139 +295,90 @@ fn answers_beyond_max_response_bytes_are_refused_unread() {
     assert_eq!(block_on(roomy.expect("client").configuration()).expect("fits")["backend_name"], "ibm_fez");
 }
 
-/// Register `c`'s samples of a results body.
-fn samples(results: &serde_json::Value) -> Vec<u64> {
-    let register = results["results"][0]["data"]["c"]["samples"].as_array().expect("samples");
-    register
-        .iter()
-        .map(|s| u64::from_str_radix(s.as_str().expect("hex").trim_start_matches("0x"), 16).expect("hex"))
-        .collect()
-}
-
-/// A calibrated figure of ibm_fez's published properties, read here straight from the file.
-fn fez_figure(gate: &str, qubits: &[u32]) -> f64 {
-    let properties: serde_json::Value =
-        serde_json::from_str(qchess_route::target::presets::FEZ_PROPS).expect("published properties");
-    if gate == "readout" {
-        let parameters = properties["qubits"][qubits[0] as usize].as_array().expect("qubit parameters");
-        return parameters.iter().find(|p| p["name"] == "readout_error").expect("a readout error")["value"]
-            .as_f64()
-            .expect("a number");
-    }
-    let entry = properties["gates"]
-        .as_array()
-        .expect("gates")
-        .iter()
-        .find(|g| {
-            g["gate"] == gate
-                && g["qubits"]
-                    .as_array()
-                    .expect("qubits")
-                    .iter()
-                    .map(|q| q.as_u64().expect("a qubit") as u32)
-                    .collect::<Vec<_>>()
-                    == qubits
-        })
-        .unwrap_or_else(|| panic!("no {gate} on {qubits:?}"));
-    entry["parameters"].as_array().expect("parameters").iter().find(|p| p["name"] == "gate_error").expect("an error")["value"]
-        .as_f64()
-        .expect("a number")
-}
-
-/// Asserts that `count` of `shots` is within 6 binomial sigmas of `expected` (a failure with
-/// probability below 2e-9 when the model holds), and at least 10 sigmas from `without`, the
-/// prediction without the error under test (so that the error is seen, not lost in sampling).
-fn assert_predicted(what: &str, count: usize, shots: u64, expected: f64, without: f64) {
-    let observed = count as f64 / shots as f64;
-    let sigma = (expected * (1.0 - expected) / shots as f64).sqrt();
-    assert!((observed - expected).abs() <= 6.0 * sigma, "{what}: {observed} vs predicted {expected} (sigma {sigma})");
-    assert!(
-        (expected - without).abs() >= 10.0 * sigma,
-        "{what}: the error ({expected} vs {without}) is too small to see"
-    );
-}
-
-/// A Bell pair on ibm_fez's qubits 87 and 88 (as [`BELL`]) with `extra` more CZs on the pair
-/// before its last Hadamard, cancelling in pairs.
-fn bell_with_czs(extra: usize) -> String {
-    BELL.replace("cz q[87], q[88];", &"cz q[87], q[88];\n".repeat(extra + 1))
-}
-
-/// `--ibm-noise device` moves results by what ibm_fez's calibration predicts: an X then a
-/// measurement of qubit 87 reads 0 at the rate of its readout error (and half its X error), and
-/// a Bell pair on 87 and 88 whose CZ is repeated 41 times gives odd outcomes at the rate its one-
-/// and two-qubit gate errors (global depolarizing) and both readout errors predict. The ideal
-/// mode gives none of them, and a device-noise server with the same seed gives the same samples.
-#[test]
-fn device_noise_moves_results_by_the_calibrated_error_rates() {
-    let key = || Some(ServerKey::new(KEY).expect("a key"));
-    let hour = Duration::from_secs(3600);
-    let device = ibm::IbmOptions { noise: ibm::noise::IbmNoise::Device, seed: 11, ..ibm::IbmOptions::new(key(), hour) };
-    let (noisy, again, ideal) =
-        (start_with(device.clone()), start_with(device), start_with(ibm::IbmOptions::new(key(), hour)));
-    let shots = 100_000;
-
-    let x = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[156] q;\nbit[1] c;\nx q[87];\nc[0] = measure q[87];\n";
-    let (status, results) = submit(&noisy, x, shots);
-    assert_eq!(status, 200, "{results}");
-    let x_samples = samples(&results);
-    let read_zero = x_samples.iter().filter(|&&s| s == 0).count();
-    let (x_error, readout) = (fez_figure("x", &[87]), fez_figure("readout", &[87]));
-    // Depolarized (probability x_error): 0 or 1 evenly, whatever the readout does; else 1,
-    // read as 0 with the readout error.
-    let expected = x_error / 2.0 + (1.0 - x_error) * readout;
-    assert_predicted("x then measure reads 0", read_zero, shots, expected, x_error / 2.0);
-    let (_, clean) = submit(&ideal, x, shots);
-    assert!(samples(&clean).iter().all(|&s| s == 1), "the ideal mode reads 1 every time");
-
-    let czs: usize = 41;
-    let circuit = bell_with_czs(czs - 1);
-    let (status, results) = submit(&noisy, &circuit, shots);
-    assert_eq!(status, 200, "{results}");
-    let bell = samples(&results);
-    let odd = bell.iter().filter(|&&s| s == 1 || s == 2).count();
-    let survives = (1.0 - fez_figure("sx", &[87]))
-        * (1.0 - fez_figure("sx", &[88])).powi(2)
-        * (1.0 - fez_figure("cz", &[87, 88])).powi(czs as i32);
-    let (r87, r88) = (fez_figure("readout", &[87]), fez_figure("readout", &[88]));
-    // Uniform over the four outcomes when depolarized (odd with 1/2); then exactly one of the
-    // two bits read wrong turns even into odd and back.
-    let one_wrong = r87 * (1.0 - r88) + r88 * (1.0 - r87);
-    let odd_before = (1.0 - survives) / 2.0;
-    let expected = odd_before * (1.0 - one_wrong) + (1.0 - odd_before) * one_wrong;
-    assert_predicted("Bell pair after 41 CZs reads 01 or 10", odd, shots, expected, one_wrong);
-    let (_, clean) = submit(&ideal, &circuit, shots);
-    assert!(samples(&clean).iter().all(|&s| s == 0 || s == 3), "the ideal mode reads 00 or 11 only");
-
-    // Seeded: the same seed and job number give the same samples.
-    let (_, first) = submit(&again, x, shots);
-    assert_eq!(samples(&first), x_samples, "the first job of a server seeded 11 is the same");
-    let (_, second) = submit(&again, &circuit, shots);
-    assert_eq!(samples(&second), bell, "the second job of a server seeded 11 is the same");
-}
-
-/// A circuit that measures, resets and measures again goes through the same device noise: each
-/// bit is a coin in a depolarized shot and is read wrong at the qubit's readout error.
-#[test]
-fn device_noise_reaches_mid_circuit_measurements() {
-    let key = || Some(ServerKey::new(KEY).expect("a key"));
-    let device = ibm::IbmOptions {
-        noise: ibm::noise::IbmNoise::Device,
-        seed: 5,
-        ..ibm::IbmOptions::new(key(), Duration::from_secs(3600))
+/// Submits a job of `program` with `pubs` and options; returns the status and the results.
+fn submit_job(base: &str, program: &str, pubs: serde_json::Value) -> (u16, serde_json::Value) {
+    let client = IbmClient::new(config(base, KEY, "ibm_fez")).expect("client");
+    let token = block_on(client.token()).expect("a token");
+    let http = reqwest::blocking::Client::new();
+    let send = |request: reqwest::blocking::RequestBuilder| {
+        request.bearer_auth(&token).header("Service-CRN", "crn:v1:qchess:test").send().expect("answers")
     };
-    let noisy = start_with(device);
-    let shots = 100_000;
-    let circuit = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[156] q;\nbit[2] c;\nx q[87];\n\
-                   c[0] = measure q[87];\nreset q[87];\nc[1] = measure q[87];\n";
-    let (status, results) = submit(&noisy, circuit, shots);
+    let job =
+        serde_json::json!({ "program_id": program, "backend": "ibm_fez", "params": { "pubs": pubs, "version": 2 } });
+    let answer = send(http.post(format!("{base}/api/v1/jobs")).json(&job));
+    let status = answer.status().as_u16();
+    let body: serde_json::Value = answer.json().expect("JSON");
+    if status != 200 {
+        return (status, body);
+    }
+    let id = body["id"].as_str().expect("an id");
+    loop {
+        let state: serde_json::Value = send(http.get(format!("{base}/api/v1/jobs/{id}"))).json().expect("JSON");
+        if state["status"] == "Completed" {
+            break;
+        }
+        assert!(state["status"] == "Queued" || state["status"] == "Running", "{state}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (status, send(http.get(format!("{base}/api/v1/jobs/{id}/results"))).json().expect("JSON"))
+}
+
+/// Estimator V2 as IBM's REST guides send it (OpenQASM 3, Pauli labels over the device, qubit 0
+/// last): exact expectation values of a Bell pair on qubits 87 and 88 with Rz(0.3) on 88, in
+/// the observables' shape, and refusals of malformed pubs naming the pub and the part.
+#[test]
+fn estimator_jobs_give_exact_expectation_values() {
+    let base = start(Duration::from_secs(3600));
+    let bell = BELL.replace("c[0] = measure q[87];\nc[1] = measure q[88];\n", "rz(0.3) q[88];\n");
+    let label = |paulis: &[(usize, char)]| -> String {
+        let mut chars = vec!['I'; 156];
+        paulis.iter().for_each(|&(q, p)| chars[155 - q] = p);
+        chars.into_iter().collect()
+    };
+    let zz = label(&[(87, 'Z'), (88, 'Z')]);
+    let xx = label(&[(87, 'X'), (88, 'X')]);
+    let yy = label(&[(87, 'Y'), (88, 'Y')]);
+    let observables = serde_json::json!([{ zz.clone(): 1.0 }, { xx: 0.5, yy: -2.0 }, zz]);
+    let (status, results) = submit_job(&base, "estimator", serde_json::json!([[bell, observables]]));
     assert_eq!(status, 200, "{results}");
-    let bits = samples(&results);
-    let (x_error, readout) = (fez_figure("x", &[87]), fez_figure("readout", &[87]));
-    // Ideally c0 = 1 and c1 = 0: each reads the other way at this rate.
-    let expected = x_error / 2.0 + (1.0 - x_error) * readout;
-    let first_wrong = bits.iter().filter(|&&s| s & 1 == 0).count();
-    let second_wrong = bits.iter().filter(|&&s| s & 2 != 0).count();
-    assert_predicted("the measurement before the reset reads 0", first_wrong, shots, expected, x_error / 2.0);
-    assert_predicted("the measurement after the reset reads 1", second_wrong, shots, expected, x_error / 2.0);
+    let evs = results["results"][0]["data"]["evs"].as_array().expect("a list");
+    // <ZZ> = 1; <XX> = cos 0.3 and <YY> = -cos 0.3 after Rz(0.3) on one half of the pair.
+    let expected = [1.0, 0.5 * 0.3f64.cos() + 2.0 * 0.3f64.cos(), 1.0];
+    for (value, want) in evs.iter().zip(expected) {
+        assert!((value.as_f64().expect("a number") - want).abs() < 1e-12, "{evs:?}");
+    }
+    assert_eq!(results["results"][0]["data"]["stds"], serde_json::json!([0.0, 0.0, 0.0]));
+    assert_eq!(results["results"][0]["metadata"]["target_precision"], 0.015625);
+
+    let (status, refused) = submit_job(&base, "estimator", serde_json::json!([[BELL, "ZZ"]]));
+    assert_eq!(status, 400);
+    assert!(
+        refused["errors"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("pub 0: an Estimator circuit must not measure")),
+        "{refused}"
+    );
+    let (status, refused) = submit_job(&base, "estimator", serde_json::json!([[bell, "ZQ"]]));
+    assert_eq!(status, 400);
+    assert!(
+        refused["errors"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("`Q` in the observable `ZQ` is not a Pauli")),
+        "{refused}"
+    );
+    let (status, refused) = submit_job(&base, "sampler", serde_json::json!([[BELL, null, 0]]));
+    assert_eq!(status, 400);
+    assert!(
+        refused["errors"][0]["message"]
+            .as_str()
+            .is_some_and(|m| m == "pub 0: it asks for 0 shots; 1 to 100000 are allowed"),
+        "{refused}"
+    );
+    let qpy = serde_json::json!({ "__type__": "QuantumCircuit", "__value__": "not base64!" });
+    let (status, refused) = submit_job(&base, "sampler", serde_json::json!([[qpy, null, 10]]));
+    assert_eq!(status, 400);
+    assert!(
+        refused["errors"][0]["message"].as_str().is_some_and(|m| m.starts_with("pub 0: its QPY circuit is not base64")),
+        "{refused}"
+    );
 }

@@ -45,6 +45,7 @@ use crate::sparse::{SimError, SparseState};
 
 mod branches;
 mod mixture;
+mod schedule;
 mod shots;
 
 use branches::Stop;
@@ -145,7 +146,7 @@ pub fn probabilities(circuit: &Circuit, limits: &AutoLimits) -> Result<Outcomes,
             engine: Engine::Sparse,
         });
     }
-    if let Some(mixture) = branch_run(circuit, limits, |plan, cap| mixture::exact(circuit, plan, limits, cap))? {
+    if let Some(mixture) = branch_run(circuit, limits, |early, plan, cap| mixture::exact(early, plan, limits, cap))? {
         return Ok(Outcomes {
             num_qubits: qubits,
             probabilities: mixture.probabilities,
@@ -177,7 +178,7 @@ pub fn sample(circuit: &Circuit, shots: u64, seed: u64, limits: &AutoLimits) -> 
     let Some(measured) = final_measurements(circuit) else {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let sparse =
-            branch_run(circuit, limits, |plan, cap| shots::sample(circuit, plan, shots, &mut rng, limits, cap))?;
+            branch_run(circuit, limits, |early, plan, cap| shots::sample(early, plan, shots, &mut rng, limits, cap))?;
         if let Some(counts) = sparse {
             return Ok((counts, Engine::Sparse));
         }
@@ -269,19 +270,23 @@ fn sparse_distribution(circuit: &Circuit, limits: &AutoLimits) -> Result<Option<
 }
 
 /// Runs a circuit with mid-circuit measurements, resets or conditions on sparse branches
-/// (`run` gets the plan and the cap of one branch). `None` when the circuit does not fit them
-/// (too many classical bits) or a branch outgrew the cap and a dense run is possible.
+/// (`run` gets the circuit with its measurements moved early, see [`schedule`], its plan and
+/// the cap of one branch). `None` when the circuit does not fit them (too many classical bits)
+/// or a branch outgrew the cap and a dense run is possible.
 fn branch_run<T>(
     circuit: &Circuit,
     limits: &AutoLimits,
-    run: impl FnOnce(&crate::dense::plan::Plan, usize) -> Result<T, Stop>,
+    run: impl FnOnce(&Circuit, &crate::dense::plan::Plan, usize) -> Result<T, Stop>,
 ) -> Result<Option<T>, AutoError> {
     let qubits = circuit.num_qubits();
     if circuit.clbits > MAX_BRANCH_CLBITS {
         return Ok(None);
     }
-    let plan = crate::dense::plan::plan(circuit)?;
-    match run(&plan, sparse_cap(qubits, limits)) {
+    // The plan checks the circuit before it is reordered.
+    crate::dense::plan::plan(circuit)?;
+    let early = schedule::measurements_early(circuit);
+    let plan = crate::dense::plan::plan(&early)?;
+    match run(&early, &plan, sparse_cap(qubits, limits)) {
         Ok(answer) => Ok(Some(answer)),
         Err(Stop::NotSparse) if qubits <= limits.dense.max_qubits => Ok(None),
         Err(Stop::NotSparse) => {

@@ -35,6 +35,7 @@ mod error;
 pub mod fusion;
 mod kernels;
 mod memory;
+mod mixture;
 pub(crate) mod plan;
 mod planar;
 mod planar_kernel;

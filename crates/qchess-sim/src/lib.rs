@@ -10,6 +10,7 @@
 //! Depends on `qchess-core` and `qchess-circuit`.
 
 pub mod auto;
+mod canonical;
 pub mod deadline;
 pub mod dense;
 pub mod local_board;

@@ -102,3 +102,76 @@ fn per_move_routing_only_appends_to_what_came_before() {
     }
     assert!(gate_lines(&entries[3]).len() > gate_lines(&entries[1]).len());
 }
+
+/// The operations of an OpenQASM text on physical qubits: (gate, qubits).
+fn operations(qasm: &str) -> Vec<(String, Vec<u32>)> {
+    qasm.lines()
+        .filter(|l| !l.starts_with("//") && l.contains("q["))
+        .map(|line| {
+            let gate = line.split([' ', '(']).next().unwrap_or("").to_owned();
+            let qubits =
+                line.match_indices("q[").filter_map(|(at, _)| line[at + 2..].split(']').next()?.parse().ok()).collect();
+            let gate = if line.contains("measure") { "measure".to_owned() } else { gate };
+            (gate, qubits)
+        })
+        .filter(|(gate, _)| gate != "qubit")
+        .collect()
+}
+
+#[test]
+fn a_calibrated_device_gives_the_estimated_success_and_leaves_broken_elements_out() {
+    let moves = ["--position", "startpos", "--moves", "b1^a3c3 g8^f6h6 a3c3^b5 f6h6^g4 g1^f3h3 e7e6"];
+    let out = qchess_json("compile", &[&moves[..], &["--target", "ibm-torino", "--format", "qasm3"]].concat());
+    assert_eq!(out["target"], "ibm_torino");
+    assert_eq!(out["calibration"], "2025-02-26T15:26:08-05:00");
+    assert_eq!(out["left_out"]["qubits"], serde_json::json!([86]));
+    let couplers: Vec<(u32, u32)> = serde_json::from_value(out["left_out"]["couplers"].clone()).expect("pairs");
+    assert_eq!(couplers.len(), 11);
+    assert!(couplers.contains(&(58, 59)) && couplers.contains(&(21, 34)));
+    let esp = out["esp"].as_f64().expect("an estimated success probability");
+    assert!(esp > 0.5 && esp < 1.0, "{esp}");
+    let qasm = out["qasm"].as_str().expect("qasm");
+    assert!(
+        qasm.contains(&format!(
+            "// estimated success probability: {esp:.6} (calibration of 2025-02-26T15:26:08-05:00)"
+        ))
+    );
+    assert!(qasm.contains("// left out as broken: 1 qubits, 11 couplers"));
+    for (gate, qubits) in operations(qasm) {
+        assert!(!qubits.contains(&86), "{gate} on {qubits:?} touches the broken qubit 86");
+        if let [a, b] = qubits[..] {
+            assert!(!couplers.contains(&(a.min(b), a.max(b))), "{gate} on a broken coupler ({a}, {b})");
+        }
+    }
+    assert_eq!(out["verified"], "equivalent");
+}
+
+#[test]
+fn the_official_split_merge_takes_six_two_qubit_gates_on_eagle() {
+    // Its four qubits interact in a cycle the heavy-hex lattice lacks: the SWAPs are absorbed by
+    // two-qubit block resynthesis and by exchanging places at each whole iSWAP.
+    let out = routed("ibm-eagle", "qasm3");
+    assert!(out["two_qubit_gates"].as_u64().is_some_and(|n| n <= 6), "{}", out["two_qubit_gates"]);
+    assert_eq!(out["verified"], "equivalent");
+}
+
+#[test]
+fn a_device_whose_working_part_is_too_small_exits_2_with_the_sizes() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("split.json");
+    // Two halves of three joined by a dead coupler: no part holds the circuit's four qubits.
+    std::fs::write(
+        &path,
+        r#"{"name": "split", "qubits": 6, "basis": "cz", "coupling": [[0, 1], [1, 2], [2, 3], [3, 4], [4, 5]],
+            "pair_errors": [[2, 3, 1.0]]}"#,
+    )
+    .expect("write");
+    let run = qchess(&[&["compile"][..], &SPLIT_MERGE[..], &["--target", path.to_str().expect("utf-8")]].concat());
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("needs 4 qubits but the largest connected part of working qubits has 3")
+            && run.stderr.contains("1 couplers broken"),
+        "{}",
+        run.stderr
+    );
+}

@@ -1,7 +1,10 @@
-//! `--backend ibm:DEVICE`: the IBM flags checked, and the device's configuration fetched once so
-//! an unknown device is a usage error (exit code 2) before any game starts. `--shots` and
-//! `--mitigation` apply as for IonQ; `--timeout` bounds each request to IBM (a job is polled
-//! until it ends or Ctrl-C cancels it).
+//! `--backend ibm:DEVICE`: the IBM flags checked, and the device's configuration and properties
+//! (its calibration) fetched once so an unknown device is a usage error (exit code 2) before any
+//! game starts; circuits are then routed with that calibration (no broken qubit or coupler, the
+//! highest estimated success probability found). `--shots` and `--mitigation` apply as for IonQ,
+//! and so does `--timeout`: the most time one move spends with IBM (every request, retry,
+//! back-off and the wait for its job, which is canceled when the time runs out or on Ctrl-C).
+//! [`ready_device`] serves `qchess compile --target ibm:DEVICE` the same way.
 
 use qchess_circuit::ir::Circuit;
 use qchess_compare::observation::Observation;
@@ -13,6 +16,22 @@ use qchess_remote::{RemoteBoardConfig, RemoteError, RemoteSettings};
 
 use super::{Backend, BackendSpec, RemoteArgs};
 use crate::exit::bad_input_at;
+
+/// How to reach IBM Quantum, for commands without the other remote flags.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct IbmArgs {
+    /// IBM Cloud API key of `ibm:DEVICE` (default: the QISKIT_IBM_TOKEN environment variable).
+    #[arg(long, value_name = "KEY")]
+    pub ibm_api_key: Option<String>,
+    /// CRN of the IBM Quantum service instance (default: the QISKIT_IBM_INSTANCE environment
+    /// variable).
+    #[arg(long, value_name = "CRN")]
+    pub ibm_crn: Option<String>,
+    /// One base URL for IBM's IAM and API, such as a qchess serve (default: QCHESS_IBM_URL, else
+    /// IBM's own services).
+    #[arg(long, value_name = "URL")]
+    pub ibm_url: Option<String>,
+}
 
 /// The API key's environment variable (as Qiskit reads it).
 const API_KEY_ENV: &str = "QISKIT_IBM_TOKEN";
@@ -26,18 +45,17 @@ fn flag_or_env(flag: &Option<String>, env: &str) -> Option<String> {
     flag.clone().or_else(|| std::env::var(env).ok()).filter(|v| !v.trim().is_empty())
 }
 
-/// Checks the IBM flags, asks the service for `device`'s configuration and returns the backend.
-pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> anyhow::Result<Backend> {
-    let place = || format!("backend `{}`", excerpt(&spec.to_string()));
-    let key = flag_or_env(&remote.ibm_api_key, API_KEY_ENV).ok_or_else(|| {
+/// The connection the IBM flags describe for `device`; `place` names the flag in errors.
+fn connection(device: &str, flags: &IbmArgs, place: &dyn Fn() -> String) -> anyhow::Result<IbmConfig> {
+    let key = flag_or_env(&flags.ibm_api_key, API_KEY_ENV).ok_or_else(|| {
         bad_input_at(place(), format!("no IBM Cloud API key: pass --ibm-api-key or set {API_KEY_ENV}"))
     })?;
     let key = ApiKey::new(key).map_err(|e| bad_input_at(place(), e))?;
-    let crn = flag_or_env(&remote.ibm_crn, CRN_ENV).ok_or_else(|| {
+    let crn = flag_or_env(&flags.ibm_crn, CRN_ENV).ok_or_else(|| {
         bad_input_at(place(), format!("no IBM Quantum service instance: pass --ibm-crn or set {CRN_ENV}"))
     })?;
     let mut ibm = IbmConfig::new(key, crn.trim(), device);
-    if let Some(url) = flag_or_env(&remote.ibm_url, URL_ENV) {
+    if let Some(url) = flag_or_env(&flags.ibm_url, URL_ENV) {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(bad_input_at(place(), format!("--ibm-url `{}` is not an http(s) URL", excerpt(&url))));
         }
@@ -46,6 +64,46 @@ pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> 
         // Only IBM's own devices are cached: the cache is keyed by device name alone.
         ibm.cache_dir = cache_dir();
     }
+    Ok(ibm)
+}
+
+/// A failure to describe the device, as an exit code: an unknown device or a refused key is the
+/// user's to fix (2), anything else a runtime failure (1).
+fn fetch_error(error: IbmRunError, device: &str, place: &dyn Fn() -> String) -> anyhow::Error {
+    match &error {
+        // The service does not know the device: the user named it wrongly.
+        IbmRunError::Remote(RemoteError::Rejected { status: 404, .. }) => {
+            bad_input_at(place(), format!("IBM Quantum has no device `{device}`: {}", with_causes(&error)))
+        }
+        IbmRunError::Remote(RemoteError::Auth { .. }) => bad_input_at(place(), with_causes(&error)),
+        _ => anyhow::anyhow!("{}: {}", place(), with_causes(&error)),
+    }
+}
+
+/// `device` on IBM Quantum made ready for routing, from its configuration and calibration (for
+/// `qchess compile --target ibm:DEVICE`).
+pub fn ready_device(device: &str, flags: &IbmArgs) -> anyhow::Result<qchess_route::Device> {
+    let place = || format!("--target `ibm:{}`", excerpt(device));
+    let device = &super::ibm_device(device).map_err(|e| bad_input_at(place(), e))?;
+    let ibm = connection(device, flags, &place)?;
+    block_on(async {
+        let mut runner = IbmRunner::new(ibm, 0)?;
+        let deadline = runner.deadline();
+        runner.ready(deadline).await.cloned()
+    })
+    .map_err(|error| fetch_error(error, device, &place))
+}
+
+/// Checks the IBM flags, asks the service for `device`'s configuration and calibration and
+/// returns the backend.
+pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> anyhow::Result<Backend> {
+    let place = || format!("backend `{}`", excerpt(&spec.to_string()));
+    let flags = IbmArgs {
+        ibm_api_key: remote.ibm_api_key.clone(),
+        ibm_crn: remote.ibm_crn.clone(),
+        ibm_url: remote.ibm_url.clone(),
+    };
+    let mut ibm = connection(device, &flags, &place)?;
     // The IonQ part of the configuration is unused; the shared flags (shots, timeout,
     // mitigation) are checked the same way as for the other providers.
     let settings = RemoteSettings {
@@ -58,26 +116,31 @@ pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> 
     };
     let mut config = settings.board_config().map_err(|e| bad_input_at(place(), e))?;
     ibm.max_response_bytes = config.provider.max_response_bytes();
-    if let Some(seconds) = remote.timeout {
-        ibm.request_timeout = std::time::Duration::from_secs_f64(seconds);
-    }
+    ibm.overall_timeout = config.provider.overall_timeout();
 
-    let qubits = block_on(async {
+    let summary = block_on(async {
         let mut runner = IbmRunner::new(ibm.clone(), 0)?;
-        runner.target().await.map(|target| target.num_qubits)
+        let target = runner.target().await?;
+        Ok(describe(target))
     })
-    .map_err(|error| match &error {
-        // The service does not know the device: the user named it wrongly.
-        IbmRunError::Remote(RemoteError::Rejected { status: 404, .. }) => {
-            bad_input_at(place(), format!("IBM Quantum has no device `{device}`: {}", with_causes(&error)))
-        }
-        IbmRunError::Remote(RemoteError::Auth { .. }) => bad_input_at(place(), with_causes(&error)),
-        _ => anyhow::anyhow!("{}: {}", place(), with_causes(&error)),
-    })?;
+    .map_err(|error| fetch_error(error, device, &place))?;
     config.ibm = Some(ibm);
     let mitigation =
         if config.mitigation == qchess_remote::Mitigation::None { String::new() } else { ", mitigation".to_owned() };
-    Ok(Backend::Remote { label: format!("ibm:{device} ({qubits} qubits{mitigation})"), config: Box::new(config) })
+    Ok(Backend::Remote { label: format!("ibm:{device} ({summary}{mitigation})"), config: Box::new(config) })
+}
+
+/// The device in a few words: its size, the calibration's date and what is left out as broken.
+fn describe(target: &qchess_route::Target) -> String {
+    let mut text = format!("{} qubits", target.num_qubits);
+    if let Some(date) = &target.calibration.date {
+        text.push_str(&format!(", calibration of {date}"));
+    }
+    let (qubits, couplers) = (target.broken_qubits().len(), target.broken_couplers().len());
+    if qubits + couplers > 0 {
+        text.push_str(&format!(", {qubits} broken qubits and {couplers} broken couplers left out"));
+    }
+    text
 }
 
 /// Runs one circuit on the IBM device of `config`, for `qchess compare`.

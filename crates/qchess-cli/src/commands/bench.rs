@@ -29,9 +29,10 @@ pub struct Args {
     /// standard sizes are 20, 24 and 26 qubits).
     #[arg(long, value_name = "QUBITS", value_parser = clap::value_parser!(u8).range(2..=30))]
     circuit_qubits: Vec<u8>,
-    /// With the routing workload, also transpile its circuits with Qiskit (optimisation level 3)
-    /// using this Python interpreter, which needs qiskit and qiskit-qasm3-import, and print both
-    /// side by side.
+    /// With the routing workload, also transpile its circuits with Qiskit (optimisation level 3,
+    /// the device's fake backend as target) using this Python interpreter, which needs qiskit,
+    /// qiskit-qasm3-import and qiskit-ibm-runtime (without it, Qiskit targets are built from the
+    /// published files), and print both side by side.
     #[arg(long, value_name = "PYTHON")]
     qiskit: Option<std::path::PathBuf>,
 }

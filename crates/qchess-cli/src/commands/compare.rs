@@ -3,7 +3,7 @@
 //!
 //! Games come from records (`--record FILE...`, outcomes pinned) or from `--position` /
 //! `--moves` (outcomes not pinned are drawn by the first backend and pinned for the second);
-//! circuits from OpenQASM 2 files (`--qasm FILE...`). The statistics are `qchess-compare`'s:
+//! circuits from OpenQASM 2 or 3 files (`--qasm FILE...`). The statistics are `qchess-compare`'s:
 //! one test per move or circuit, Holm-Bonferroni across them, a verdict at `--alpha`.
 //!
 //! Output: a Markdown summary on stdout (or the JSON report with `--json`), the JSON report in
@@ -41,7 +41,7 @@ pub struct Args {
     /// drawn by the first backend.
     #[arg(long, value_name = "MOVES", conflicts_with = "qasm")]
     moves: Option<String>,
-    /// OpenQASM 2.0 circuits to compare, read on their measured bits (several may follow).
+    /// OpenQASM 2.0 or 3 circuits to compare, read on their measured bits (several may follow).
     #[arg(long, value_name = "FILE", num_args = 1..)]
     qasm: Vec<PathBuf>,
     /// The first backend (the reference): local, ionq, ibm:DEVICE, or a qchess serve URL, with

@@ -59,11 +59,16 @@ pub struct Args {
     /// Seed of the measurement outcomes not pinned with .m0 / .m1.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// Route onto a device: ibm-heron, ibm-eagle, sycamore, line:N, grid:RxC, all:N (each
-    /// optionally @cz, @ecr, @sqrt-iswap or @ionq), or a target JSON file (IBM's backend
-    /// configuration, or our own format); writes its ISA circuit (qasm3 or qasm2).
-    #[arg(long, value_name = "NAME|FILE")]
+    /// Route onto a device: ibm-torino, ibm-fez (ibm-heron), ibm-brisbane (ibm-eagle), sycamore,
+    /// line:N, grid:RxC, all:N (each optionally @cz, @ecr, @sqrt-iswap or @ionq), a target JSON
+    /// file (IBM's backend configuration, with its props_*.json beside it, or our own format), or
+    /// ibm:DEVICE (its configuration and calibration read from IBM Quantum, with the IBM flags);
+    /// writes its ISA circuit (qasm3 or qasm2).
+    #[arg(long, value_name = "NAME|FILE|ibm:DEVICE")]
     target: Option<String>,
+    /// With --target ibm:DEVICE: how to reach IBM Quantum.
+    #[command(flatten)]
+    ibm: crate::backend::IbmArgs,
     /// The rules of the game with --position: official, classical, observer or checkmate.
     #[arg(long, default_value = "official", value_name = "RULES", conflicts_with = "init")]
     rules: RuleSet,

@@ -6,6 +6,7 @@
 //! quantum board (a state too large) exits with code 1.
 
 pub mod output;
+mod stored;
 
 use std::path::{Path, PathBuf};
 
@@ -62,10 +63,20 @@ pub struct Args {
     /// Draw the board with letters instead of Unicode chess symbols.
     #[arg(long)]
     ascii: bool,
+    /// Keep the game in the game store (`--db`), move by move; on a remote backend a move whose
+    /// job is still waiting at Ctrl-C or `--timeout` stays there for `qchess games resume`.
+    #[arg(long)]
+    store: bool,
+    /// Where a stored game is kept.
+    #[command(flatten)]
+    db: crate::store::DbArgs,
 }
 
 /// Runs `qchess game`.
 pub fn run(args: Args, json: bool) -> Result<()> {
+    if args.store {
+        return stored::run(args, json);
+    }
     let (mut game, info) = match &args.record {
         Some(path) => load_record(path, &args)?,
         None => (start_game(&args)?, RecordInfo { event: "qchess game".to_owned(), ..RecordInfo::default() }),
@@ -92,7 +103,7 @@ pub fn run(args: Args, json: bool) -> Result<()> {
 }
 
 /// The options the flags ask for, over `base`.
-fn options(args: &Args, base: GameOptions) -> GameOptions {
+pub(crate) fn options(args: &Args, base: GameOptions) -> GameOptions {
     GameOptions {
         seed: args.seed.unwrap_or(base.seed),
         enforce_turn_order: base.enforce_turn_order && !args.no_turn_order,

@@ -6,24 +6,34 @@
 //! terminal a prompt names the side to move; when input is a pipe no prompts are written, so a
 //! script's output is just the game. End of input ends the session cleanly. With `--json` every
 //! output is one JSON object per line.
+//!
+//! Every game is kept in the game store (`--db`, see [`crate::store`]) move by move. On a
+//! remote backend a move whose job is still waiting when Ctrl-C is pressed (or `--timeout`
+//! passes) stays in the store, its job keeping its place at the provider: the session ends,
+//! saying how to come back (`qchess games resume ID`).
+
+mod actions;
+mod moves;
 
 use std::io::{BufRead, IsTerminal as _, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::Result;
 use qchess_core::text::{excerpt, with_causes};
-use qchess_core::{Color, PositionSpec, Square};
-use qchess_engine::analysis::BELL_STATE_NAMES;
-use qchess_engine::diagram::{Diagram, percent};
-use qchess_engine::record::{GameRecord, RecordInfo};
-use qchess_engine::{EndReason, Game, GameError, GameOptions, PlayedMove, RuleSet};
+use qchess_core::{Bitboard, Color, PositionSpec};
+use qchess_engine::diagram::Diagram;
+use qchess_engine::record::RecordInfo;
+use qchess_engine::{Game, GameError, GameOptions, PlayedMove, RuleSet};
 use qchess_search::player::{Player as Computer, PlayerSpec};
+use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use serde_json::{Value, json};
 
-use super::clock::{Clock, TimeControl, clock_comment};
-use super::game::{game_error, new_game, output, read_record, replay, replay_error};
+use super::clock::{Clock, TimeControl};
+use super::game::{game_error, output, read_record, replay_error};
+use super::stored::{NewStored, PlayError, StoredPlay, waiting_message};
 use crate::backend::BackendArgs;
-use crate::exit::bad_input_at;
+use crate::exit::{Verdict, bad_input_at};
+use crate::store::{DbArgs, Keeper};
 
 /// Flags of `qchess play`.
 #[derive(Debug, clap::Args)]
@@ -34,9 +44,6 @@ pub struct Args {
     /// Who plays Black (as --white).
     #[arg(long, default_value = "ai")]
     black: PlayerSpec,
-    /// The computer's thinking time per move, in milliseconds.
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
-    movetime: u64,
     /// Seed of the computer's choices and of the measurement outcomes.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -46,15 +53,6 @@ pub struct Args {
     /// Continue a saved game.
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
-    /// Stop after this many plies in this session (for computer-only games).
-    #[arg(long)]
-    max_plies: Option<u32>,
-    /// Draw the board with letters instead of Unicode chess symbols.
-    #[arg(long)]
-    ascii: bool,
-    /// Where the moves run: `--backend local|ionq|URL` and the remote flags.
-    #[command(flatten)]
-    backend: BackendArgs,
     /// The rules of a new game: official, classical, observer or checkmate (a record keeps its own).
     #[arg(long, default_value = "official", value_name = "RULES")]
     rules: RuleSet,
@@ -65,6 +63,30 @@ pub struct Args {
     /// runs out loses. Clock times are saved in the record.
     #[arg(long, value_name = "MIN+SEC")]
     clock: Option<TimeControl>,
+    /// How the session runs.
+    #[command(flatten)]
+    session: SessionArgs,
+    /// Where the moves run: `--backend local|ionq|URL` and the remote flags (`--timeout` bounds
+    /// how long a move waits in the foreground; the job goes on).
+    #[command(flatten)]
+    backend: BackendArgs,
+    /// Where the game is kept.
+    #[command(flatten)]
+    db: DbArgs,
+}
+
+/// Flags of a terminal session, shared with `qchess games resume`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SessionArgs {
+    /// The computer's thinking time per move, in milliseconds.
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
+    pub movetime: u64,
+    /// Stop after this many plies in this session (for computer-only games).
+    #[arg(long)]
+    pub max_plies: Option<u32>,
+    /// Draw the board with letters instead of Unicode chess symbols.
+    #[arg(long)]
+    pub ascii: bool,
 }
 
 const HELP: &str = "\
@@ -80,85 +102,195 @@ Type a move in official notation, or a command:
   mode:classical   switch quantum mode off (checkmate rules; mode:quantum switches it on)
   quit             leave the game";
 
-/// Runs `qchess play`.
-pub fn run(args: Args, json: bool) -> Result<()> {
+/// How a player is named in records and in the store.
+pub fn player_name(player: &PlayerSpec) -> String {
+    match player {
+        PlayerSpec::Random => "computer (random mover)".to_owned(),
+        other => other.to_string(),
+    }
+}
+
+/// The player a stored name stands for.
+pub fn player_from_name(name: &str) -> PlayerSpec {
+    if name == "computer (random mover)" {
+        return PlayerSpec::Random;
+    }
+    name.parse().unwrap_or(PlayerSpec::Human)
+}
+
+/// The game `record` (or a fresh start) as it starts, on the exact local board.
+fn setup_game(args: &Args) -> Result<(Game, Vec<qchess_core::Notation>)> {
     let options =
         GameOptions { rules: args.rules, quantum_mode: args.mode == "quantum", ..GameOptions::with_seed(args.seed) };
-    let game = match &args.record {
+    match &args.record {
         Some(path) => {
             let record = read_record(path)?;
             let options = record.options().map_err(|e| bad_input_at(path.display().to_string(), e))?;
-            replay(&record, options, &args.backend)?.map_err(|e| replay_error(path, e))?
+            let local = LocalBoardOptions { seed: options.seed, ..LocalBoardOptions::default() };
+            let game = record
+                .replay_on(LocalBoard::with_options(Bitboard::EMPTY, local), options)
+                .map_err(|e| replay_error(path, e))?;
+            Ok((game, Vec::new()))
         }
         None => {
             let spec: PositionSpec = args.position.parse().map_err(|e| bad_input_at("--position", e))?;
-            new_game(&spec, options, &args.backend)?
+            let start = spec.start.to_fen();
+            let game = Game::new(&start, options).map_err(|e| game_error(e, "--position".to_owned()))?;
+            Ok((game, spec.moves))
         }
+    }
+}
+
+/// Runs `qchess play`.
+pub fn run(args: Args, json: bool) -> Result<()> {
+    let (setup, position_moves) = setup_game(&args)?;
+    let keeper = Keeper::open(&args.db)?;
+    let info = RecordInfo {
+        event: "qchess play".to_owned(),
+        white: player_name(&args.white),
+        black: player_name(&args.black),
+        ..RecordInfo::default()
+    }
+    .dated_today();
+    let mut options = json!({});
+    if let Some(clock) = &args.clock {
+        options["clock"] = qchess_store::clocks::stored_control(*clock);
+    }
+    let new = NewStored {
+        origin: "play",
+        white: player_name(&args.white),
+        black: player_name(&args.black),
+        backend: &args.backend,
+        info,
+        options,
     };
-    let stdin = std::io::stdin();
-    let interactive = stdin.is_terminal();
-    let computer = |spec: &PlayerSpec, seed: u64| -> Result<Option<Computer>> {
-        if *spec == PlayerSpec::Human {
-            return Ok(None);
+    let (mut stored, mut game) = StoredPlay::create(keeper, new, &setup)?;
+    for (index, mv) in position_moves.iter().enumerate() {
+        let place = || format!("--position, move {}", index + 1);
+        match stored.play(&mut game, &mv.to_string(), None) {
+            Ok(_) => {}
+            Err(PlayError::Game(error)) => return Err(game_error(error, place())),
+            Err(PlayError::Waiting(why)) => return Err(anyhow::anyhow!(waiting_message(&stored.id, &why))),
+            Err(PlayError::Store(error)) => return Err(error),
         }
-        Computer::new(spec, seed).map(Some).map_err(|e| anyhow::anyhow!("{spec}: {}", with_causes(&e)))
-    };
-    let computers = [computer(&args.white, args.seed)?, computer(&args.black, args.seed)?];
-    let mut session = Session {
-        game,
-        players: [args.white, args.black],
-        computers,
-        movetime: std::time::Duration::from_millis(args.movetime),
-        out: std::io::stdout().lock(),
-        interactive,
-        json,
-        diagram: if args.ascii { Diagram::ascii() } else { Diagram::unicode() },
-        max_plies: args.max_plies,
-        backend: args.backend,
-        plies: 0,
-        announced_end: false,
-        clock: args.clock.map(Clock::new),
-    };
-    session.run(&mut stdin.lock())
+    }
+    let clock = args.clock.map(Clock::new);
+    Session::new(stored, game, [args.white, args.black], &args.session, args.backend, clock, json)?.start()
 }
 
 /// One terminal session.
-struct Session<W: Write> {
-    game: Game,
+pub struct Session<W: Write> {
+    pub(super) game: Game,
+    pub(super) stored: StoredPlay,
     players: [PlayerSpec; 2],
+    /// Computers kept between moves (searchers keep their tables, engines run on); random and
+    /// greedy players are made afresh each move, seeded by the ply.
     computers: [Option<Computer>; 2],
     movetime: std::time::Duration,
-    out: W,
+    pub(super) out: W,
     interactive: bool,
-    json: bool,
-    diagram: Diagram,
+    pub(super) json: bool,
+    pub(super) diagram: Diagram,
     max_plies: Option<u32>,
-    backend: BackendArgs,
+    pub(super) backend: BackendArgs,
     plies: u32,
-    announced_end: bool,
-    clock: Option<Clock>,
+    pub(super) announced_end: bool,
+    pub(super) clock: Option<Clock>,
 }
 
-fn side(color: Color) -> &'static str {
+pub(super) fn side(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
     }
 }
 
+impl Session<std::io::StdoutLock<'static>> {
+    /// A session on stdout playing `stored` (rebuilt as `game`).
+    pub fn new(
+        stored: StoredPlay,
+        game: Game,
+        players: [PlayerSpec; 2],
+        args: &SessionArgs,
+        backend: BackendArgs,
+        clock: Option<Clock>,
+        json: bool,
+    ) -> Result<Session<std::io::StdoutLock<'static>>> {
+        let seed = game.options().seed;
+        let computer = |spec: &PlayerSpec| -> Result<Option<Computer>> {
+            if !matches!(spec, PlayerSpec::Level(_) | PlayerSpec::Uqci(_)) {
+                return Ok(None);
+            }
+            Computer::new(spec, seed).map(Some).map_err(|e| anyhow::anyhow!("{spec}: {}", with_causes(&e)))
+        };
+        let computers = [computer(&players[0])?, computer(&players[1])?];
+        Ok(Session {
+            game,
+            stored,
+            players,
+            computers,
+            movetime: std::time::Duration::from_millis(args.movetime),
+            out: std::io::stdout().lock(),
+            interactive: std::io::stdin().is_terminal(),
+            json,
+            diagram: if args.ascii { Diagram::ascii() } else { Diagram::unicode() },
+            max_plies: args.max_plies,
+            backend,
+            plies: 0,
+            announced_end: false,
+            clock,
+        })
+    }
+
+    /// Plays the game's waiting move, if it has one (`qchess games resume`): its job is polled
+    /// again; a move that fails for good is taken back and said so.
+    pub fn finish_pending(&mut self) -> Result<()> {
+        match self.stored.play_pending(&mut self.game) {
+            Ok(None) => Ok(()),
+            Ok(Some((_, Some(played)))) => {
+                let computer = self.is_computer(played.mover.color);
+                self.plies += 1;
+                self.announce_move(&played, computer)
+            }
+            Ok(Some((played, None))) => self.say(&format!("The waiting {played} is done.")),
+            Err(PlayError::Game(error)) => {
+                self.error(&format!("the waiting move failed and was taken back: {}", with_causes(&error)))
+            }
+            Err(PlayError::Waiting(why)) => {
+                let message = waiting_message(&self.stored.id, &why);
+                if self.json {
+                    let id = self.stored.id.clone();
+                    self.emit(json!({"event": "waiting", "game": id, "message": message}))?;
+                } else {
+                    writeln!(self.out, "{message}")?;
+                }
+                Err(anyhow::Error::new(Verdict(message)))
+            }
+            Err(PlayError::Store(error)) => Err(error),
+        }
+    }
+
+    /// Plays from standard input.
+    pub fn start(mut self) -> Result<()> {
+        let stdin = std::io::stdin();
+        self.run(&mut stdin.lock())
+    }
+}
+
 impl<W: Write> Session<W> {
     /// Whether the computer plays `color`.
     fn is_computer(&self, color: Color) -> bool {
-        self.computers[usize::from(color == Color::Black)].is_some()
+        self.players[usize::from(color == Color::Black)] != PlayerSpec::Human
     }
 
-    fn has_human(&self) -> bool {
+    pub(super) fn has_human(&self) -> bool {
         self.players.contains(&PlayerSpec::Human)
     }
 
     fn run(&mut self, input: &mut impl BufRead) -> Result<()> {
         if !self.json && self.interactive {
-            self.say("Quantum Chess. Type `help` for the commands.")?;
+            let id = self.stored.id.clone();
+            self.say(&format!("Quantum Chess, kept as game {id}. Type `help` for the commands."))?;
         }
         self.show_board()?;
         loop {
@@ -174,15 +306,8 @@ impl<W: Write> Session<W> {
                     self.say(&format!("Stopped after {} plies.", self.plies))?;
                     break;
                 }
-                let side = usize::from(self.game.turn() == Color::Black);
-                let computer = self.computers[side].as_mut().expect("is_computer checked");
-                let played = computer
-                    .play(&mut self.game, self.movetime)
-                    .map_err(|e| anyhow::anyhow!("the computer's move: {}", with_causes(&e)))?;
+                let played = self.computer_move()?;
                 self.plies += 1;
-                if let Some(clock) = &mut self.clock {
-                    clock.charge(played.mover.color);
-                }
                 self.announce_move(&played, true)?;
                 if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
@@ -208,7 +333,11 @@ impl<W: Write> Session<W> {
             }
         }
         if !self.game.is_over() {
-            self.say(&format!("Game left unfinished after {} plies: *", self.game.ply()))?;
+            let id = self.stored.id.clone();
+            self.say(&format!(
+                "Game left unfinished after {} plies: * (kept as game {id}; `qchess games resume {id}` continues it)",
+                self.game.ply()
+            ))?;
         }
         Ok(())
     }
@@ -224,8 +353,8 @@ impl<W: Write> Session<W> {
             ("board", _) => self.show_board()?,
             ("moves", _) => self.list_moves()?,
             ("undo", _) => self.undo()?,
-            ("save", Some(path)) => self.save(Path::new(path))?,
-            ("load", Some(path)) => self.load(Path::new(path))?,
+            ("save", Some(path)) => self.save(std::path::Path::new(path))?,
+            ("load", Some(path)) => self.load(std::path::Path::new(path))?,
             ("analyse" | "analyze", Some(square)) => self.analyse(square)?,
             ("resign", _) => self.resign()?,
             (token, _) if qchess_engine::game::is_mode_token(token) => self.change_mode(word)?,
@@ -243,25 +372,27 @@ impl<W: Write> Session<W> {
         }
         let turn = self.game.turn();
         if !self.game.is_over() && self.clock.as_ref().is_some_and(|clock| clock.expired(turn)) {
-            self.game.concede(turn, EndReason::Time).map_err(|e| game_error(e, "the clock".to_owned()))?;
+            let input = qchess_store::replay::time_input(turn);
+            self.stored.play(&mut self.game, &input, None).map_err(|e| play_error(e, "the clock"))?;
             return self.announce_end();
         }
-        match self.game.play(text) {
-            Ok(played) => {
+        match self.play_stored(text) {
+            Ok(Some(played)) => {
                 self.plies += 1;
-                if let Some(clock) = &mut self.clock {
-                    clock.charge(played.mover.color);
-                }
                 self.announce_move(&played, false)?;
                 if !self.game.is_over() && !self.is_computer(self.game.turn()) {
                     self.show_board()?;
                 }
                 Ok(())
             }
-            Err(error) if error.is_input_error() || matches!(error, GameError::Board { .. }) => {
-                self.error(&with_causes(&error))
-            }
-            Err(error) => Err(game_error(error, format!("move {}", excerpt(text)))),
+            Ok(None) => Ok(()),
+            Err(error) => match error.downcast::<GameError>() {
+                Ok(error) if error.is_input_error() || matches!(error, GameError::Board { .. }) => {
+                    self.error(&with_causes(&error))
+                }
+                Ok(error) => Err(game_error(error, format!("move {}", excerpt(text)))),
+                Err(other) => Err(other),
+            },
         }
     }
 
@@ -277,7 +408,7 @@ impl<W: Write> Session<W> {
         self.say(&format!("{}{who}: {}", side(played.mover.color), output::describe_move(played)))
     }
 
-    fn announce_end(&mut self) -> Result<()> {
+    pub(super) fn announce_end(&mut self) -> Result<()> {
         self.announced_end = true;
         if self.json {
             let end = self.game.end().map(|e| (e.result.token(), e.reason.text()));
@@ -292,10 +423,11 @@ impl<W: Write> Session<W> {
         Ok(())
     }
 
-    fn show_board(&mut self) -> Result<()> {
+    pub(super) fn show_board(&mut self) -> Result<()> {
         if self.json {
             let mut value = output::game_json(&self.game);
             value["event"] = json!("position");
+            value["game_id"] = json!(self.stored.id);
             return self.emit(value);
         }
         let board = self.diagram.render(self.game.position());
@@ -318,157 +450,7 @@ impl<W: Write> Session<W> {
         self.say(&text)
     }
 
-    fn undo(&mut self) -> Result<()> {
-        if self.game.moves().is_empty() {
-            return self.error("there is no move to undo");
-        }
-        let mut taken = vec![self.take_back()?];
-        // Against the computer, take its reply back too, so it is a person's turn again.
-        while self.is_computer(self.game.turn()) && self.has_human() && !self.game.moves().is_empty() {
-            taken.push(self.take_back()?);
-        }
-        self.announced_end = false;
-        if let Some(clock) = &mut self.clock {
-            // Taken-back plies lose their clock entries; the time used is not given back.
-            for _ in &taken {
-                clock.after_each_ply.pop();
-            }
-            clock.restart_turn();
-        }
-        let names: Vec<String> = taken.iter().map(|m| m.notation.to_string()).collect();
-        if self.json {
-            self.emit(json!({"event": "undo", "moves": names}))?;
-        } else {
-            self.say(&format!("Took back {}.", names.join(", ")))?;
-        }
-        self.show_board()
-    }
-
-    /// The side to move resigns; against the computer, the person does.
-    fn resign(&mut self) -> Result<()> {
-        let turn = self.game.turn();
-        let side = if self.is_computer(turn) { !turn } else { turn };
-        match self.game.concede(side, EndReason::Resignation) {
-            Ok(_) => self.announce_end(),
-            Err(error) => self.error(&with_causes(&error)),
-        }
-    }
-
-    /// `mode:classical` / `mode:quantum`: switches the checkmate rules' quantum mode; the turn stays.
-    fn change_mode(&mut self, token: &str) -> Result<()> {
-        let quantum = match qchess_engine::game::parse_mode_token(token) {
-            Ok(quantum) => quantum,
-            Err(error) => return self.error(&error.to_string()),
-        };
-        match self.game.set_quantum_mode(quantum) {
-            Ok(change) => self.say(&format!("quantum mode is {}", if change.quantum { "on" } else { "off" })),
-            Err(error) => self.error(&with_causes(&error)),
-        }
-    }
-
-    fn take_back(&mut self) -> Result<PlayedMove> {
-        self.game.undo().map_err(|e| game_error(e, "undo".to_owned()))
-    }
-
-    fn save(&mut self, path: &Path) -> Result<()> {
-        let name = |player: &PlayerSpec| match player {
-            PlayerSpec::Random => "computer (random mover)".to_owned(),
-            other => other.to_string(),
-        };
-        let info = RecordInfo {
-            event: "qchess play".to_owned(),
-            white: name(&self.players[0]),
-            black: name(&self.players[1]),
-            ..RecordInfo::default()
-        }
-        .dated_today();
-        let mut record = GameRecord::from_game(&self.game, &info);
-        if let Some(clock) = &self.clock {
-            record.set_tag("TimeControl", &clock.control().tag());
-            // This session's plies are the record's last ones.
-            let first = record.moves.len().saturating_sub(clock.after_each_ply.len());
-            for (mv, remaining) in record.moves[first..].iter_mut().zip(&clock.after_each_ply) {
-                mv.comment = Some(clock_comment(*remaining));
-            }
-        }
-        match record.save(path) {
-            Ok(()) if self.json => self.emit(json!({"event": "saved", "path": path.display().to_string()})),
-            Ok(()) => self.say(&format!("Saved to {}.", path.display())),
-            Err(error) => self.error(&with_causes(&error)),
-        }
-    }
-
-    fn load(&mut self, path: &Path) -> Result<()> {
-        let loaded = GameRecord::load(path).map_err(|e| with_causes(&e)).and_then(|record| {
-            let options = record.options().map_err(|e| with_causes(&e))?;
-            match replay(&record, options, &self.backend) {
-                Ok(replayed) => replayed.map_err(|e| format!("{}: {}", path.display(), with_causes(&e))),
-                Err(error) => Err(format!("{error:#}")),
-            }
-        });
-        match loaded {
-            Ok(game) => {
-                self.game = game;
-                self.announced_end = false;
-                if !self.json {
-                    self.say(&format!("Loaded {} ({} plies).", path.display(), self.game.ply()))?;
-                }
-                self.show_board()
-            }
-            Err(message) => self.error(&message),
-        }
-    }
-
-    fn analyse(&mut self, name: &str) -> Result<()> {
-        let square: Square = match name.parse() {
-            Ok(square) => square,
-            Err(error) => return self.error(&format!("analyse: {error}")),
-        };
-        let entanglement = match self.game.entanglement(square) {
-            Ok(values) => values,
-            Err(error) => return self.error(&format!("analyse: {}", with_causes(&error))),
-        };
-        let mut partners: Vec<(Square, f64)> =
-            Square::ALL.into_iter().map(|sq| (sq, entanglement[usize::from(sq)])).filter(|(_, v)| *v > 1e-9).collect();
-        partners.sort_by(|a, b| b.1.total_cmp(&a.1));
-        let bell = match partners.first() {
-            Some(&(partner, _)) => {
-                Some(self.game.bell_correlations(square, partner).map_err(|e| game_error(e, "analyse".to_owned()))?)
-            }
-            None => None,
-        };
-        let piece = self.game.piece_at(square);
-        let probability = self.game.probability(square);
-        if self.json {
-            let bell = bell.map(|b| {
-                json!({"with": b.second.to_string(), "values": BELL_STATE_NAMES.iter().zip(b.values).map(|(n, v)| json!({"state": n, "value": v})).collect::<Vec<_>>()})
-            });
-            let partners: Vec<Value> =
-                partners.iter().map(|(sq, v)| json!({"square": sq.to_string(), "log_negativity": v})).collect();
-            return self.emit(json!({
-                "event": "analysis", "square": square.to_string(), "piece": piece.map(|p| p.char().to_string()),
-                "probability": probability, "entanglement": partners, "bell": bell,
-                "state_size": self.game.state_size(),
-            }));
-        }
-        let what = piece.map_or("empty".to_owned(), |p| format!("{} {}", p.color, p.role));
-        let mut text = format!("{square}: {what}, occupied with probability {}", percent(probability));
-        if partners.is_empty() {
-            text.push_str("\nNot entangled with any other square.");
-        } else {
-            let list: Vec<String> = partners.iter().map(|(sq, v)| format!("{sq} ({v:.3})")).collect();
-            text.push_str(&format!("\nEntangled with (log negativity): {}", list.join(", ")));
-        }
-        if let Some(bell) = bell {
-            let values: Vec<String> =
-                BELL_STATE_NAMES.iter().zip(bell.values).map(|(n, v)| format!("{n} {v:.3}")).collect();
-            text.push_str(&format!("\nBell correlations with {}: {}", bell.second, values.join(", ")));
-        }
-        text.push_str(&format!("\nThe quantum state holds {} basis states.", self.game.state_size()));
-        self.say(&text)
-    }
-
-    fn say(&mut self, text: &str) -> Result<()> {
+    pub(super) fn say(&mut self, text: &str) -> Result<()> {
         if self.json {
             return self.emit(json!({"event": "message", "text": text}));
         }
@@ -476,7 +458,7 @@ impl<W: Write> Session<W> {
         Ok(())
     }
 
-    fn error(&mut self, message: &str) -> Result<()> {
+    pub(super) fn error(&mut self, message: &str) -> Result<()> {
         if self.json {
             return self.emit(json!({"event": "error", "message": message}));
         }
@@ -484,9 +466,18 @@ impl<W: Write> Session<W> {
         Ok(())
     }
 
-    fn emit(&mut self, value: Value) -> Result<()> {
+    pub(super) fn emit(&mut self, value: Value) -> Result<()> {
         writeln!(self.out, "{value}")?;
         self.out.flush()?;
         Ok(())
+    }
+}
+
+/// A stored event that could not be played, as an error said of `place`.
+pub(super) fn play_error(error: PlayError, place: &str) -> anyhow::Error {
+    match error {
+        PlayError::Game(error) => game_error(error, place.to_owned()),
+        PlayError::Waiting(why) => anyhow::anyhow!(why),
+        PlayError::Store(error) => error,
     }
 }

@@ -31,9 +31,11 @@ pub struct Args {
     /// Probability of reading each bit wrong on the hardware stand-ins.
     #[arg(long, default_value_t = 0.0)]
     readout_error: f64,
-    /// How the IBM Quantum stand-in samples Sampler jobs: ideal (the exact distribution, so
-    /// results agree with the local simulator within sampling error) or device (the device's
-    /// calibrated gate and readout errors).
+    /// How the IBM Quantum stand-in runs Sampler and Estimator jobs: ideal (the exact
+    /// distribution and exact expectation values, so results agree with the local simulator
+    /// within sampling error) or device (qiskit-aer's model of the device's calibration, applied
+    /// locally: depolarizing at each gate's error, T1/T2 relaxation over its length, readout
+    /// errors).
     #[arg(long, value_name = "device|ideal", default_value = "ideal")]
     ibm_noise: qchess_server::ibm::noise::IbmNoise,
     /// Seed of shot sampling and of the quantum board's measurement outcomes.
@@ -143,8 +145,20 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
+    let named_store = args.games.store_named();
     let served = runtime.block_on(async {
-        let server = Server::bind(config).await?;
+        let server = match Server::bind(config.clone()).await {
+            // The default store cannot be opened (a read-only home, say): serve from memory.
+            Err(qchess_server::ServeError::Store(error)) if !named_store => {
+                eprintln!(
+                    "qchess serve: {error}; the web board's games are kept in memory only (name a store with --db)"
+                );
+                let games =
+                    qchess_server::games::GamesConfig { db: qchess_store::Location::Memory, ..config.games.clone() };
+                Server::bind(ServerConfig { games, ..config }).await?
+            }
+            other => other?,
+        };
         // Listen for Ctrl-C and SIGTERM before anyone can learn the address.
         let shutdown = shutdown_signal();
         let addr = server.local_addr();
@@ -164,6 +178,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
             "qchess serve: provider API at http://{addr}/v0.4, board API at http://{addr}/quantumboard; Ctrl-C stops"
         );
         eprintln!("qchess serve: web board at http://{addr}/ (game API described at /openapi.json)");
+        eprintln!("qchess serve: games kept in {}", server.state().games.store().location());
         args.games.open_board(&format!("http://{addr}/"));
         if let Some(defect) = args.defect {
             eprintln!("qchess serve: every job has the deliberate defect {defect} (for testing comparisons)");

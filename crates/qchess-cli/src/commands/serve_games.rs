@@ -3,20 +3,33 @@
 
 use std::time::Duration;
 
-use qchess_server::games::{GamesConfig, RemoteGameBackend};
+use qchess_server::games::{GameRates, GamesConfig, Rate, RemoteGameBackend};
 
 use crate::backend::{Backend, BackendSpec, RemoteArgs};
 use crate::exit::bad_input;
+use crate::store::DbArgs;
 
 /// Flags of the game API.
 #[derive(Debug, Clone, clap::Args)]
 pub struct GameArgs {
-    /// Games of the web board kept at once.
+    /// Where the web board's games are kept: `--db PATH|URL` (several servers on one
+    /// postgres:// store serve the same games).
+    #[command(flatten)]
+    db: DbArgs,
+    /// Games of the web board loaded at once.
     #[arg(long, default_value_t = GamesConfig::default().max_games)]
     max_games: usize,
-    /// Seconds a game may stay unused before it is dropped.
+    /// Seconds a game may stay unused before it is unloaded and archived (it stays in the store).
     #[arg(long, default_value_t = GamesConfig::default().idle_timeout.as_secs())]
     game_idle_secs: u64,
+    /// Milliseconds a server holding a waiting move has to renew its lease; another server on
+    /// the same store takes the move over once it runs out.
+    #[arg(long, value_name = "MS", default_value_t = GamesConfig::default().lease.as_millis() as u64)]
+    game_lease_ms: u64,
+    /// Milliseconds a move on a remote provider is waited for before the answer is 202 (the
+    /// move then finishes in the background).
+    #[arg(long, value_name = "MS", default_value_t = GamesConfig::default().answer_wait.as_millis() as u64)]
+    game_answer_wait_ms: u64,
     /// Milliseconds a computer player (ai:K) of the web board may think about one move.
     #[arg(long, default_value_t = GamesConfig::default().computer_movetime.as_millis() as u64)]
     game_movetime_ms: u64,
@@ -29,6 +42,29 @@ pub struct GameArgs {
     /// opener: xdg-open, open or start).
     #[arg(long)]
     open: bool,
+    /// Changes of games (moves, offers, answers...) one seat may make per second, after a
+    /// burst of 4 s worth; 0: no limit.
+    #[arg(long, value_name = "PER_SECOND", default_value_t = GameRates::default().seat.per_second)]
+    game_seat_rate: f64,
+    /// Changes of games one address (an IPv6 /64) may make per second, after a burst of 4 s
+    /// worth; 0: no limit.
+    #[arg(long, value_name = "PER_SECOND", default_value_t = GameRates::default().address.per_second)]
+    game_address_rate: f64,
+    /// New games one address may make per minute, after a burst of that many; 0: no limit.
+    #[arg(long, value_name = "PER_MINUTE", default_value_t = GameRates::default().creation.burst)]
+    game_create_rate: f64,
+    /// Seconds an event stream lasts before the server ends it (boards reconnect and resume).
+    #[arg(long, value_name = "SECONDS", default_value_t = GamesConfig::default().events_lifetime.as_secs())]
+    game_events_secs: u64,
+    /// The address players reach this server at, for the seat links of new games
+    /// (`https://chess.example.org` behind a proxy); default: the address the game was created
+    /// through, over http.
+    #[arg(long, value_name = "URL")]
+    public_url: Option<String>,
+    /// An origin whose pages may call the game API from a browser (CORS; repeat for more);
+    /// none by default.
+    #[arg(long, value_name = "ORIGIN")]
+    cors_origin: Vec<String>,
 }
 
 /// The command that opens `url` in a browser: `$BROWSER URL` when `browser` is set, else the
@@ -65,6 +101,11 @@ impl GameArgs {
         }
     }
 
+    /// Whether the store was named (`--db`, `QCHESS_DB`) rather than the default.
+    pub fn store_named(&self) -> bool {
+        self.db.named()
+    }
+
     /// The validated settings.
     pub fn config(&self) -> anyhow::Result<GamesConfig> {
         let remote = match &self.game_backend {
@@ -76,11 +117,31 @@ impl GameArgs {
                 Backend::Remote { label, config } => Some(RemoteGameBackend { label, config: *config }),
             },
         };
+        let db = match self.db.location()? {
+            Some(location) => location,
+            None => {
+                eprintln!(
+                    "qchess serve: no data directory (HOME is not set): games are kept in memory only; name a store with --db"
+                );
+                qchess_store::Location::Memory
+            }
+        };
         let config = GamesConfig {
+            db,
             max_games: self.max_games,
             idle_timeout: Duration::from_secs(self.game_idle_secs),
+            lease: Duration::from_millis(self.game_lease_ms),
+            answer_wait: Duration::from_millis(self.game_answer_wait_ms),
             remote,
             computer_movetime: Duration::from_millis(self.game_movetime_ms),
+            rates: GameRates {
+                seat: Rate::per_second(self.game_seat_rate, 4.0),
+                address: Rate::per_second(self.game_address_rate, 4.0),
+                creation: Rate { per_second: self.game_create_rate / 60.0, burst: self.game_create_rate.max(1.0) },
+            },
+            public_url: self.public_url.clone(),
+            events_lifetime: Duration::from_secs(self.game_events_secs),
+            cors_origins: self.cors_origin.clone(),
         };
         config.validate().map_err(bad_input)?;
         Ok(config)
@@ -93,11 +154,20 @@ mod tests {
 
     fn args(max_games: usize, game_idle_secs: u64, game_backend: Option<&str>) -> GameArgs {
         GameArgs {
+            db: DbArgs { db: Some(":memory:".to_owned()) },
             max_games,
             game_idle_secs,
+            game_lease_ms: 30_000,
+            game_answer_wait_ms: 5_000,
             game_movetime_ms: 500,
             game_backend: game_backend.map(|b| b.parse().expect("a backend")),
             open: false,
+            game_seat_rate: 5.0,
+            game_address_rate: 50.0,
+            game_create_rate: 60.0,
+            game_events_secs: 600,
+            public_url: None,
+            cors_origin: Vec::new(),
         }
     }
 
@@ -119,6 +189,10 @@ mod tests {
             (args(0, 60, None), "--max-games"),
             (args(5, 0, None), "--game-idle-secs"),
             (args(5, 60, Some("local")), "local games are always offered"),
+            (GameArgs { public_url: Some("ftp://x".into()), ..args(5, 60, None) }, "--public-url"),
+            (GameArgs { cors_origin: vec!["http://a/b".into()], ..args(5, 60, None) }, "--cors-origin"),
+            (GameArgs { game_seat_rate: -1.0, ..args(5, 60, None) }, "--game-seat-rate"),
+            (GameArgs { game_events_secs: 0, ..args(5, 60, None) }, "--game-events-secs"),
         ] {
             let error = bad.config().expect_err(says).to_string();
             assert!(error.contains(says), "{error}");

@@ -1,10 +1,11 @@
-//! `qchess sim`: run an OpenQASM 2.0 file on the built-in simulator.
+//! `qchess sim`: run an OpenQASM 2.0 or 3 file on the built-in simulator.
 //!
 //! Exact mode prints the probability of every basis state over all qubits; shot mode prints
 //! counts over the classical bits (or over every qubit when the program measures nothing).
 //! Keys are decimal integers with qubit / bit `i` as bit `i`. The circuit runs on the sparse
 //! simulator while its state stays small and on the dense one otherwise
-//! ([`qchess_sim::auto`]).
+//! ([`qchess_sim::auto`]). A circuit declaring more than 64 qubits (an ISA circuit over a
+//! whole device) runs on the qubits it touches; a note on stderr names them.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -24,7 +25,7 @@ use crate::exit;
 /// Flags of `qchess sim`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The OpenQASM 2.0 file to run.
+    /// The OpenQASM 2.0 or 3 file to run (the version line decides; none means 3).
     pub file: PathBuf,
     /// Sample this many shots (counts over the classical bits) instead of exact probabilities.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_SHOTS), conflicts_with = "exact")]
@@ -81,7 +82,19 @@ const HUMAN_ROWS: usize = 64;
 
 /// Runs `qchess sim`.
 pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
-    let circuit = qchess_qasm::parse::parse_file(&args.file).map_err(exit::bad_input)?;
+    let mut circuit = qchess_qasm::parse::parse_file(&args.file).map_err(exit::bad_input)?;
+    if circuit.num_qubits() > 64
+        && let Some((used, names)) = without_idle_qubits(&circuit)
+    {
+        let listed = if names.len() <= 16 { names.join(", ") } else { format!("{}, ...", names[..16].join(", ")) };
+        eprintln!(
+            "note: {} declares {} qubits and uses {}; results are over those, qubit 0 first: {listed}",
+            args.file.display(),
+            circuit.num_qubits(),
+            names.len()
+        );
+        circuit = used;
+    }
     let deadline = args.time_limit.map_or_else(Deadline::none, Deadline::after);
     let dense = Limits::with_max_qubits(args.max_qubits).max_branches(args.max_branches).deadline(deadline);
     let precision = match args.precision {
@@ -120,13 +133,54 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The circuit over only the qubits some operation or post-selection touches (in order), and
+/// their names; `None` when every qubit is used.
+fn without_idle_qubits(circuit: &Circuit) -> Option<(Circuit, Vec<String>)> {
+    use qchess_circuit::ir::{Op, Qubit};
+    let mut used = vec![false; circuit.num_qubits()];
+    for op in &circuit.ops {
+        match op {
+            Op::Gate { gate, .. } => gate.qubits().for_each(|q| used[q.index()] = true),
+            Op::Measure { qubit, .. } | Op::Reset { qubit } => used[qubit.index()] = true,
+        }
+    }
+    circuit.postselect.iter().for_each(|p| used[p.qubit.index()] = true);
+    if used.iter().all(|&u| u) {
+        return None;
+    }
+    let mut index = vec![Qubit(u32::MAX); circuit.num_qubits()];
+    let mut compact = Circuit { clbits: circuit.clbits, registers: circuit.registers.clone(), ..Circuit::default() };
+    for (q, info) in circuit.qubits.iter().enumerate().filter(|&(q, _)| used[q]) {
+        index[q] = compact.add_named_qubit(info.role, info.name.clone());
+    }
+    let map = |q: Qubit| index[q.index()];
+    compact.ops = circuit
+        .ops
+        .iter()
+        .map(|op| match op {
+            Op::Gate { gate, condition } => {
+                let mut gate = gate.clone();
+                gate.targets.iter_mut().for_each(|q| *q = map(*q));
+                gate.controls.iter_mut().for_each(|c| c.qubit = map(c.qubit));
+                Op::Gate { gate, condition: *condition }
+            }
+            Op::Measure { qubit, clbit } => Op::Measure { qubit: map(*qubit), clbit: *clbit },
+            Op::Reset { qubit } => Op::Reset { qubit: map(*qubit) },
+        })
+        .collect();
+    compact.postselect =
+        circuit.postselect.iter().map(|p| qchess_circuit::ir::PostSelection { qubit: map(p.qubit), ..*p }).collect();
+    let names = compact.qubits.iter().map(|q| q.name.clone()).collect();
+    Some((compact, names))
+}
+
 /// The error of a simulation that could not finish, with the flag that raises the limit it hit.
 fn failure(name: &str, error: &AutoError) -> anyhow::Error {
     let flag = match error {
         AutoError::TimeLimit(_) | AutoError::Dense(DenseError::TimeLimit(_)) => Some("--time-limit"),
         AutoError::Dense(DenseError::TooManyOutcomeBranches { .. }) => Some("--max-branches"),
-        AutoError::Dense(DenseError::TooManyQubits { .. } | DenseError::TooManyBranches { .. })
-        | AutoError::TooLarge { .. } => Some("--max-qubits"),
+        // The branch budget is capped whatever the qubit limit, so it has no flag to name.
+        AutoError::Dense(DenseError::TooManyQubits { .. }) | AutoError::TooLarge { .. } => Some("--max-qubits"),
         AutoError::Sparse(SimError::StateTooLarge { .. }) => Some("--max-states"),
         _ => None,
     };

@@ -103,7 +103,9 @@ fn differing_labels(kinds: &[Bitboard; 12], other: &[Bitboard; 12]) -> u64 {
 
 impl Position {
     /// The Zobrist key of the piece labels, side to move, castling rights and en-passant
-    /// square (see the [module docs](self)). Equal positions have equal keys; the
+    /// square: one fixed random number per (square, piece label), per castling-rights value,
+    /// per en-passant square and for Black to move, XORed, so a move changes it by the
+    /// numbers of the squares whose label changed. Equal positions have equal keys; the
     /// probabilities are not part of it.
     pub fn zobrist(&self) -> u64 {
         self.key

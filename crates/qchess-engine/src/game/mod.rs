@@ -282,6 +282,17 @@ impl Game {
         Ok(end)
     }
 
+    /// Both players agree to a draw. Refused once the game is over; undoing the last move takes
+    /// the agreement back with it.
+    pub fn agree_draw(&mut self) -> Result<GameEnd, GameError> {
+        if let Some(end) = self.tracker.end {
+            return Err(GameError::GameOver { result: end.result, reason: end.reason });
+        }
+        let end = GameEnd::draw(crate::EndReason::Agreement);
+        self.tracker.end = Some(end);
+        Ok(end)
+    }
+
     /// Whether `color` still has a king (a square labelled with its king may be occupied).
     pub fn has_king(&self, color: Color) -> bool {
         self.tracker.has_king(color)

@@ -18,7 +18,7 @@
 //! - Tags are `[Name "value"]`, one per line, names of letters, digits and `_`; values escape
 //!   `"` and `\` with a backslash. Every tag is kept, in order; a tag given twice is an error.
 //!   Tags the engine reads: `Rules` (the [`RuleSet`](crate::RuleSet) by name; a record without
-//!   it is official), `Termination` (`white resigned`, `black lost on time`), `Mode` (`classical` when the checkmate rules' quantum mode is off), `Seed`, `FEN` (when the game does not start from the standard
+//!   it is official), `Termination` (`white resigned`, `black lost on time`, `draw agreed`), `Mode` (`classical` when the checkmate rules' quantum mode is off), `Seed`, `FEN` (when the game does not start from the standard
 //!   position), `TurnOrder` (`free` when either side may move), `WinConditions` (`off` when the
 //!   game never ends), and `MeasuredBoard`, the squares found occupied when the fifty-move or
 //!   repetition rule measured every square (`-` for none).

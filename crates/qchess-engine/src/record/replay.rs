@@ -141,6 +141,9 @@ impl GameRecord {
             let how = if end.reason == EndReason::Time { "lost on time" } else { "resigned" };
             record.set_tag("Termination", &format!("{loser} {how}"));
         }
+        if game.end().is_some_and(|e| e.reason == EndReason::Agreement) {
+            record.set_tag("Termination", "draw agreed");
+        }
         for tag in &info.extra {
             if record.tag(&tag.name).is_none() {
                 record.set_tag(&tag.name, &tag.value);
@@ -246,7 +249,9 @@ impl GameRecord {
         if game.pending_measurement().is_some() {
             return Err(ReplayError::UnusedMeasurement);
         }
-        if let Some(text) = self.tag("Termination") {
+        if let Some(text) = self.tag("Termination").filter(|text| text.trim() == "draw agreed") {
+            game.agree_draw().map_err(|e| tag_error("Termination", text, &with_causes(&e)))?;
+        } else if let Some(text) = self.tag("Termination") {
             let (side, reason) = match text.trim() {
                 "white resigned" => (Color::White, EndReason::Resignation),
                 "black resigned" => (Color::Black, EndReason::Resignation),
@@ -256,7 +261,7 @@ impl GameRecord {
                     return Err(tag_error(
                         "Termination",
                         text,
-                        "expected `white resigned`, `black lost on time` and the like",
+                        "expected `white resigned`, `black lost on time`, `draw agreed` and the like",
                     ));
                 }
             };

@@ -1,7 +1,13 @@
-//! OpenQASM 2.0 input: text to an IR [`Circuit`].
+//! OpenQASM input: text to an IR [`Circuit`], OpenQASM 2.0 or 3 by the file's version line.
 //!
-//! Parsing and type checking are the `openqasm` crate's; this module guards it, translates its
-//! AST and reports every problem as one [`Qasm2Error`] naming the file, line and column.
+//! [`parse_file`] and [`parse_source`] read either version: a file that declares `OPENQASM 2.0`
+//! is read as OpenQASM 2, any other (`OPENQASM 3`, `3.0`, or no version line, which OpenQASM 3
+//! allows) as OpenQASM 3 ([`v3`], which also gives the instruction-level
+//! [`Program`](crate::program::Program)). Every problem is one [`QasmError`] naming the file,
+//! line and column.
+//!
+//! OpenQASM 2.0: parsing and type checking are the `openqasm` crate's; this module guards it
+//! and translates its AST.
 //!
 //! * Quantum registers become qubits in declaration order (register `q` of size 3 declared
 //!   first is qubits 0, 1, 2, named `q[0]`...); classical registers become
@@ -15,7 +21,8 @@
 //!   is expanded from its definition.
 //! * Real literals are read in full `f64` precision, exponents included (`1.e-07`).
 //! * [`parse_file`] resolves other `include`s relative to the main file's directory;
-//!   [`parse_source`] allows only `qelib1.inc`, so it never touches the file system.
+//!   [`parse_source`] allows only `qelib1.inc` (`stdgates.inc` in OpenQASM 3), so it never
+//!   touches the file system.
 //!
 //! ```
 //! use qchess_qasm::parse::parse_source;
@@ -30,12 +37,16 @@
 //!
 //! let error = parse_source("OPENQASM 2.0;\nqreg q[1];\nfoo q[0];\n", "bad.qasm").unwrap_err();
 //! assert_eq!(error.to_string(), "bad.qasm:3:1: undefined gate `foo`");
+//!
+//! let bell3 = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[2] q;\nbit[2] c;\nh q[0];\ncx q[0], q[1];\nc = measure q;\n";
+//! assert_eq!(parse_source(bell3, "bell.qasm3").unwrap().ops, circuit.ops);
 //! ```
 
 mod builtin;
 mod diagnostics;
 mod source;
 mod translate;
+pub mod v3;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -68,7 +79,7 @@ impl Default for Limits {
 
 /// Why OpenQASM input was not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Qasm2Error {
+pub enum QasmError {
     /// The file could not be read at all.
     #[error("{file}: {reason}")]
     Unreadable {
@@ -91,9 +102,9 @@ pub enum Qasm2Error {
     },
 }
 
-impl Qasm2Error {
-    fn at(location: Location, message: impl Into<String>) -> Qasm2Error {
-        Qasm2Error::Invalid {
+impl QasmError {
+    fn at(location: Location, message: impl Into<String>) -> QasmError {
+        QasmError::Invalid {
             file: location.file,
             line: location.line,
             column: location.column,
@@ -106,38 +117,83 @@ impl Qasm2Error {
 const EXTENSIONS_PATH: &str = "<qelib1 extensions>";
 const QELIB1: &str = "qelib1.inc";
 
-/// Reads an OpenQASM 2.0 file; `include`s other than `qelib1.inc` are read relative to its
-/// directory.
-pub fn parse_file(path: &Path) -> Result<Circuit, Qasm2Error> {
+/// Reads an OpenQASM 2.0 or 3 file; `include`s other than the standard library are read
+/// relative to its directory.
+pub fn parse_file(path: &Path) -> Result<Circuit, QasmError> {
     parse_file_with(path, &Limits::default())
 }
 
 /// [`parse_file`] with explicit limits.
-pub fn parse_file_with(path: &Path, limits: &Limits) -> Result<Circuit, Qasm2Error> {
+pub fn parse_file_with(path: &Path, limits: &Limits) -> Result<Circuit, QasmError> {
     let display = path.display().to_string();
-    let text = read_limited(path, limits).map_err(|reason| Qasm2Error::Unreadable { file: display.clone(), reason })?;
+    let text = read_limited(path, limits).map_err(|reason| QasmError::Unreadable { file: display.clone(), reason })?;
     let directory = path.parent().map(Path::to_path_buf).unwrap_or_default();
-    parse(&text, &display, Some(directory), limits)
+    match version_of(&text) {
+        Version::Two => parse(&text, &display, Some(directory), limits),
+        Version::Three => lower(v3::read_with(&text, &display, Some(&directory), limits)?, limits),
+    }
 }
 
-/// Reads OpenQASM 2.0 text named `name` in errors; only `qelib1.inc` may be included.
-pub fn parse_source(source: &str, name: &str) -> Result<Circuit, Qasm2Error> {
+/// Reads OpenQASM 2.0 or 3 text named `name` in errors; only the standard library
+/// (`qelib1.inc`, `stdgates.inc`) may be included.
+pub fn parse_source(source: &str, name: &str) -> Result<Circuit, QasmError> {
     parse_source_with(source, name, &Limits::default())
 }
 
 /// [`parse_source`] with explicit limits.
-pub fn parse_source_with(source: &str, name: &str, limits: &Limits) -> Result<Circuit, Qasm2Error> {
+pub fn parse_source_with(source: &str, name: &str, limits: &Limits) -> Result<Circuit, QasmError> {
     if source.len() as u64 > limits.max_source_bytes {
-        return Err(Qasm2Error::Unreadable {
+        return Err(QasmError::Unreadable {
             file: name.to_string(),
             reason: format!("larger than the limit of {} bytes", limits.max_source_bytes),
         });
     }
-    parse(source, name, None, limits)
+    match version_of(source) {
+        Version::Two => parse(source, name, None, limits),
+        Version::Three => lower(v3::read_with(source, name, None, limits)?, limits),
+    }
+}
+
+/// Which reader a text is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Version {
+    Two,
+    Three,
+}
+
+/// OpenQASM 2 when the first statement (after comments) is `OPENQASM 2...`, else OpenQASM 3
+/// (whose reader names any other version it finds).
+fn version_of(text: &str) -> Version {
+    let mut rest = text;
+    loop {
+        let trimmed = rest.trim_start();
+        if let Some(comment) = trimmed.strip_prefix("//") {
+            rest = comment.split_once('\n').map_or("", |(_, after)| after);
+        } else if let Some(comment) = trimmed.strip_prefix("/*") {
+            rest = comment.split_once("*/").map_or("", |(_, after)| after);
+        } else {
+            rest = trimmed;
+            break;
+        }
+    }
+    match rest.strip_prefix("OPENQASM") {
+        Some(after) if after.trim_start().starts_with('2') => Version::Two,
+        _ => Version::Three,
+    }
+}
+
+/// A program read from OpenQASM 3 as an IR circuit, errors placed in its source.
+fn lower(program: crate::program::Program, limits: &Limits) -> Result<Circuit, QasmError> {
+    program.to_circuit(limits.max_operations).map_err(|error| match error.origin {
+        crate::program::Origin::Source { file, line, column } => {
+            QasmError::Invalid { file, line, column, message: error.message }
+        }
+        crate::program::Origin::Item(item) => QasmError::Unreadable { file: item, reason: error.message },
+    })
 }
 
 /// Reads a regular file of at most `max_source_bytes` as UTF-8.
-fn read_limited(path: &Path, limits: &Limits) -> Result<String, String> {
+pub(crate) fn read_limited(path: &Path, limits: &Limits) -> Result<String, String> {
     let metadata = std::fs::metadata(path).map_err(|e| e.to_string())?;
     if !metadata.is_file() {
         return Err("not a regular file".into());
@@ -165,8 +221,8 @@ struct Included {
     text: String,
 }
 
-fn parse(text: &str, display: &str, include_dir: Option<PathBuf>, limits: &Limits) -> Result<Circuit, Qasm2Error> {
-    let lexed = prepare(text).map_err(|e| Qasm2Error::at(locate_offset(display, text, e.offset), e.message))?;
+fn parse(text: &str, display: &str, include_dir: Option<PathBuf>, limits: &Limits) -> Result<Circuit, QasmError> {
+    let lexed = prepare(text).map_err(|e| QasmError::at(locate_offset(display, text, e.offset), e.message))?;
     // The parser resolves includes against the parent of this path, which must exist.
     let main_path =
         if Path::new(display).parent().is_some() { PathBuf::from(display) } else { PathBuf::from("<input>") };
@@ -175,7 +231,7 @@ fn parse(text: &str, display: &str, include_dir: Option<PathBuf>, limits: &Limit
 
     let mut cache = SourceCache::new();
     let mut included: Vec<Included> = Vec::new();
-    let mut include_failure: Option<Qasm2Error> = None;
+    let mut include_failure: Option<QasmError> = None;
     let parsed = {
         let mut resolve = |path: &Path| -> FileResult {
             match include(path, include_dir.as_deref(), limits) {
@@ -186,7 +242,7 @@ fn parse(text: &str, display: &str, include_dir: Option<PathBuf>, limits: &Limit
                     }
                     Err(e) => {
                         include_failure =
-                            Some(Qasm2Error::at(locate_offset(&file.display, &file.text, e.offset), e.message.clone()));
+                            Some(QasmError::at(locate_offset(&file.display, &file.text, e.offset), e.message.clone()));
                         FileResult::Error(Box::new(std::io::Error::other(e.message)))
                     }
                 },
@@ -242,14 +298,14 @@ fn located(
     span: Option<FileSpan>,
     display: &str,
     message: String,
-) -> Qasm2Error {
+) -> QasmError {
     let location = match span {
         Some(span) => sources.locate(cache, span),
         None => Location { file: display.to_string(), line: 1, column: 1 },
     };
     let location =
         if location.line == 0 { Location { file: display.to_string(), line: 1, column: 1 } } else { location };
-    Qasm2Error::at(location, message)
+    QasmError::at(location, message)
 }
 
 /// Serves an `include`: the built-in `qelib1.inc`, or a file under the main file's directory.
@@ -281,7 +337,7 @@ fn add_extension_declarations(
     program: &mut Program,
     sources: &mut SourceMap,
     cache: &mut SourceCache,
-) -> Result<(), Qasm2Error> {
+) -> Result<(), QasmError> {
     let mut called = HashSet::new();
     let mut defined = HashSet::new();
     for decl in &program.decls {
@@ -303,7 +359,7 @@ fn add_extension_declarations(
     sources.insert(PathBuf::from(EXTENSIONS_PATH), "qelib1 extensions".into(), text.clone());
     let mut parser = Parser::new(cache).with_file_policy(FilePolicy::Deny);
     parser.parse_source(text, Some(PathBuf::from(EXTENSIONS_PATH)));
-    let extensions = parser.done().map_err(|_| Qasm2Error::Invalid {
+    let extensions = parser.done().map_err(|_| QasmError::Invalid {
         file: EXTENSIONS_PATH.into(),
         line: 1,
         column: 1,
@@ -315,7 +371,7 @@ fn add_extension_declarations(
 
 /// The `openqasm` crate's type checker overflows on conditions over registers of 64 or more
 /// bits; such conditions are refused here first.
-fn check_condition_widths(program: &Program, sources: &SourceMap, cache: &SourceCache) -> Result<(), Qasm2Error> {
+fn check_condition_widths(program: &Program, sources: &SourceMap, cache: &SourceCache) -> Result<(), QasmError> {
     let widths: std::collections::HashMap<&str, u64> = program
         .decls
         .iter()
@@ -343,7 +399,7 @@ fn check_condition_widths(program: &Program, sources: &SourceMap, cache: &Source
             _ => None,
         };
         if let Some(span) = found {
-            return Err(Qasm2Error::at(
+            return Err(QasmError::at(
                 sources.locate(cache, span),
                 "conditions on registers of 64 or more bits are not supported",
             ));

@@ -161,7 +161,8 @@ fn errors_name_file_line_column_and_reason() {
             "OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[2];\nh q[2];\n",
             "t.qasm:4:3: index 2 is out of range for register `q` of size 2",
         ),
-        ("OPENQASM 3.0;\nqubit q;\n", "t.qasm:1:1: OpenQASM 3.0 is not supported; this reads OpenQASM 2.0"),
+        ("OPENQASM 2.1;\nqreg q[1];\n", "t.qasm:1:1: OpenQASM 2.1 is not supported; this reads OpenQASM 2.0"),
+        ("OPENQASM 4;\nqubit q;\n", "t.qasm:1:1: OpenQASM 4 is not supported; this reads OpenQASM 2.0 and 3"),
         (
             "OPENQASM 2.0;\ninclude \"other.inc\";\n",
             "t.qasm:2:9: cannot include \"other.inc\": only \"qelib1.inc\" can be included here",
@@ -252,8 +253,8 @@ fn files_include_relative_to_their_directory() {
 const SEED_PROGRAM: &str = "OPENQASM 2.0;\ninclude \"qelib1.inc\";\n// seed\ngate g(t, u) a, b { rz(t*u) a; cx a, b; U(pi/2, -t, u^2) b; }\n\
 qreg q[3];\ncreg c[3];\nh q;\ng(0.5, 1.e-3) q[0], q[2];\nccx q[0], q[1], q[2];\nbarrier q;\nmeasure q[0] -> c[0];\nif (c == 1) x q[1];\nreset q[2];\nmeasure q -> c;\n";
 
-fn check_error_shape(text: &str, result: Result<Circuit, Qasm2Error>) -> Result<(), TestCaseError> {
-    if let Err(Qasm2Error::Invalid { line, column, file, message }) = result {
+fn check_error_shape(text: &str, result: Result<Circuit, QasmError>) -> Result<(), TestCaseError> {
+    if let Err(QasmError::Invalid { line, column, file, message }) = result {
         let lines = text.split('\n').count();
         prop_assert!(line >= 1 && line <= lines, "line {} of {} in {}: {}", line, lines, file, message);
         prop_assert!(column >= 1);

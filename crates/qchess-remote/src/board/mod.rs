@@ -35,6 +35,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod jobs;
 mod shots;
 
 use std::sync::Arc;
@@ -47,12 +48,14 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
+pub use jobs::{DetachReason, cancel_job};
 pub use shots::{AllowedPieces, Readout, Survivors, suggest_shots};
 
 use crate::client::{IonqClient, JobResult};
 use crate::config::ProviderConfig;
 use crate::error::RemoteError;
 use crate::ibm::IbmConfig;
+use crate::retry::Deadline;
 use crate::sampler::{IbmRunError, IbmRunner};
 
 /// Default shots per job before the post-selection factor.
@@ -163,6 +166,39 @@ pub enum RemoteBoardError {
     /// The tokio runtime could not start.
     #[error("cannot start the async runtime: {0}")]
     Runtime(String),
+    /// The wait for a job ended before the job did; the job goes on at the provider and stays
+    /// in the board's journal, so the move can be taken up again.
+    #[error("job {job_id} on {backend} is not finished ({reason}); it keeps its place at the provider")]
+    Detached {
+        /// The job.
+        job_id: String,
+        /// The backend's name.
+        backend: String,
+        /// Why the wait ended.
+        reason: DetachReason,
+    },
+    /// A job the journal recorded is unknown to the provider.
+    #[error("job {job_id} is unknown to {backend}: the provider lost it; its circuit must be submitted again")]
+    JobLost {
+        /// The job.
+        job_id: String,
+        /// The backend's name.
+        backend: String,
+    },
+    /// A submission was sent and its answer never arrived, and the provider cannot be asked
+    /// whether it took the job.
+    #[error(
+        "a job named {name} may or may not have reached {backend} (its submission was never answered); check the provider's jobs, then submit again"
+    )]
+    SubmissionUncertain {
+        /// The name it was submitted under.
+        name: String,
+        /// The backend's name.
+        backend: String,
+    },
+    /// The journal could not record or read a job.
+    #[error("the job journal failed: {0}")]
+    Journal(String),
 }
 
 impl From<RemoteBoardError> for BoardError {
@@ -201,13 +237,16 @@ impl Runner {
         runtime: &tokio::runtime::Runtime,
         circuit: &Circuit,
         shots: u64,
+        deadline: Deadline,
     ) -> Result<JobResult, RemoteBoardError> {
         match self {
-            Runner::Ionq(client) => Ok(runtime.block_on(client.run(circuit, shots))?),
-            Runner::Ibm(runner) => runtime.block_on(runner.run(circuit, shots)).map_err(|error| match error {
-                IbmRunError::Remote(remote) => RemoteBoardError::Remote(remote),
-                other => RemoteBoardError::Ibm(other),
-            }),
+            Runner::Ionq(client) => Ok(runtime.block_on(client.run_before(circuit, shots, deadline))?),
+            Runner::Ibm(runner) => {
+                runtime.block_on(runner.run_before(circuit, shots, deadline)).map_err(|error| match error {
+                    IbmRunError::Remote(remote) => RemoteBoardError::Remote(remote),
+                    other => RemoteBoardError::Ibm(other),
+                })
+            }
         }
     }
 
@@ -220,11 +259,29 @@ impl Runner {
         }
     }
 
-    /// The backend's qubits, `None` when the provider would not say.
-    fn qubits(&mut self, runtime: &tokio::runtime::Runtime) -> Option<u32> {
+    /// The backend's qubits, `None` when the provider would not say; running out of time while
+    /// asking is an error, as the move cannot go on.
+    fn qubits(&mut self, runtime: &tokio::runtime::Runtime, deadline: Deadline) -> Result<Option<u32>, RemoteError> {
+        let asked = match self {
+            Runner::Ionq(client) => runtime.block_on(client.backend_qubits_before(deadline)),
+            Runner::Ibm(runner) => match runtime.block_on(runner.target_before(deadline)) {
+                Ok(target) => Ok(target.num_qubits),
+                Err(IbmRunError::Remote(error)) => Err(error),
+                Err(_) => return Ok(None),
+            },
+        };
+        match asked {
+            Ok(qubits) => Ok(Some(qubits)),
+            Err(error @ RemoteError::OutOfTime { .. }) => Err(error),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// The time one move may spend with the provider, from now (`--timeout`).
+    fn deadline(&self) -> Deadline {
         match self {
-            Runner::Ionq(client) => runtime.block_on(client.backend_qubits()).ok(),
-            Runner::Ibm(runner) => runtime.block_on(runner.target()).ok().map(|target| target.num_qubits),
+            Runner::Ionq(client) => client.deadline(),
+            Runner::Ibm(runner) => runner.deadline(),
         }
     }
 }
@@ -246,6 +303,8 @@ pub struct RemoteBoard {
     device_qubits: Option<Option<u32>>,
     /// The move being applied, for errors that name it.
     current: Option<TypedMove>,
+    /// Where jobs are recorded, when they are.
+    journal: Option<jobs::Journaled>,
 }
 
 impl RemoteBoard {
@@ -272,6 +331,7 @@ impl RemoteBoard {
             last_state_size: 1,
             device_qubits: None,
             current: None,
+            journal: None,
         })
     }
 
@@ -326,6 +386,8 @@ impl RemoteBoard {
         let key = format!("{}|{:?}", circuit.num_qubits(), circuit.ops);
         let exact = self.config.exact_results();
         let mut shots = self.next_shots();
+        // Everything this move asks of the provider shares one deadline.
+        let deadline = self.runner.deadline();
         loop {
             let result = match self.cache.iter().position(|c| c.key == key) {
                 Some(index) if self.cache[index].result.shots >= shots || exact => {
@@ -335,10 +397,11 @@ impl RemoteBoard {
                     result
                 }
                 _ => {
-                    self.check_fits(&recycled)?;
-                    let run = self.runner.run(&self.runtime, &recycled.circuit, shots);
-                    let result = Arc::new(run.map_err(|error| self.name_move(error, &recycled))?);
-                    self.jobs += 1;
+                    self.check_fits(&recycled, deadline)?;
+                    let run = self.run_circuit(&recycled.circuit, shots, deadline);
+                    let (result, ran) = run.map_err(|error| self.name_move(error, &recycled))?;
+                    let result = Arc::new(result);
+                    self.jobs += usize::from(ran);
                     self.cache.retain(|c| c.key != key);
                     if self.cache.len() >= CACHE_SIZE {
                         self.cache.remove(0);
@@ -378,11 +441,11 @@ impl RemoteBoard {
 
     /// Refuses a circuit wider than the backend, asking the backend's size once. A provider
     /// that does not say is left to refuse the job itself.
-    fn check_fits(&mut self, recycled: &Recycled) -> Result<(), RemoteBoardError> {
+    fn check_fits(&mut self, recycled: &Recycled, deadline: Deadline) -> Result<(), RemoteBoardError> {
         let device = match self.device_qubits {
             Some(known) => known,
             None => {
-                let asked = self.runner.qubits(&self.runtime);
+                let asked = self.runner.qubits(&self.runtime, deadline)?;
                 self.device_qubits = Some(asked);
                 asked
             }

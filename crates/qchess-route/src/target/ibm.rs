@@ -1,13 +1,17 @@
 //! IBM's backend description JSON, read as the service (and `qiskit-ibm-runtime`) has it.
 //!
 //! The configuration gives `backend_name`, `n_qubits`, `basis_gates` and `coupling_map` (directed
-//! `[control, target]` pairs); every other field is ignored. The properties give, per qubit, a list
-//! of `{name, value}` (we read `readout_error`) and, per gate, `{gate, qubits, parameters}` (we read
-//! the `gate_error` of the two-qubit gate).
+//! `[control, target]` pairs); every other field is ignored. The properties give
+//! `last_update_date`, per qubit a list of `{name, value}` (we read `readout_error` and
+//! `operational`) and, per gate, `{gate, qubits, parameters}` (we read `gate_error` and
+//! `operational` of `sx`, `x` and the two-qubit gate). A value may be a number or a boolean
+//! (`operational` is 0/1 or false/true); parameters we do not read may hold anything.
+
+use std::collections::BTreeSet;
 
 use serde::Deserialize;
 
-use super::{Basis, Target, TargetError};
+use super::{Basis, Calibration, Target, TargetError};
 
 #[derive(Debug, Deserialize)]
 struct Configuration {
@@ -21,6 +25,8 @@ struct Configuration {
 #[derive(Debug, Deserialize)]
 struct Properties {
     backend_name: String,
+    #[serde(default)]
+    last_update_date: Option<String>,
     qubits: Vec<Vec<Parameter>>,
     gates: Vec<GateProperties>,
 }
@@ -28,7 +34,18 @@ struct Properties {
 #[derive(Debug, Deserialize)]
 struct Parameter {
     name: String,
-    value: f64,
+    #[serde(default)]
+    value: serde_json::Value,
+}
+
+impl Parameter {
+    /// The value as a number: numbers as they are, booleans as 0 and 1.
+    fn number(&self) -> Option<f64> {
+        match &self.value {
+            serde_json::Value::Bool(flag) => Some(f64::from(u8::from(*flag))),
+            value => value.as_f64(),
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -36,6 +53,16 @@ struct GateProperties {
     gate: String,
     qubits: Vec<u32>,
     parameters: Vec<Parameter>,
+}
+
+/// The number of the parameter `name` among `parameters`.
+fn find(parameters: &[Parameter], name: &str) -> Option<f64> {
+    parameters.iter().find(|p| p.name == name).and_then(Parameter::number)
+}
+
+/// Whether `parameters` say the element is not operational.
+fn down(parameters: &[Parameter]) -> bool {
+    find(parameters, "operational").is_some_and(|v| v == 0.0)
 }
 
 fn json_error(source_name: &str) -> impl Fn(serde_json::Error) -> TargetError + '_ {
@@ -65,35 +92,49 @@ pub(super) fn configuration(value: serde_json::Value, source_name: &str) -> Resu
     Target::new(conf.backend_name, conf.n_qubits, basis, coupling)
 }
 
-/// `target` with the error rates of an IBM properties file for the same device.
+/// `target` with the calibration of an IBM properties file for the same device: readout,
+/// `sx`, `x` and two-qubit gate errors, elements marked not operational, and the date.
 pub fn with_properties(mut target: Target, text: &str, source_name: &str) -> Result<Target, TargetError> {
     let props: Properties = serde_json::from_str(text).map_err(json_error(source_name))?;
     if props.backend_name != target.name {
         return Err(TargetError::PropertiesMismatch { configuration: target.name, properties: props.backend_name });
     }
-    let readout: Vec<f64> = (0..target.num_qubits as usize)
-        .map(|q| {
-            props
-                .qubits
-                .get(q)
-                .and_then(|params| params.iter().find(|p| p.name == "readout_error"))
-                .map_or(0.0, |p| p.value)
-        })
-        .collect();
-    target.qubit_error = Some(readout);
+    let n = target.num_qubits as usize;
+    let parameters = |q: usize| props.qubits.get(q).map_or(&[][..], Vec::as_slice);
+    target.qubit_error = Some((0..n).map(|q| find(parameters(q), "readout_error").unwrap_or(0.0)).collect());
+    let down_qubits: BTreeSet<u32> = (0..n).filter(|&q| down(parameters(q))).map(|q| q as u32).collect();
     let two_qubit = match target.basis {
         Basis::Cz => "cz",
         Basis::Ecr => "ecr",
         Basis::SqrtIswap => "sqrt_iswap",
         Basis::IonqNative => "ms",
     };
-    for gate in props.gates.iter().filter(|g| g.gate == two_qubit) {
-        if let (&[a, b], Some(error)) =
-            (gate.qubits.as_slice(), gate.parameters.iter().find(|p| p.name == "gate_error"))
-        {
-            target.pair_error.insert((a, b), error.value);
+    let mut calibration = Calibration { date: props.last_update_date, down_qubits, ..Calibration::default() };
+    let (mut sx, mut x) = (vec![0.0; n], vec![0.0; n]);
+    for gate in &props.gates {
+        let error = find(&gate.parameters, "gate_error");
+        match (gate.gate.as_str(), gate.qubits.as_slice()) {
+            ("sx" | "x", &[q]) if (q as usize) < n => {
+                let errors = if gate.gate == "sx" { &mut sx } else { &mut x };
+                errors[q as usize] = error.unwrap_or(0.0);
+                if down(&gate.parameters) {
+                    calibration.down_qubits.insert(q);
+                }
+            }
+            (name, &[a, b]) if name == two_qubit => {
+                if let Some(error) = error {
+                    target.pair_error.insert((a, b), error);
+                }
+                if down(&gate.parameters) {
+                    calibration.down_pairs.insert((a, b));
+                }
+            }
+            _ => {}
         }
     }
+    calibration.sx_error = Some(sx);
+    calibration.x_error = Some(x);
+    target.calibration = calibration;
     Ok(target)
 }
 

@@ -2,9 +2,11 @@
 //!
 //! A [`Target`] comes from IBM's backend configuration JSON as the service serves it (with its
 //! properties file for error rates, see [`ibm`]), from a small JSON format of our own (see
-//! [`Target::from_json`]), or from a preset name (see [`presets`]): `ibm-heron`, `ibm-eagle`,
-//! `sycamore`, `line:N`, `grid:RxC`, `all:N`, each optionally followed by `@BASIS` to change the
-//! native gate set (`line:5@ecr`).
+//! [`Target::from_json`]), or from a preset name (see [`presets`]): `ibm-torino`, `ibm-fez`
+//! (`ibm-heron`), `ibm-brisbane` (`ibm-eagle`), `sycamore`, `line:N`, `grid:RxC`, `all:N`, each
+//! optionally followed by `@BASIS` to change the native gate set (`line:5@ecr`). The calibration
+//! (error rates, broken elements, date) is described in [`calibration`]; routing removes broken
+//! elements from a copy of the target before it places anything (`crate::usable`).
 //!
 //! ```
 //! use qchess_route::target::{Basis, Target};
@@ -17,8 +19,11 @@
 //! # Ok::<(), qchess_route::target::TargetError>(())
 //! ```
 
+pub mod calibration;
 pub mod ibm;
 pub mod presets;
+
+pub use calibration::Calibration;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;
@@ -129,7 +134,8 @@ pub enum TargetError {
     },
     /// A preset name we do not know, or one with a malformed size.
     #[error(
-        "unknown target `{0}`: expected ibm-heron, ibm-eagle, sycamore, line:N, grid:RxC or all:N \
+        "unknown target `{0}`: expected ibm-torino, ibm-fez, ibm-brisbane (ibm-heron, ibm-eagle), sycamore, \
+         line:N, grid:RxC or all:N \
          (optionally @cz, @ecr, @sqrt-iswap or @ionq), or a JSON file"
     )]
     UnknownPreset(String),
@@ -169,6 +175,10 @@ pub struct Target {
     pub qubit_error: Option<Vec<f64>>,
     /// Two-qubit gate error per directed pair, when known.
     pub pair_error: HashMap<(u32, u32), f64>,
+    /// One-qubit gate errors, elements marked not operational, and the calibration's date.
+    pub calibration: Calibration,
+    /// Qubits no logical qubit may occupy (broken, or outside the part routing uses).
+    excluded: Vec<bool>,
     /// `directed[a * n + b]`: whether `(a, b)` is listed.
     directed: Vec<bool>,
     neighbours: Vec<Vec<u32>>,
@@ -224,6 +234,8 @@ impl Target {
             coupling,
             qubit_error: None,
             pair_error: HashMap::new(),
+            calibration: Calibration::default(),
+            excluded: vec![false; n as usize],
             directed,
             neighbours,
             distance,
@@ -282,6 +294,28 @@ impl Target {
             }
         }
         Ok(target)
+    }
+
+    /// Whether no logical qubit may occupy `qubit` (see [`Target::restricted`]).
+    pub fn is_excluded(&self, qubit: u32) -> bool {
+        self.excluded.get(qubit as usize).copied().unwrap_or(true)
+    }
+
+    /// A copy keeping only the couplings `keep` allows and with the qubits `exclude` names
+    /// excluded (never occupied); error rates and calibration are kept as they are.
+    pub fn restricted(&self, keep: impl Fn(u32, u32) -> bool, exclude: impl Fn(u32) -> bool) -> Target {
+        let coupling =
+            self.coupling.iter().copied().filter(|&(a, b)| keep(a, b) && !exclude(a) && !exclude(b)).collect();
+        let mut restricted = match Target::new(self.name.clone(), self.num_qubits.into(), self.basis, coupling) {
+            Ok(target) => target,
+            // The couplings are a subset of valid ones and the size is unchanged.
+            Err(_) => self.clone(),
+        };
+        restricted.qubit_error.clone_from(&self.qubit_error);
+        restricted.pair_error.clone_from(&self.pair_error);
+        restricted.calibration.clone_from(&self.calibration);
+        restricted.excluded = (0..self.num_qubits).map(|q| exclude(q) || self.is_excluded(q)).collect();
+        restricted
     }
 
     /// Whether `a` and `b` are coupled in either direction.

@@ -1,8 +1,10 @@
 //! Named targets.
 //!
-//! * `ibm-heron`: IBM's `ibm_fez` (Heron r2, 156 qubits, CZ), configuration and calibration as
-//!   published in `qiskit-ibm-runtime` (see `data/SOURCES.md`);
-//! * `ibm-eagle`: IBM's `ibm_brisbane` (Eagle r3, 127 qubits, directed ECR), likewise;
+//! * `ibm-fez` (or `ibm-heron`): IBM's `ibm_fez` (Heron r2, 156 qubits, CZ), configuration and
+//!   calibration as published in `qiskit-ibm-runtime` (see `data/SOURCES.md`);
+//! * `ibm-torino`: IBM's `ibm_torino` (Heron r1, 133 qubits, CZ), likewise;
+//! * `ibm-brisbane` (or `ibm-eagle`): IBM's `ibm_brisbane` (Eagle r3, 127 qubits, directed ECR),
+//!   likewise;
 //! * `sycamore`: Google's 54-qubit Sycamore lattice (a diagonal grid: each qubit couples to up to
 //!   four neighbours), sqrt-iSWAP;
 //! * `line:N`, `grid:RxC` (row-major numbering): nearest neighbours, CZ;
@@ -21,6 +23,10 @@ pub const FEZ_PROPS: &str = include_str!("../../data/props_fez.json");
 pub const BRISBANE_CONF: &str = include_str!("../../data/conf_brisbane.json");
 /// IBM's published calibration (properties) of `ibm_brisbane`, as the service serves it.
 pub const BRISBANE_PROPS: &str = include_str!("../../data/props_brisbane.json");
+/// IBM's published configuration of `ibm_torino` (Heron r1), as the service serves it.
+pub const TORINO_CONF: &str = include_str!("../../data/conf_torino.json");
+/// IBM's published calibration (properties) of `ibm_torino`, as the service serves it.
+pub const TORINO_PROPS: &str = include_str!("../../data/props_torino.json");
 
 /// The Sycamore lattice as Google publishes it: `#` is a qubit at (row, column); qubits in the
 /// same row or column next to each other are coupled.
@@ -40,6 +46,17 @@ const SYCAMORE: [&str; 10] = [
 /// The largest `line`, `grid` or `all` preset.
 const MAX_PRESET_QUBITS: u64 = 1024;
 
+/// The published configuration and properties (as the service serves them) behind an IBM preset
+/// name (`ibm-torino`, `ibm-fez`, `ibm-heron`, `ibm-brisbane`, `ibm-eagle`).
+pub fn published(name: &str) -> Option<(&'static str, &'static str)> {
+    match name {
+        "ibm-heron" | "ibm-fez" => Some((FEZ_CONF, FEZ_PROPS)),
+        "ibm-eagle" | "ibm-brisbane" => Some((BRISBANE_CONF, BRISBANE_PROPS)),
+        "ibm-torino" => Some((TORINO_CONF, TORINO_PROPS)),
+        _ => None,
+    }
+}
+
 /// The preset named by `spec`, or `None` when `spec` names none (then it may be a file).
 pub fn preset(spec: &str) -> Option<Result<Target, TargetError>> {
     let (name, basis) = match spec.split_once('@') {
@@ -48,8 +65,10 @@ pub fn preset(spec: &str) -> Option<Result<Target, TargetError>> {
     };
     let bad = || Some(Err(TargetError::UnknownPreset(spec.to_owned())));
     let target = match name {
-        "ibm-heron" => ibm_device(FEZ_CONF, FEZ_PROPS, "ibm-heron"),
-        "ibm-eagle" => ibm_device(BRISBANE_CONF, BRISBANE_PROPS, "ibm-eagle"),
+        ibm if published(ibm).is_some() => {
+            let (conf, props) = published(ibm)?;
+            ibm_device(conf, props, name)
+        }
         "sycamore" => sycamore(),
         _ => {
             let (kind, size) = name.split_once(':')?;
@@ -88,6 +107,7 @@ fn symmetric(target: Target) -> Target {
             .unwrap_or_else(|_| target.clone());
         symmetric.qubit_error = target.qubit_error;
         symmetric.pair_error = target.pair_error;
+        symmetric.calibration = target.calibration;
         symmetric
     } else {
         target

@@ -10,11 +10,19 @@
 //!   for each marked move the board before it.
 //!
 //! Each takes `movetime` (milliseconds per position, 10 to 10000; 300 by default) or `depth`
-//! (1 to 8 plies). The game's record is copied on the game's own thread and the searches run
-//! apart from it, so the game answers other requests meanwhile. A game that is over has no
+//! (1 to 8 plies). The game's record is read from the game store as of its last change (a
+//! move still waiting for its provider's job is not in it yet) and the searches run on a copy
+//! replayed from it, so the game's own thread is never held up. A game that is over has no
 //! evaluation or hint: `over` is true and there is no move.
+//!
+//! The coach only reads: whoever may watch the game may ask it (its players, its spectators,
+//! anyone for a public game), at any point of the game. It tells nothing a watcher could not
+//! work out from the game's record with any engine, so keeping it from the players of a game
+//! between two people would protect nothing. Its searches take a processor each for up to
+//! their limit (a review, one limit per move), so the server runs at most four per processor
+//! at once and answers 429 while that many are running.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use axum::Json;
@@ -23,12 +31,15 @@ use axum::extract::{Path, Query, State};
 use axum::routing::get;
 use qchess_core::{Notation, Square};
 use qchess_engine::Game;
-use qchess_engine::record::{GameRecord, RecordInfo};
+use qchess_engine::record::GameRecord;
 use qchess_search::analysis::{Evaluation, MoveReview, evaluate_position, review_game};
 use qchess_search::{SearchConfig, SearchLimits};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::seats::{Caller, Want};
+use super::session::store_error;
 use crate::AppState;
 use crate::error::ApiError;
 
@@ -72,25 +83,54 @@ impl LimitQuery {
     }
 }
 
-/// The limits asked for and a copy of the game's record, taken on the game's thread.
+/// What a coach request works on: the limits asked for, the game's record and its place
+/// among the searches running.
+struct Prepared {
+    limits: SearchLimits,
+    record: GameRecord,
+    permit: OwnedSemaphorePermit,
+}
+
+/// The searches the coach may run at once: four per processor (a board asks for a new
+/// evaluation at every move, before the last one's search has ended).
+fn searches() -> Arc<Semaphore> {
+    static SEARCHES: OnceLock<Arc<Semaphore>> = OnceLock::new();
+    SEARCHES
+        .get_or_init(|| {
+            let processors = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+            Arc::new(Semaphore::new(4 * processors))
+        })
+        .clone()
+}
+
+/// Lets `caller` in as a watcher of game `id` and prepares the search.
 async fn prepare(
     state: &AppState,
     id: &str,
+    caller: &Caller,
     query: Result<Query<LimitQuery>, axum::extract::rejection::QueryRejection>,
-) -> Result<(SearchLimits, GameRecord), ApiError> {
+) -> Result<Prepared, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(format!("bad query: {}", e.body_text())))?;
     let limits = query.limits()?;
-    let record =
-        state.games.with(id, |session| Ok(GameRecord::from_game(&session.game, &RecordInfo::default()))).await?;
-    Ok((limits, record))
+    state.games.admit(id, caller, |_| Want::Watch).await?;
+    let permit = searches().try_acquire_owned().map_err(|_| {
+        ApiError::too_many(
+            "the coach is busy: the server runs as many searches as it has room for; ask again shortly",
+            1,
+        )
+    })?;
+    let stored = state.games.context.store.game(id).await.map_err(store_error)?;
+    Ok(Prepared { limits, record: qchess_store::replay::export(&stored), permit })
 }
 
-/// Runs `work` on the blocking pool with the game replayed from `record`.
+/// Runs `work` on the blocking pool with the game replayed from `record`, holding `permit`.
 async fn replayed<T: Send + 'static>(
     record: GameRecord,
+    permit: OwnedSemaphorePermit,
     work: impl FnOnce(Game) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
     tokio::task::spawn_blocking(move || {
+        let _permit = permit;
         let game = record.replay().map_err(|e| internal(&e))?;
         work(game)
     })
@@ -117,11 +157,12 @@ fn evaluate(game: &Game, limits: &SearchLimits) -> Result<Option<Evaluation>, Ap
 async fn evaluation(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     query: Result<Query<LimitQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let (limits, record) = prepare(&state, &id, query).await?;
+    let Prepared { limits, record, permit } = prepare(&state, &id, &caller, query).await?;
     let ply = record.moves.len();
-    let value = replayed(record, move |game| {
+    let value = replayed(record, permit, move |game| {
         Ok(match evaluate(&game, &limits)? {
             None => json!({ "over": true, "result": game.result().token() }),
             Some(evaluation) => json!({
@@ -142,11 +183,12 @@ async fn evaluation(
 async fn hint(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     query: Result<Query<LimitQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let (limits, record) = prepare(&state, &id, query).await?;
+    let Prepared { limits, record, permit } = prepare(&state, &id, &caller, query).await?;
     let ply = record.moves.len();
-    let value = replayed(record, move |game| {
+    let value = replayed(record, permit, move |game| {
         Ok(match evaluate(&game, &limits)? {
             None => json!({ "over": true, "result": game.result().token() }),
             Some(evaluation) => {
@@ -178,11 +220,12 @@ async fn hint(
 async fn review(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     query: Result<Query<LimitQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let (limits, record) = prepare(&state, &id, query).await?;
+    let Prepared { limits, record, permit } = prepare(&state, &id, &caller, query).await?;
     let ply = record.moves.len();
-    let value = replayed(record.clone(), move |game| {
+    let value = replayed(record.clone(), permit, move |game| {
         let reviews = review_game(&record, SearchConfig::default(), &limits, &mut |_| {}).map_err(|e| internal(&e))?;
         let boards = boards_before_each_move(game);
         let moves: Vec<Value> = reviews

@@ -7,7 +7,6 @@ use axum::Json;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, Query, State};
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use qchess_core::Square;
 use qchess_qasm::export::Format;
@@ -16,13 +15,16 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::choices::{parse_player, players, rule_description};
+use qchess_store::ListFilter;
+
+use super::seats::Caller;
 use super::session::{NewGame, NewGameBody};
 use crate::AppState;
 use crate::error::ApiError;
 use crate::provider::{body_bytes, json_body};
 
 /// A JSON body read as `T`; an empty body reads as `{}`.
-fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>, what: &str) -> Result<T, ApiError> {
+pub(super) fn body<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>, what: &str) -> Result<T, ApiError> {
     let bytes = body_bytes(body)?;
     let value = if bytes.iter().all(u8::is_ascii_whitespace) { json!({}) } else { json_body(Ok(bytes))? };
     serde_json::from_value(value)
@@ -48,59 +50,78 @@ pub async fn options(State(state): State<Arc<AppState>>) -> Json<Value> {
         "backends": backends,
         "max_games": games.max_games,
         "idle_timeout_secs": games.idle_timeout.as_secs(),
+        "store": state.games.store().dialect() == qchess_store::Dialect::Postgres,
         "computer_movetime_ms": games.computer_movetime.as_millis() as u64,
     }))
 }
 
-/// `GET /api/games`: the ids of the open games.
-pub async fn list(State(state): State<Arc<AppState>>) -> Json<Value> {
-    Json(json!({ "games": state.games.ids() }))
+/// The query of `GET /api/games`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ListQuery {
+    owner: Option<String>,
+    finished: Option<bool>,
+    archived: Option<bool>,
+    limit: Option<u32>,
 }
 
-/// `POST /api/games`: 201 with the new game's state and its id.
+/// `GET /api/games?owner=&finished=&archived=&limit=`: stored games, newest change first.
+pub async fn list(
+    State(state): State<Arc<AppState>>,
+    query: Result<Query<ListQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::bad_request(format!("bad query: {}", e.body_text())))?;
+    let owner = query.owner.as_deref().map(super::session::parse_owner).transpose()?;
+    let filter = ListFilter {
+        // Private games are listed only to their owner.
+        public_only: owner.is_none(),
+        owner,
+        finished: query.finished.unwrap_or(true),
+        archived: query.archived.unwrap_or(false),
+        limit: Some(query.limit.unwrap_or(100).clamp(1, 1000)),
+    };
+    Ok(Json(state.games.list(&filter).await?))
+}
+
+/// `POST /api/games`: 201 with the new game's state, its id, and its seats' tokens and links.
 pub async fn create(
     State(state): State<Arc<AppState>>,
+    caller: Caller,
+    headers: axum::http::HeaderMap,
     request: Result<Bytes, BytesRejection>,
 ) -> Result<Response, ApiError> {
     let request: NewGameBody = body(request, "new game")?;
     let spec = NewGame::from_body(request, state.games.config().remote.is_some())?;
-    let id = state.new_id();
-    let answer_id = id.clone();
-    let mut view = state.games.create(id, spec, |session| session.state()).await?;
-    view["id"] = Value::from(answer_id);
-    Ok((StatusCode::CREATED, Json(view)).into_response())
-}
-
-/// Runs `work` on game `id` and answers its JSON with the id added.
-async fn on_game(
-    state: &AppState,
-    id: String,
-    work: impl FnOnce(&mut super::session::Session) -> Result<Value, ApiError> + Send + 'static,
-) -> Result<Json<Value>, ApiError> {
-    let mut view = state.games.with(&id, work).await?;
-    if let Value::Object(map) = &mut view {
-        map.insert("id".to_owned(), Value::from(id));
-    }
-    Ok(Json(view))
+    let base = super::friends::base_url(state.games.config(), &headers);
+    let (status, view) = state.games.create(state.new_id(), spec, &caller, &base).await?;
+    Ok((status, Json(view)).into_response())
 }
 
 /// `GET /api/games/{id}`.
-pub async fn state(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    on_game(&state, id, |session| Ok(session.state())).await
+pub async fn state(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.state(&id, &caller).await?))
 }
 
 /// `DELETE /api/games/{id}`.
-pub async fn delete(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    if state.games.delete(&id) {
-        Ok(Json(json!({ "id": id, "deleted": true })))
-    } else {
-        Err(ApiError::not_found(format!("no game `{id}` to delete")))
-    }
+pub async fn delete(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.delete(&id, &caller).await?))
 }
 
 /// `GET /api/games/{id}/moves`.
-pub async fn legal_moves(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    on_game(&state, id, |session| Ok(session.legal_moves())).await
+pub async fn legal_moves(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.legal_moves(&id, &caller).await?))
 }
 
 #[derive(Deserialize)]
@@ -108,16 +129,20 @@ pub async fn legal_moves(State(state): State<Arc<AppState>>, Path(id): Path<Stri
 struct PlayBody {
     #[serde(rename = "move")]
     mv: String,
+    ply: Option<u32>,
 }
 
-/// `POST /api/games/{id}/moves` `{"move": "b1^a3c3"}`.
+/// `POST /api/games/{id}/moves` `{"move": "b1^a3c3", "ply": 0}`: 200 with the state, or 202
+/// while the move waits for its provider job.
 pub async fn play(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     request: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let request: PlayBody = body(request, "move")?;
-    on_game(&state, id, move |session| session.play(&request.mv)).await
+    let (status, view) = state.games.play(&id, &caller, request.mv, request.ply).await?;
+    Ok((status, Json(view)).into_response())
 }
 
 #[derive(Deserialize)]
@@ -130,14 +155,16 @@ struct ComputerBody {
 pub async fn computer(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     request: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let request: ComputerBody = body(request, "computer request")?;
     let player = request
         .player
         .map(|p| parse_player(&p).map_err(|e| ApiError::bad_request(format!("player: {e}"))))
         .transpose()?;
-    on_game(&state, id, move |session| session.computer(player)).await
+    let (status, view) = state.games.computer(&id, &caller, player).await?;
+    Ok((status, Json(view)).into_response())
 }
 
 #[derive(Deserialize)]
@@ -146,30 +173,46 @@ struct UndoBody {
     plies: Option<usize>,
 }
 
-/// `POST /api/games/{id}/undo` `{"plies": 1}` (optional).
+/// `POST /api/games/{id}/undo` `{"plies": 1}` (optional): a takeback request; 200 when done
+/// at once (the opponent is the computer), 202 while the opponent is asked.
 pub async fn undo(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     request: Result<Bytes, BytesRejection>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let request: UndoBody = body(request, "undo request")?;
-    let plies = request.plies.unwrap_or(1);
-    on_game(&state, id, move |session| session.undo(plies)).await
+    let (status, view) = state.games.undo(&id, &caller, request.plies).await?;
+    Ok((status, Json(view)).into_response())
+}
+
+/// `POST /api/games/{id}/cancel`: the waiting move's job is canceled and the move taken back.
+pub async fn cancel(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.cancel(&id, &caller).await?))
 }
 
 /// `GET /api/games/{id}/squares/{square}`.
 pub async fn square(
     State(state): State<Arc<AppState>>,
     Path((id, square)): Path<(String, String)>,
+    caller: Caller,
 ) -> Result<Json<Value>, ApiError> {
     let square: Square =
         square.parse().map_err(|_| ApiError::bad_request(format!("`{square}` is not a square; name one like e4")))?;
-    on_game(&state, id, move |session| session.square(square)).await
+    Ok(Json(state.games.square(&id, &caller, square).await?))
 }
 
 /// `GET /api/games/{id}/record`: `{"record": "..."}`.
-pub async fn record(State(state): State<Arc<AppState>>, Path(id): Path<String>) -> Result<Json<Value>, ApiError> {
-    on_game(&state, id, |session| Ok(json!({ "record": session.record_text() }))).await
+pub async fn record(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+) -> Result<Json<Value>, ApiError> {
+    Ok(Json(state.games.record(&id, &caller).await?))
 }
 
 /// The query of `GET /api/games/{id}/circuit`.
@@ -183,6 +226,7 @@ pub struct CircuitQuery {
 pub async fn circuit(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    caller: Caller,
     query: Result<Query<CircuitQuery>, axum::extract::rejection::QueryRejection>,
 ) -> Result<Json<Value>, ApiError> {
     let Query(query) = query.map_err(|e| ApiError::bad_request(format!("bad query: {}", e.body_text())))?;
@@ -195,5 +239,5 @@ pub async fn circuit(
             )));
         }
     };
-    on_game(&state, id, move |session| session.circuit(format)).await
+    Ok(Json(state.games.circuit(&id, &caller, format).await?))
 }

@@ -5,6 +5,8 @@ use qchess_engine::analysis::{BELL_STATE_NAMES, BellCorrelations, log_negativity
 use qchess_engine::{Game, GameError, PlayedMove};
 use serde_json::{Map, Value, json};
 
+use qchess_store::{ClockRow, GameSummary, JobRow, Offer, PendingMove};
+
 use super::session::Session;
 
 /// Log negativities below this are rounding, not entanglement.
@@ -15,6 +17,8 @@ const CERTAIN: f64 = 1e-12;
 
 /// The state of a game: squares, moves, result, captured material and entangled pairs.
 pub fn state(session: &mut Session) -> Value {
+    let clock = session.clock.as_ref().map(clock);
+    let offers: Vec<Value> = session.live_offers().map(offer).collect();
     let players = [session.players[0].to_string(), session.players[1].to_string()];
     let to_move_player = session.player(session.game.turn()).to_string();
     let game = &mut session.game;
@@ -56,6 +60,68 @@ pub fn state(session: &mut Session) -> Value {
         "links_error": links_error,
         "state_size": game.state_size(),
         "quantum_mode": game.quantum_mode(),
+        "clock": clock,
+        "offers": offers,
+    })
+}
+
+/// A game's clocks: each side's time left as of `since`, the side whose clock runs from then,
+/// and when its time runs out. A board counts the running side down from `deadline` (with the
+/// answer's `server_time` to correct its own clock).
+fn clock(clock: &ClockRow) -> Value {
+    json!({
+        "control": clock.control().to_string(),
+        "base_ms": clock.base_ms,
+        "increment_ms": clock.increment_ms,
+        "white_ms": clock.white_ms,
+        "black_ms": clock.black_ms,
+        "running": clock.running_side().map(|side| side.to_string()),
+        "since": clock.since,
+        "deadline": clock.deadline(),
+    })
+}
+
+/// An offer waiting for the opponent's answer.
+fn offer(offer: &Offer) -> Value {
+    json!({
+        "kind": offer.kind,
+        "by": offer.side,
+        "plies": (offer.kind == "takeback").then_some(offer.plies),
+        "ply": offer.ply,
+        "made_at": offer.made_at,
+    })
+}
+
+/// A waiting move: what was entered, since when, and its job as the provider last told.
+pub fn pending(summary: &GameSummary, pending: &PendingMove) -> Value {
+    json!({
+        "move": pending.input,
+        "seq": pending.seq,
+        "since": pending.started_at,
+        "status": summary.status(),
+        "message": pending.message,
+        "job": summary.waiting_job.as_ref().map(JobRow::to_json),
+    })
+}
+
+/// A stored game as listed.
+pub fn summary(game: &GameSummary) -> Value {
+    json!({
+        "id": game.id,
+        "rules": game.rules,
+        "white": game.white,
+        "black": game.black,
+        "backend": game.backend_label,
+        "result": game.result,
+        "to_move": game.to_move,
+        "ply": game.ply,
+        "over": game.is_over(),
+        "waiting": game.pending.is_some(),
+        "status": game.status(),
+        "archived": game.archived,
+        "created_at": game.created_at,
+        "updated_at": game.updated_at,
+        "revision": game.revision,
     })
 }
 

@@ -1,213 +1,315 @@
-//! Sampler V2 jobs of the IBM stand-in: ISA circuits checked against the device, run on a state
-//! vector over the qubits they use, sampled (through the device's noise when there is a
-//! [`Calibration`]) with the IonQ stand-ins' shot sampler or, for circuits that measure or reset
-//! mid-way, shot by shot on branches, and answered with per-shot samples per
-//! register.
+//! Jobs of the IBM stand-in: checked when submitted ([`prepare`](super::pubs::prepare)), then queued, run in
+//! the background and kept with their results, as the service shows them:
+//! `Queued -> Running -> Completed | Failed | Cancelled`.
+//!
+//! A job waits the server's `--queue-delay-ms` in the queue, then runs on its own thread with
+//! the job time limit; cancelling stops it at its next check. A job that runs out of time is
+//! cancelled with the service's reason code 1305 ("ran too long"); one that cannot be
+//! simulated (a state too large) fails with code 1517. Results are Qiskit's typed JSON when the
+//! client asked for it (`support_qiskit`), else the plain JSON of IBM's REST guides.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use num_complex::Complex64;
-use qchess_route::verify::{State, run_isa};
-use qchess_route::{IsaOp, Target};
-use rand::{RngExt, SeedableRng};
+use qchess_route::Target;
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use super::isa::{IsaCircuit, read};
 use super::noise::Calibration;
-use super::shots::sample_shots;
-use crate::jobs::JobFailure;
-use crate::simulate::{ShotNoise, Stop, for_each_noisy_shot};
+use super::pubs::{Prepared, Work};
+use super::sampler::PubError;
+use super::{estimator, runtime, sampler};
+use crate::simulate::Stop;
 
-/// Shots of a pub that gives none (Sampler V2's default).
-pub const DEFAULT_SHOTS: u64 = 4096;
+/// The most jobs kept; past it the oldest finished ones are forgotten.
+pub const MAX_KEPT_JOBS: usize = 1000;
 
-/// The most shots one pub may ask for.
-pub const MAX_SHOTS: u64 = 100_000;
+/// Where a job is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Waiting to run.
+    Queued,
+    /// Running.
+    Running,
+    /// Finished with results.
+    Completed,
+    /// Stopped by an error.
+    Failed,
+    /// Cancelled by its owner or by the time limit.
+    Cancelled,
+}
 
-/// The most qubits a circuit may use: its state vector is simulated whole.
-pub const MAX_USED_QUBITS: usize = 24;
+impl Status {
+    /// The service's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Queued => "Queued",
+            Status::Running => "Running",
+            Status::Completed => "Completed",
+            Status::Failed => "Failed",
+            Status::Cancelled => "Cancelled",
+        }
+    }
 
-/// A finished job.
+    /// Whether the job is over.
+    pub fn is_final(self) -> bool {
+        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
+    }
+}
+
+/// A job as kept.
 #[derive(Debug, Clone)]
 pub struct Job {
     /// The device.
     pub backend: String,
-    /// `Completed` or `Failed`.
-    pub status: &'static str,
+    /// `sampler` or `estimator`.
+    pub program: &'static str,
+    /// Where it is.
+    pub status: Status,
     /// The results body (of a completed job).
     pub results: Value,
-    /// Why a failed job failed.
+    /// Why it failed or was cancelled.
     pub reason: Option<String>,
-}
-
-/// Why a job did not complete.
-#[derive(Debug, Clone, PartialEq)]
-pub enum JobError {
-    /// The request is not a job the service runs: the message of a 400.
-    Refused(String),
-    /// The job was taken but failed while running (its time limit): the reason it reports.
-    Failed(String),
-}
-
-impl From<String> for JobError {
-    fn from(message: String) -> JobError {
-        JobError::Refused(message)
-    }
+    /// The service's reason code, with the reason.
+    pub reason_code: Option<u32>,
+    /// When it was submitted, started and finished (seconds since the epoch).
+    pub created: f64,
+    /// When it started running.
+    pub started: Option<f64>,
+    /// When it finished.
+    pub finished: Option<f64>,
+    /// Set to stop it.
+    pub cancel: Arc<AtomicBool>,
+    /// Order of submission (to forget the oldest first).
+    serial: u64,
 }
 
 /// Jobs by id.
-pub type Jobs = HashMap<String, Job>;
-
-/// Runs a Sampler V2 request on `target`, through `calibration`'s noise when given, drawing
-/// shots from `seed` until `stop` says to give up.
-pub fn run(
-    request: &Value,
-    target: &Target,
-    calibration: Option<&Calibration>,
-    seed: u64,
-    stop: &Stop,
-) -> Result<Value, JobError> {
-    if request.get("program_id").and_then(Value::as_str) != Some("sampler") {
-        return Err(JobError::Refused("program_id must be `sampler`".to_owned()));
-    }
-    let params = request.get("params").ok_or("the job has no params".to_owned())?;
-    let default_shots = params.pointer("/options/default_shots").and_then(Value::as_u64).unwrap_or(DEFAULT_SHOTS);
-    let pubs = params
-        .get("pubs")
-        .and_then(Value::as_array)
-        .filter(|p| !p.is_empty())
-        .ok_or("params.pubs must be a non-empty list".to_owned())?;
-    let mut results = Vec::new();
-    for (index, pub_) in pubs.iter().enumerate() {
-        // qiskit-ibm-runtime sends its circuits as QPY (`{"__type__": "QuantumCircuit", "__value__":
-        // base64 QPY}`), which this stand-in does not read.
-        let circuit_of = |value: &Value| value.as_array().and_then(|parts| parts.first()).unwrap_or(value).clone();
-        if circuit_of(pub_).get("__type__").and_then(Value::as_str) == Some("QuantumCircuit") {
-            return Err(JobError::Refused(format!(
-                "pub {index} is a QPY circuit; this stand-in reads OpenQASM 3 circuits only"
-            )));
-        }
-        let (text, shots) = match pub_ {
-            Value::String(text) => (text.as_str(), default_shots),
-            Value::Array(parts) => {
-                let text =
-                    parts.first().and_then(Value::as_str).ok_or_else(|| format!("pub {index} has no circuit"))?;
-                (text, parts.get(2).and_then(Value::as_u64).unwrap_or(default_shots))
-            }
-            _ => return Err(JobError::Refused(format!("pub {index} is neither a circuit nor a list"))),
-        };
-        if !(1..=MAX_SHOTS).contains(&shots) {
-            return Err(JobError::Refused(format!("pub {index} asks for {shots} shots; 1 to {MAX_SHOTS} are allowed")));
-        }
-        let circuit = read(text, target)
-            .map_err(|e| format!("pub {index} is not an ISA circuit for backend {}: {e}", target.name))?;
-        // Each pub draws from its own stream of the job's seed.
-        let pub_seed = seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        results.push(sample(&circuit, shots, calibration, pub_seed, stop).map_err(|e| match e {
-            JobError::Refused(message) => JobError::Refused(format!("pub {index}: {message}")),
-            failed => failed,
-        })?);
-    }
-    Ok(json!({ "results": results, "metadata": { "version": 2 } }))
+#[derive(Debug, Default)]
+pub struct Jobs {
+    jobs: HashMap<String, Job>,
+    next: u64,
 }
 
-/// `shots` samples of a circuit, per register. A circuit whose measurements are all final is
-/// simulated once and sampled with the IonQ stand-ins' shot sampler; one that measures or
-/// resets mid-way splits its shots between the outcomes ([`sample_shots`]). Noise is applied to
-/// each shot the same way in both: with the depolarised probability every measured bit is a coin,
-/// then each bit is read wrong with its qubit's readout error.
-fn sample(
-    circuit: &IsaCircuit,
-    shots: u64,
-    calibration: Option<&Calibration>,
-    seed: u64,
-    stop: &Stop,
-) -> Result<Value, JobError> {
-    let mut used: Vec<u32> = circuit.ops.iter().flat_map(IsaOp::qubits).collect();
-    used.sort_unstable();
-    used.dedup();
-    if used.len() > MAX_USED_QUBITS {
-        let message = format!("it uses {} qubits; this stand-in simulates at most {MAX_USED_QUBITS}", used.len());
-        return Err(JobError::Refused(message));
+fn now() -> f64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// How many jobs may run at once; the others wait in the queue.
+#[derive(Debug)]
+pub struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Slots {
+    /// `count` slots (at least one).
+    pub fn new(count: usize) -> Slots {
+        Slots { free: Mutex::new(count.max(1)), freed: Condvar::new() }
     }
-    let dense = |q: u32| used.binary_search(&q).unwrap_or(0);
-    let mut amplitudes = vec![Complex64::new(0.0, 0.0); 1 << used.len()];
-    amplitudes[0] = Complex64::new(1.0, 0.0);
-    let mut state = State::from_amplitudes(amplitudes);
-    let noise = match calibration {
-        Some(calibration) => calibration.shot_noise(&circuit.ops, &used),
-        None => ShotNoise { depolarized: 0.0, readout: Vec::new() },
-    };
-    let measures: Vec<(usize, u32)> = circuit
-        .ops
-        .iter()
-        .filter_map(|op| match *op {
-            IsaOp::Measure { qubit, clbit } => Some((dense(qubit), clbit)),
-            _ => None,
-        })
-        .collect();
-    let mut samples: Vec<Vec<String>> = vec![Vec::with_capacity(shots as usize); circuit.registers.len()];
-    let mut record = |bits: u128| {
-        for (register, out) in circuit.registers.iter().zip(&mut samples) {
-            let value = (bits >> register.start) & ((1u128 << register.len.min(127)) - 1);
-            out.push(format!("{value:#x}"));
+
+    /// Takes a slot, unless `cancel` is set first.
+    fn take(&self, cancel: &AtomicBool) -> bool {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if cancel.load(Ordering::SeqCst) {
+                return false;
+            }
+            if *free > 0 {
+                *free -= 1;
+                return true;
+            }
+            free = self.freed.wait_timeout(free, Duration::from_millis(50)).unwrap_or_else(|p| p.into_inner()).0;
         }
-    };
-    let bits_of =
-        |basis: u64| {
-            measures.iter().fold(0u128, |bits, &(position, clbit)| {
-                if basis >> position & 1 == 1 && clbit < 128 { bits | 1 << clbit } else { bits }
-            })
+    }
+
+    fn give_back(&self) {
+        *self.free.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        self.freed.notify_one();
+    }
+}
+
+/// What a job runs with.
+pub struct Run {
+    /// The checked request.
+    pub prepared: Prepared,
+    /// The device.
+    pub target: Target,
+    /// Its calibration when noise is on.
+    pub calibration: Option<Calibration>,
+    /// The seed of the job's shots (the request's `seed_simulator` wins).
+    pub seed: u64,
+    /// How long it may wait in the queue.
+    pub queue_delay: Duration,
+    /// How long it may run.
+    pub time_limit: Duration,
+    /// The noise model's name, for the metadata.
+    pub noise: String,
+    /// The run slots it waits for.
+    pub slots: Arc<Slots>,
+}
+
+impl Jobs {
+    /// The job `id`.
+    pub fn get(&self, id: &str) -> Option<&Job> {
+        self.jobs.get(id)
+    }
+
+    /// Stores a new queued job and returns its id and cancel flag.
+    fn add(&mut self, backend: String, program: &'static str) -> (String, Arc<AtomicBool>) {
+        if self.jobs.len() >= MAX_KEPT_JOBS {
+            let oldest = self
+                .jobs
+                .iter()
+                .filter(|(_, j)| j.status.is_final())
+                .min_by_key(|(_, j)| j.serial)
+                .map(|(id, _)| id.clone());
+            if let Some(id) = oldest {
+                self.jobs.remove(&id);
+            }
+        }
+        let id = format!("d{:019x}", rand::random::<u64>() >> 1);
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.next += 1;
+        let job = Job {
+            backend,
+            program,
+            status: Status::Queued,
+            results: Value::Null,
+            reason: None,
+            reason_code: None,
+            created: now(),
+            started: None,
+            finished: None,
+            cancel: Arc::clone(&cancel),
+            serial: self.next,
         };
-    if measures_only_at_the_end(&circuit.ops) {
-        run_isa(&circuit.ops, &mut state, &dense)?;
-        let exact: Vec<(u64, f64)> = state
-            .amplitudes()
-            .iter()
-            .enumerate()
-            .map(|(basis, a)| (basis as u64, a.norm_sqr()))
-            .filter(|&(_, p)| p > 0.0)
-            .collect();
-        for_each_noisy_shot(&exact, used.len() as u32, shots, &noise, seed, stop, |basis| record(bits_of(basis)))
-            .map_err(|failure: JobFailure| JobError::Failed(failure.message))?;
+        self.jobs.insert(id.clone(), job);
+        (id, cancel)
+    }
+
+    /// Whether the store has room for another job.
+    pub fn full(&self) -> bool {
+        self.jobs.len() >= MAX_KEPT_JOBS && self.jobs.values().all(|j| !j.status.is_final())
+    }
+
+    /// Cancels a job that is not over; `Err` with its status otherwise.
+    pub fn cancel(&mut self, id: &str) -> Option<Result<(), Status>> {
+        let job = self.jobs.get_mut(id)?;
+        if job.status.is_final() {
+            return Some(Err(job.status));
+        }
+        job.cancel.store(true, Ordering::SeqCst);
+        job.status = Status::Cancelled;
+        job.reason = Some("Cancelled by the user.".into());
+        job.finished = Some(now());
+        Some(Ok(()))
+    }
+}
+
+/// Submits `run` as a job of `backend`: stored as queued, run on a thread of its own.
+pub fn submit(jobs: &Arc<Mutex<Jobs>>, backend: String, program: &'static str, run: Run) -> String {
+    let (id, cancel) = jobs.lock().unwrap_or_else(|p| p.into_inner()).add(backend, program);
+    let (jobs, job_id) = (Arc::clone(jobs), id.clone());
+    std::thread::spawn(move || execute(&jobs, &job_id, &cancel, run));
+    id
+}
+
+fn update(jobs: &Mutex<Jobs>, id: &str, change: impl FnOnce(&mut Job)) {
+    let mut jobs = jobs.lock().unwrap_or_else(|p| p.into_inner());
+    // A cancelled job keeps its status whatever its thread finds.
+    if let Some(job) = jobs.jobs.get_mut(id).filter(|j| j.status != Status::Cancelled) {
+        change(job);
+    }
+}
+
+fn execute(jobs: &Mutex<Jobs>, id: &str, cancel: &AtomicBool, run: Run) {
+    let queued_until = Instant::now() + run.queue_delay;
+    while Instant::now() < queued_until {
+        if cancel.load(Ordering::SeqCst) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20).min(queued_until.saturating_duration_since(Instant::now())));
+    }
+    if !run.slots.take(cancel) {
+        return;
+    }
+    update(jobs, id, |job| {
+        job.status = Status::Running;
+        job.started = Some(now());
+    });
+    let stop = Stop::new(run.time_limit, cancel);
+    let outcome = results(&run, &stop);
+    run.slots.give_back();
+    update(jobs, id, |job| {
+        job.finished = Some(now());
+        match outcome {
+            Ok(results) => {
+                job.status = Status::Completed;
+                job.results = results;
+            }
+            Err(PubError::Stopped(reason)) => {
+                job.status = Status::Cancelled;
+                job.reason = Some(format!("Ran too long: {reason}"));
+                job.reason_code = Some(1305);
+            }
+            Err(PubError::Invalid(reason)) => {
+                job.status = Status::Failed;
+                job.reason = Some(reason);
+                job.reason_code = Some(1517);
+            }
+        }
+    });
+}
+
+/// Runs every pub and writes the results body.
+fn results(run: &Run, stop: &Stop) -> Result<Value, PubError> {
+    let seed = run.prepared.seed.unwrap_or(run.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let calibration = run.calibration.as_ref();
+    let typed = run.prepared.typed;
+    let mut pub_results = Vec::new();
+    match &run.prepared.work {
+        Work::Sampler(pubs) => {
+            for (index, pub_) in pubs.iter().enumerate() {
+                let (registers, shots) =
+                    sampler::run(pub_, &run.target, calibration, &mut rng, stop).map_err(|e| in_pub(index, e))?;
+                pub_results.push(if typed {
+                    sampler::typed_result(pub_, &registers, &shots)
+                } else {
+                    sampler::plain_result(pub_, &registers, &shots)
+                });
+            }
+        }
+        Work::Estimator(pubs) => {
+            for (index, pub_) in pubs.iter().enumerate() {
+                let estimates =
+                    estimator::run(pub_, &run.target, calibration, &mut rng, stop).map_err(|e| in_pub(index, e))?;
+                pub_results.push(if typed {
+                    estimator::typed_result(pub_, &estimates)
+                } else {
+                    estimator::plain_result(pub_, &estimates)
+                });
+            }
+        }
+    }
+    let metadata = json!({
+        "version": 2,
+        "stand_in": { "noise": run.noise, "seed": seed, "ignored_options": run.prepared.ignored_options },
+    });
+    Ok(if typed {
+        runtime::primitive_result(pub_results, metadata)
     } else {
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        for mut bits in sample_shots(&circuit.ops, state, &dense, shots, stop, &mut rng)? {
-            if noise.depolarized > 0.0 && rng.random::<f64>() < noise.depolarized {
-                for &(_, clbit) in &measures {
-                    if clbit < 128 && rng.random::<bool>() {
-                        bits ^= 1 << clbit;
-                    }
-                }
-            }
-            for &(position, clbit) in &measures {
-                if clbit < 128 && rng.random::<f64>() < noise.readout.get(position).copied().unwrap_or(0.0) {
-                    bits ^= 1 << clbit;
-                }
-            }
-            record(bits);
-        }
-    }
-    let data: serde_json::Map<String, Value> = circuit
-        .registers
-        .iter()
-        .zip(samples)
-        .map(|(register, samples)| (register.name.clone(), json!({ "samples": samples, "num_bits": register.len })))
-        .collect();
-    Ok(json!({ "data": data, "metadata": { "shots": shots, "circuit_metadata": {} } }))
+        json!({ "results": pub_results, "metadata": metadata })
+    })
 }
 
-/// Whether no operation follows a measurement on its qubit and nothing is reset.
-fn measures_only_at_the_end(ops: &[IsaOp]) -> bool {
-    let mut measured = std::collections::BTreeSet::new();
-    for op in ops {
-        if matches!(op, IsaOp::Reset { .. }) || op.qubits().any(|q| measured.contains(&q)) {
-            return false;
-        }
-        if let IsaOp::Measure { qubit, .. } = op {
-            measured.insert(*qubit);
-        }
+fn in_pub(index: usize, error: PubError) -> PubError {
+    match error {
+        PubError::Invalid(reason) => PubError::Invalid(format!("pub {index}: {reason}")),
+        stopped => stopped,
     }
-    true
 }

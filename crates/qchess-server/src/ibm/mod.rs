@@ -8,20 +8,30 @@
 //! * `GET /api/v1/backends` (`{"devices": [{"name", "qubits", "status", ...}]}`),
 //!   `GET /api/v1/backends/{name}/configuration` and
 //!   `GET /api/v1/backends/{name}/properties`: the devices this server describes (`ibm_fez`,
-//!   Heron; `ibm_brisbane`, Eagle), their configurations and calibrations as IBM publishes them.
+//!   Heron; `ibm_brisbane`, Eagle), their configurations and calibrations as IBM publishes them
+//!   (the calibrations with an `operational` flag on every qubit and gate, 0 on the broken ones,
+//!   as the live service serves them).
 //!   `.../status` says each is online with an empty queue, and `GET /api/v1/instances/usage` says
 //!   no time was used. They need `Authorization: Bearer
 //!   TOKEN` with a live token and a `Service-CRN` header; a
 //!   missing, unknown or expired token is 401, as on the service.
 //!
-//! * `POST /api/v1/jobs` (Sampler V2: `{"program_id": "sampler", "backend", "params": {"pubs":
-//!   [[QASM3, null, SHOTS]]}}`): every circuit must be an ISA circuit of the device (its basis
-//!   gates only, two-qubit gates on coupled pairs in their direction), else 400 naming what is
-//!   not; it runs on a state vector over the qubits it uses ([`jobs`]) and is sampled with the
-//!   device's calibrated gate and readout errors or without noise ([`noise`], `--ibm-noise`),
-//!   from the server's seed mixed with the job's number. `GET /api/v1/jobs/{id}`,
-//!   `GET /api/v1/jobs/{id}/results` (per register, one hex sample per shot) and
-//!   `POST /api/v1/jobs/{id}/cancel` (409 once finished) follow.
+//! * `POST /api/v1/jobs`: Sampler V2 and Estimator V2 jobs (`program_id` `sampler` or
+//!   `estimator`), with pubs as IBM's REST guides write them (OpenQASM 3 circuits) or as the
+//!   unmodified `qiskit-ibm-runtime` client sends them (QPY circuits, NumPy parameter values,
+//!   Pauli observables: see [`pubs`]). Every circuit must be an ISA circuit of the device
+//!   ([`isa`]: its basis gates only, two-qubit gates on coupled pairs in their direction,
+//!   nothing on a qubit or coupler its calibration marks broken), else 400 naming what is not, as are malformed pubs (naming the pub and the
+//!   part). The job then waits `--queue-delay-ms` in the queue and runs in the background
+//!   ([`jobs`]): each bound circuit's shots are drawn on a state over the qubits it uses, with the
+//!   device's calibrated noise or without ([`noise`], `--ibm-noise`), from the server's seed
+//!   mixed with the job's number (or the job's `simulator.seed_simulator`).
+//!   `GET /api/v1/jobs/{id}` gives its status (`Queued`, `Running`, `Completed`, `Failed`,
+//!   `Cancelled`, with the reason and reason code), `GET /api/v1/jobs/{id}/results` its results
+//!   (Qiskit's typed `PrimitiveResult` JSON when the client sends `support_qiskit`, else the
+//!   REST guides' JSON; the reason as text for a failed or cancelled job),
+//!   `GET /api/v1/jobs/{id}/metrics` its timestamps and usage, and
+//!   `POST /api/v1/jobs/{id}/cancel` cancels it (204; 409 once it is over).
 //!
 //! Errors have the service's shapes: IAM's `{"errorCode", "errorMessage"}`, and the API's
 //! `{"errors": [{"code", "message"}], "status_code"}`. Tokens live
@@ -29,7 +39,7 @@
 //! can watch one expire.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -41,15 +51,21 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 
+pub mod estimator;
 pub mod isa;
+mod job_routes;
 pub mod jobs;
 pub mod noise;
-mod shots;
+pub mod pubs;
+pub mod runtime;
+pub mod sampler;
+mod sparse;
+pub mod state;
+pub mod trajectories;
 
-use self::noise::{Calibration, IbmNoise};
+use self::noise::IbmNoise;
 use crate::AppState;
 use crate::config::{ServerKey, Timeouts};
-use crate::simulate::Stop;
 
 /// How long a token lives by default (IAM's `expires_in`).
 pub const DEFAULT_TOKEN_SECONDS: u64 = 3600;
@@ -90,8 +106,12 @@ pub struct IbmOptions {
     pub noise: IbmNoise,
     /// Seed of shot sampling, mixed with each job's number.
     pub seed: u64,
-    /// How long one job may run before it fails.
+    /// How long one job may run before it is cancelled.
     pub job_time_limit: Duration,
+    /// How long a job waits in the queue before it runs.
+    pub queue_delay: Duration,
+    /// How many jobs may run at once.
+    pub workers: usize,
 }
 
 impl IbmOptions {
@@ -103,6 +123,8 @@ impl IbmOptions {
             noise: IbmNoise::Ideal,
             seed: 0,
             job_time_limit: Timeouts::default().job_time_limit,
+            queue_delay: Duration::ZERO,
+            workers: std::thread::available_parallelism().map_or(1, usize::from),
         }
     }
 }
@@ -112,14 +134,12 @@ impl IbmOptions {
 struct Tokens {
     options: IbmOptions,
     issued: Mutex<HashMap<String, Instant>>,
-    jobs: Mutex<jobs::Jobs>,
+    jobs: Arc<Mutex<jobs::Jobs>>,
     /// Jobs submitted so far, numbering each job's seed.
     submitted: AtomicU64,
+    /// How many jobs may run at once.
+    slots: Arc<jobs::Slots>,
 }
-
-/// Jobs here run while their submission is answered, so the server's shutdown (which waits for
-/// requests in flight) never needs to stop one: only the time limit does.
-static NEVER_STOPPED: AtomicBool = AtomicBool::new(false);
 
 /// The routes of the [module docs](self) for `serve`: its `--api-key` (if any) is the one key
 /// IAM accepts, tokens live `QCHESS_SERVE_IBM_TOKEN_SECONDS` or [`DEFAULT_TOKEN_SECONDS`], and
@@ -133,6 +153,8 @@ pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
         noise: state.config.ibm_noise,
         seed: state.config.seed,
         job_time_limit: state.config.timeouts.job_time_limit,
+        queue_delay: state.config.queue_delay,
+        workers: state.config.workers,
         ..IbmOptions::new(state.config.api_key.clone(), Duration::from_secs(lifetime))
     };
     service(options)
@@ -140,11 +162,13 @@ pub fn routes(state: &AppState) -> Router<Arc<AppState>> {
 
 /// The routes of the [module docs](self) with their own token and job store.
 pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<S> {
+    let slots = Arc::new(jobs::Slots::new(options.workers));
     let tokens = Arc::new(Tokens {
         options,
         issued: Mutex::new(HashMap::new()),
-        jobs: Mutex::new(HashMap::new()),
+        jobs: Arc::new(Mutex::new(jobs::Jobs::default())),
         submitted: AtomicU64::new(0),
+        slots,
     });
     Router::new()
         .route("/identity/token", post(token))
@@ -153,10 +177,11 @@ pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<
         .route("/api/v1/backends/{name}/properties", get(properties))
         .route("/api/v1/backends/{name}/status", get(status))
         .route("/api/v1/instances/usage", get(usage))
-        .route("/api/v1/jobs", post(submit))
-        .route("/api/v1/jobs/{id}", get(job))
-        .route("/api/v1/jobs/{id}/results", get(results))
-        .route("/api/v1/jobs/{id}/cancel", post(cancel))
+        .route("/api/v1/jobs", post(job_routes::submit))
+        .route("/api/v1/jobs/{id}", get(job_routes::job))
+        .route("/api/v1/jobs/{id}/results", get(job_routes::results))
+        .route("/api/v1/jobs/{id}/metrics", get(job_routes::metrics))
+        .route("/api/v1/jobs/{id}/cancel", post(job_routes::cancel))
         .with_state(tokens)
 }
 
@@ -331,9 +356,19 @@ async fn configuration(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Pa
     described(&tokens, &headers, &name, |device| device.configuration)
 }
 
-/// `GET /api/v1/backends/{name}/properties`.
+/// `GET /api/v1/backends/{name}/properties`: the published calibration with each element's
+/// `operational` flag, as the service serves it ([`isa::live_properties`]).
 async fn properties(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(name): Path<String>) -> Response {
-    described(&tokens, &headers, &name, |device| device.properties)
+    if let Some(refused) = refusal(&tokens, &headers) {
+        return refused;
+    }
+    match device(&name) {
+        Some(device) => match isa::live_properties(device.configuration, device.properties, device.name) {
+            Ok(value) => axum::Json(value).into_response(),
+            Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored description: {e}")),
+        },
+        None => api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(&name))),
+    }
 }
 
 /// `GET /api/v1/backends/{name}/status`: every device here is online with an empty queue.
@@ -361,104 +396,6 @@ fn described(tokens: &Tokens, headers: &HeaderMap, name: &str, text: impl Fn(&De
             Err(e) => api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored description: {e}")),
         },
         None => api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(name))),
-    }
-}
-
-/// `POST /api/v1/jobs`.
-async fn submit(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Bytes) -> Response {
-    if let Some(refused) = refusal(&tokens, &headers) {
-        return refused;
-    }
-    let request: Value = match serde_json::from_slice(&body) {
-        Ok(request) => request,
-        Err(e) => return api_error(StatusCode::BAD_REQUEST, "1201", &format!("the body is not JSON: {e}")),
-    };
-    let backend = request.get("backend").and_then(Value::as_str).unwrap_or("").to_owned();
-    let Some(device) = device(&backend) else {
-        return api_error(StatusCode::NOT_FOUND, "1216", &format!("Backend {} not found.", excerpt(&backend)));
-    };
-    let stored_error = |e: String| api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("stored device: {e}"));
-    let target = match qchess_route::Target::from_json(device.configuration, &backend) {
-        Ok(target) => target,
-        Err(e) => return stored_error(e.to_string()),
-    };
-    let calibration = match tokens.options.noise {
-        IbmNoise::Ideal => None,
-        IbmNoise::Device => match Calibration::from_properties(target.clone(), device.properties, &backend) {
-            Ok(calibration) => Some(calibration),
-            Err(e) => return stored_error(e),
-        },
-    };
-    let serial = tokens.submitted.fetch_add(1, Ordering::SeqCst);
-    let seed = tokens.options.seed ^ serial.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let limit = tokens.options.job_time_limit;
-    // Simulating is quick at the sizes allowed; keep it off the async workers anyway.
-    let ran = tokio::task::spawn_blocking(move || {
-        let stop = Stop::new(limit, &NEVER_STOPPED);
-        jobs::run(&request, &target, calibration.as_ref(), seed, &stop)
-    })
-    .await;
-    let (status, results, reason) = match ran {
-        Ok(Ok(results)) => ("Completed", results, None),
-        Ok(Err(jobs::JobError::Refused(message))) => return api_error(StatusCode::BAD_REQUEST, "1517", &message),
-        Ok(Err(jobs::JobError::Failed(reason))) => ("Failed", Value::Null, Some(reason)),
-        Err(e) => return api_error(StatusCode::INTERNAL_SERVER_ERROR, "5000", &format!("the simulation failed: {e}")),
-    };
-    let id = format!("d{:019x}", rand::random::<u64>() >> 1);
-    let job = jobs::Job { backend: backend.clone(), status, results, reason };
-    tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).insert(id.clone(), job);
-    axum::Json(json!({ "id": id, "backend": backend })).into_response()
-}
-
-/// The stored job `id`, or the service's 404.
-fn stored(tokens: &Tokens, id: &str) -> Result<jobs::Job, Box<Response>> {
-    let jobs = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner());
-    jobs.get(id)
-        .cloned()
-        .ok_or_else(|| Box::new(api_error(StatusCode::NOT_FOUND, "1291", &format!("Job {} not found.", excerpt(id)))))
-}
-
-/// `GET /api/v1/jobs/{id}`.
-async fn job(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if let Some(refused) = refusal(&tokens, &headers) {
-        return refused;
-    }
-    match stored(&tokens, &id) {
-        Ok(job) => axum::Json(json!({
-            "id": id,
-            "backend": job.backend,
-            "status": job.status,
-            "state": { "status": job.status, "reason": job.reason },
-            "program": { "id": "sampler" },
-        }))
-        .into_response(),
-        Err(missing) => *missing,
-    }
-}
-
-/// `GET /api/v1/jobs/{id}/results`.
-async fn results(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if let Some(refused) = refusal(&tokens, &headers) {
-        return refused;
-    }
-    match stored(&tokens, &id) {
-        Ok(job) if job.status == "Completed" => axum::Json(job.results).into_response(),
-        Ok(job) => api_error(StatusCode::CONFLICT, "1234", &format!("Job {id} is {} and has no results.", job.status)),
-        Err(missing) => *missing,
-    }
-}
-
-/// `POST /api/v1/jobs/{id}/cancel`: jobs here finish when submitted, so a known job is past
-/// cancelling.
-async fn cancel(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, Path(id): Path<String>) -> Response {
-    if let Some(refused) = refusal(&tokens, &headers) {
-        return refused;
-    }
-    match stored(&tokens, &id) {
-        Ok(job) => {
-            api_error(StatusCode::CONFLICT, "1300", &format!("Job {id} is {} and cannot be cancelled.", job.status))
-        }
-        Err(missing) => *missing,
     }
 }
 

@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -78,4 +79,82 @@ pub fn json_value() -> impl Strategy<Value = Value> {
             .prop_map(|map| Value::Object(map.into_iter().collect())),
         ]
     })
+}
+
+/// Sends and reads the JSON answer with its status.
+pub fn send_json(request: reqwest::blocking::RequestBuilder) -> (reqwest::StatusCode, Value) {
+    let response = request.send().expect("the server answers");
+    let status = response.status();
+    let text = response.text().expect("a whole answer");
+    (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{status}: not JSON ({e}): {text}")))
+}
+
+/// The token of `side`'s seat (or `spectator`'s), from a new game's answer.
+pub fn seat_token(created: &Value, side: &str) -> String {
+    let entry = if side == "spectator" { &created["spectator"] } else { &created["seats"][side] };
+    entry["token"].as_str().unwrap_or_else(|| panic!("{side} has a seat: {created}")).to_owned()
+}
+
+/// No rate limits: for tests that drive many games from one address.
+pub fn unlimited_rates(config: &mut ServerConfig) {
+    let unlimited = qchess_server::games::Rate::UNLIMITED;
+    config.games.rates = qchess_server::games::GameRates { seat: unlimited, address: unlimited, creation: unlimited };
+}
+
+/// One server-sent event.
+#[derive(Debug, Clone)]
+pub struct Event {
+    /// Its id.
+    pub id: Option<i64>,
+    /// Its name.
+    pub name: String,
+    /// Its data.
+    pub data: String,
+}
+
+/// Reads events from a stream until it ends.
+pub struct Events(BufReader<reqwest::blocking::Response>);
+
+impl Events {
+    pub fn open(http: &reqwest::blocking::Client, game: &str, token: Option<&str>, last: Option<i64>) -> Events {
+        let mut request = http.get(format!("{game}/events"));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        if let Some(last) = last {
+            request = request.header("last-event-id", last.to_string());
+        }
+        let response = request.send().expect("the stream opens");
+        assert_eq!(response.status(), reqwest::StatusCode::OK);
+        assert!(response.headers()["content-type"].to_str().expect("ASCII").starts_with("text/event-stream"));
+        Events(BufReader::new(response))
+    }
+
+    /// The next event; `None` when the server closed the stream.
+    pub fn next(&mut self) -> Option<Event> {
+        let mut event = Event { id: None, name: "message".to_owned(), data: String::new() };
+        let mut fields = 0;
+        loop {
+            let mut line = String::new();
+            if self.0.read_line(&mut line).ok()? == 0 {
+                return None;
+            }
+            let line = line.trim_end_matches(['\r', '\n']);
+            if line.is_empty() {
+                if fields > 0 {
+                    return Some(event);
+                }
+                continue;
+            }
+            let (field, value) = line.split_once(':').unwrap_or((line, ""));
+            let value = value.strip_prefix(' ').unwrap_or(value);
+            match field {
+                "id" => event.id = Some(value.parse().expect("a numeric id")),
+                "event" => event.name = value.to_owned(),
+                "data" => event.data.push_str(value),
+                _ => continue,
+            }
+            fields += 1;
+        }
+    }
 }

@@ -9,6 +9,7 @@ use rand_chacha::ChaCha8Rng;
 
 use super::*;
 use crate::deadline::Deadline;
+use crate::dense::DenseState;
 
 /// `rounds` rounds of `h q[i]; measure q[i] -> c[i]` on `qubits` qubits.
 pub(crate) fn measured_rounds(qubits: usize, rounds: usize) -> Circuit {
@@ -142,6 +143,104 @@ fn random_dynamic_circuits_agree_with_the_dense_simulator() {
     assert!(compared >= 30, "only {compared} circuits had possible post-selections");
 }
 
+/// Every measurement history walked one at a time, nothing merged and nothing reordered: the
+/// reference both mixtures and the reordering are held to. Returns the distribution over every
+/// qubit and the probability of passing the post-selections.
+fn every_history(circuit: &Circuit) -> (Vec<f64>, f64) {
+    fn walk(circuit: &Circuit, from: usize, mut state: DenseState, weight: f64, clbits: u64, out: &mut [f64]) {
+        for (index, op) in circuit.ops.iter().enumerate().skip(from) {
+            match op {
+                Op::Gate { gate, condition } => {
+                    let holds = condition.is_none_or(|c| {
+                        let register = &circuit.registers[c.register];
+                        (clbits >> register.start) & ((1 << register.len) - 1) == c.value
+                    });
+                    if holds {
+                        state.apply_gate(gate).expect("valid gate");
+                    }
+                }
+                Op::Measure { qubit, .. } | Op::Reset { qubit } => {
+                    let one = state.probability_of_one(*qubit).expect("valid qubit");
+                    let selected = circuit
+                        .postselect
+                        .iter()
+                        .find(|s| matches!(op, Op::Measure { clbit, .. } if *clbit == s.clbit));
+                    for value in [false, true] {
+                        let p = if value { one } else { 1.0 - one };
+                        if p < 1e-14 || selected.is_some_and(|s| s.value != value) {
+                            continue;
+                        }
+                        let mut next = state.clone();
+                        next.project_scaled(qubit.index(), value, 1.0 / p.sqrt());
+                        let mut next_bits = clbits;
+                        match op {
+                            Op::Measure { clbit, .. } => {
+                                next_bits = (next_bits & !(1 << clbit.0)) | (u64::from(value) << clbit.0);
+                            }
+                            _ if value => next.apply_gate(&Gate::x(*qubit)).expect("valid qubit"),
+                            _ => {}
+                        }
+                        walk(circuit, index + 1, next, weight * p, next_bits, out);
+                    }
+                    return;
+                }
+            }
+        }
+        for (sum, amplitude) in out.iter_mut().zip(state.amplitudes()) {
+            *sum += weight * amplitude.norm_sqr();
+        }
+    }
+    let mut out = vec![0.0; 1 << circuit.num_qubits()];
+    let start = DenseState::zero(circuit.num_qubits(), &Limits::default()).expect("small");
+    walk(circuit, 0, start, 1.0, 0, &mut out);
+    let accepted: f64 = out.iter().sum();
+    out.iter_mut().for_each(|p| *p /= accepted);
+    (out, accepted)
+}
+
+#[test]
+fn the_dense_mixture_and_the_reordering_agree_with_every_history() {
+    let mut compared = 0;
+    for seed in 0..60 {
+        let circuit = random_dynamic_circuit(seed);
+        let (reference, accepted) = every_history(&circuit);
+        if accepted < 1e-12 {
+            continue;
+        }
+        compared += 1;
+        let early = schedule::measurements_early(&circuit);
+        for run in [&circuit, &early] {
+            let dense = DenseSimulator::new().probabilities(run).expect("possible post-selection");
+            assert!((dense.postselection_probability - accepted).abs() < 1e-9, "seed {seed}");
+            for (key, (p, want)) in dense.probabilities.iter().zip(&reference).enumerate() {
+                assert!((p - want).abs() < 1e-9, "seed {seed}, outcome {key:05b}: {p} against {want}");
+            }
+        }
+    }
+    assert!(compared >= 30, "only {compared} circuits had possible post-selections");
+}
+
+#[test]
+fn measurements_after_a_whole_round_of_gates_stay_sparse() {
+    // Three rounds of H on all 12 qubits, then a measurement of each: measured as written, one
+    // branch would spread over 2^12 basis states before the first measurement and the dense
+    // simulator would take over; measured as early as the circuit allows, no branch ever holds
+    // more than two, and the merged mixture answers on sparse branches.
+    let mut circuit = Circuit::new();
+    let q: Vec<_> = (0..12).map(|_| circuit.add_qubit(QubitRole::General)).collect();
+    circuit.add_register("c", 12);
+    for _ in 0..3 {
+        q.iter().for_each(|&qubit| circuit.push_gate(Gate::one(GateKind::H, qubit)));
+        for (i, &qubit) in q.iter().enumerate() {
+            circuit.ops.push(Op::Measure { qubit, clbit: Clbit(i as u32) });
+        }
+    }
+    let outcomes = probabilities(&circuit, &AutoLimits::default()).expect("answers");
+    assert_eq!(outcomes.engine, Engine::Sparse);
+    assert_eq!(outcomes.probabilities.len(), 1 << 12);
+    assert!(outcomes.probabilities.iter().all(|(_, p)| (p - 1.0 / 4096.0).abs() < 1e-15));
+}
+
 #[test]
 fn equal_branches_merge_so_repeated_rounds_stay_small() {
     // Without merging, 4 rounds on 12 qubits are 2^48 branches; merged, at most 2^12 remain
@@ -218,9 +317,15 @@ fn a_passed_deadline_stops_every_path() {
 }
 
 #[test]
-fn the_dense_branch_limit_is_enforced() {
-    // Dense branching enumerates every outcome path: 2 qubits measured 10 times each.
+fn the_dense_branch_limit_counts_distinct_live_branches() {
+    // 2 qubits measured 10 times each: 2^20 outcome histories, but never more than 4 distinct
+    // branches alive, which the dense mixture merges.
     let simulator = DenseSimulator::with_limits(Limits::default().max_branches(100));
-    let error = simulator.probabilities(&measured_rounds(2, 10)).expect_err("2^20 paths");
+    let merged = simulator.probabilities(&measured_rounds(2, 10)).expect("4 branches alive at most");
+    assert!(merged.probabilities.iter().all(|p| (p - 0.25).abs() < 1e-12));
+    // 8 measured qubits whose bits a condition reads afterwards: 256 branches that differ.
+    let mut read_later = measured_rounds(8, 1);
+    read_later.ops.push(Op::Gate { gate: Gate::x(Qubit(0)), condition: Some(Condition { register: 0, value: 0 }) });
+    let error = simulator.probabilities(&read_later).expect_err("256 distinct branches");
     assert_eq!(error, DenseError::TooManyOutcomeBranches { limit: 100 });
 }

@@ -15,22 +15,15 @@
 
 use std::hash::{Hash, Hasher};
 
-use num_complex::Complex64;
 use qchess_circuit::ir::{Circuit, Op};
 use rustc_hash::FxHashMap;
 
 use super::AutoLimits;
 use super::branches::{self, Stop, Workspace};
+use crate::canonical;
 use crate::dense::DenseError;
 use crate::dense::plan::{Plan, Step};
 use crate::sparse::{Entry, SimError};
-
-/// Amplitudes are compared for merging on this grid (after fixing the global phase): states
-/// closer than rounding noise merge, and a pair that straddles a grid line merely stays apart.
-const MERGE_GRID: f64 = (1u64 << 36) as f64;
-
-/// A global phase is read from the first amplitude with at least this squared magnitude.
-const PHASE_REFERENCE: f64 = 1e-6;
 
 /// One branch: the classical bits that matter, a normalised state, and its probability.
 struct Branch {
@@ -199,23 +192,12 @@ fn merge(live: Vec<Branch>) -> Vec<Branch> {
     merged
 }
 
-/// The phase that takes a sorted state's global phase out: the conjugate phase of its first
-/// amplitude of some size.
-fn reference_phase(entries: &[Entry]) -> Complex64 {
-    let reference = entries
-        .iter()
-        .find(|e| e.amp.norm_sqr() >= PHASE_REFERENCE)
-        .or_else(|| entries.iter().max_by(|a, b| a.amp.norm_sqr().total_cmp(&b.amp.norm_sqr())))
-        .map_or(Complex64::new(1.0, 0.0), |e| e.amp);
-    reference.conj() / reference.norm()
-}
-
 /// A sorted state's amplitudes on the merge grid, with the global phase taken out.
 fn canonical(entries: &[Entry]) -> impl Iterator<Item = (u128, i64, i64)> + '_ {
-    let phase = reference_phase(entries);
+    let phase = canonical::phase_reference(entries.iter().map(|e| e.amp));
     entries.iter().map(move |e| {
-        let a = e.amp * phase;
-        (e.key, (a.re * MERGE_GRID).round() as i64, (a.im * MERGE_GRID).round() as i64)
+        let (re, im) = canonical::on_grid(e.amp, phase);
+        (e.key, re, im)
     })
 }
 

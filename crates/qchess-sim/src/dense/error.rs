@@ -136,8 +136,8 @@ pub enum DenseError {
     },
 }
 
-/// Pending measurement branches never hold more than this together, whatever the qubit limit.
-const BRANCH_MEMORY_CAP: u128 = 4 << 30;
+/// Live measurement branches never hold more than this together, whatever the qubit limit.
+const BRANCH_MEMORY_CAP: u128 = 1 << 30;
 
 /// Bytes all pending branches of an exact run may hold: one state at the qubit limit, at most
 /// [`BRANCH_MEMORY_CAP`].
@@ -194,7 +194,7 @@ mod tests {
         assert_eq!(format_approx_bytes(900), "900 B");
         let message = DenseError::TooManyBranches { branches: 2, qubits: 28, limit: 30 }.to_string();
         assert!(
-            message.contains("2 measurement branches of 4 GiB each in memory, over the budget of 4 GiB"),
+            message.contains("2 measurement branches of 4 GiB each in memory, over the budget of 1 GiB"),
             "{message}"
         );
         assert_eq!(format_approx_bytes(8_192_000_000), "7.6 GiB");

@@ -384,6 +384,15 @@ pub(crate) fn weight_of_one(amplitudes: &[Complex64], qubit: usize) -> f64 {
     amplitudes.chunks_exact(2 * stride).map(|block| block[stride..].iter().map(|a| a.norm_sqr()).sum::<f64>()).sum()
 }
 
+/// The weights `(w0, w1)` of the basis states whose bit `qubit` reads 0 and 1, in one pass.
+pub(crate) fn outcome_weights(amplitudes: &[Complex64], qubit: usize) -> (f64, f64) {
+    let stride = 1usize << qubit;
+    amplitudes.chunks_exact(2 * stride).fold((0.0, 0.0), |(zero, one), block| {
+        let (zeros, ones) = block.split_at(stride);
+        (zero + zeros.iter().map(|a| a.norm_sqr()).sum::<f64>(), one + ones.iter().map(|a| a.norm_sqr()).sum::<f64>())
+    })
+}
+
 /// Zeroes every amplitude whose bit `qubit` differs from `value`, and scales the others.
 pub(crate) fn project(amplitudes: &mut [Complex64], qubit: usize, value: bool, scale: f64) {
     let stride = 1usize << qubit;

@@ -7,7 +7,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::accelerated::{self, Acceleration, Precision};
-use super::error::{DenseError, branch_budget, state_bytes};
+use super::error::DenseError;
 use super::plan::{Plan, Step, plan};
 use super::state::{DenseState, Limits};
 
@@ -18,7 +18,7 @@ pub const MAX_SHOTS: u64 = 10_000_000;
 const MAX_REJECTIONS_PER_SHOT: u64 = 1000;
 
 /// Outcome weights below this fraction of a branch are rounding noise, not a branch.
-const NEGLIGIBLE_WEIGHT: f64 = 1e-20;
+pub(super) const NEGLIGIBLE_WEIGHT: f64 = 1e-20;
 
 /// An exact probability distribution over the basis states of every qubit.
 #[derive(Debug, Clone, PartialEq)]
@@ -75,14 +75,6 @@ pub struct Counts {
 pub struct DenseSimulator {
     limits: Limits,
     acceleration: Acceleration,
-}
-
-/// One pending branch of an exact run: an unnormalised state, the classical bits it read and
-/// the next operation.
-struct Branch {
-    state: DenseState,
-    clbits: Vec<bool>,
-    next_op: usize,
 }
 
 fn condition_holds(circuit: &Circuit, condition: &Condition, clbits: &[bool]) -> bool {
@@ -163,6 +155,18 @@ impl DenseSimulator {
         accelerated::run_gates(state.amplitudes_mut(), gates, &self.acceleration, &self.limits.deadline)
     }
 
+    /// Applies `gates` to `state`, fused when the acceleration fuses.
+    pub(super) fn run_gates(&self, state: &mut DenseState, gates: &[Gate]) -> Result<(), DenseError> {
+        if self.acceleration.fuses() {
+            return self.run_fused(state, gates);
+        }
+        for gate in gates {
+            self.limits.deadline.check()?;
+            state.apply_checked(gate);
+        }
+        Ok(())
+    }
+
     /// Unnormalised final weights of every basis state of a circuit that needs no trajectory.
     fn static_weights(&self, circuit: &Circuit, plan: &Plan) -> Result<Vec<f64>, DenseError> {
         if self.acceleration.precision == Precision::Single {
@@ -188,99 +192,7 @@ impl DenseSimulator {
             probabilities.iter_mut().for_each(|p| *p /= accepted);
             return Ok(Distribution { num_qubits, probabilities, postselection_probability: accepted.min(1.0) });
         }
-        let initial = DenseState::zero(num_qubits, &self.limits)?;
-        let mut accumulated = vec![0.0f64; initial.amplitudes().len()];
-        let budget = branch_budget(self.limits.max_qubits);
-        let per_state = state_bytes(num_qubits);
-
-        let mut pending = vec![Branch { state: initial, clbits: vec![false; circuit.clbits as usize], next_op: 0 }];
-        let mut branches = 1usize;
-        while let Some(mut branch) = pending.pop() {
-            let mut op_index = branch.next_op;
-            let mut alive = true;
-            while alive && op_index < circuit.ops.len() {
-                self.limits.deadline.check()?;
-                let op = &circuit.ops[op_index];
-                match (op, plan.steps[op_index]) {
-                    (Op::Gate { gate, .. }, Step::Gate) => branch.state.apply_checked(gate),
-                    (Op::Gate { gate, condition: Some(condition) }, Step::ConditionalGate)
-                        if condition_holds(circuit, condition, &branch.clbits) =>
-                    {
-                        branch.state.apply_checked(gate);
-                    }
-                    (Op::Measure { .. }, Step::DeferredMeasure) => {}
-                    (Op::Measure { qubit, clbit }, Step::Postselect { value }) => {
-                        branch.state.project_scaled(qubit.index(), value, 1.0);
-                        branch.clbits[clbit.index()] = value;
-                    }
-                    (Op::Measure { qubit, .. }, _) | (Op::Reset { qubit }, _) => {
-                        let index = qubit.index();
-                        let (w0, w1) = branch.state.outcome_weights(index);
-                        let total = w0 + w1;
-                        let possible = [w0 > NEGLIGIBLE_WEIGHT * total, w1 > NEGLIGIBLE_WEIGHT * total];
-                        let record = |clbits: &mut Vec<bool>, value: bool| {
-                            if let Op::Measure { clbit, .. } = op {
-                                clbits[clbit.index()] = value;
-                            }
-                        };
-                        let reset = matches!(op, Op::Reset { .. });
-                        if possible == [true, true] {
-                            branches += 1;
-                            if branches > self.limits.max_branches {
-                                return Err(DenseError::TooManyOutcomeBranches { limit: self.limits.max_branches });
-                            }
-                            let live = pending.len() as u128 + 2;
-                            if per_state.saturating_mul(live) > budget {
-                                return Err(DenseError::TooManyBranches {
-                                    branches: pending.len() + 2,
-                                    qubits: num_qubits,
-                                    limit: self.limits.max_qubits,
-                                });
-                            }
-                            let mut one = Branch {
-                                state: branch.state.try_clone()?,
-                                clbits: branch.clbits.clone(),
-                                next_op: op_index + 1,
-                            };
-                            one.state.project_scaled(index, true, 1.0);
-                            if reset {
-                                one.state.apply_checked(&qchess_circuit::ir::Gate::x(*qubit));
-                            }
-                            record(&mut one.clbits, true);
-                            pending.push(one);
-                            branch.state.project_scaled(index, false, 1.0);
-                            record(&mut branch.clbits, false);
-                        } else if possible[1] {
-                            branch.state.project_scaled(index, true, 1.0);
-                            if reset {
-                                branch.state.apply_checked(&qchess_circuit::ir::Gate::x(*qubit));
-                            }
-                            record(&mut branch.clbits, true);
-                        } else if possible[0] {
-                            branch.state.project_scaled(index, false, 1.0);
-                            record(&mut branch.clbits, false);
-                        } else {
-                            // The branch has no weight left (a post-selection removed it).
-                            alive = false;
-                        }
-                    }
-                    _ => {}
-                }
-                op_index += 1;
-            }
-            if alive {
-                for (sum, amplitude) in accumulated.iter_mut().zip(branch.state.amplitudes()) {
-                    *sum += amplitude.norm_sqr();
-                }
-            }
-        }
-
-        let accepted: f64 = accumulated.iter().sum();
-        if accepted < NEGLIGIBLE_WEIGHT {
-            return Err(DenseError::PostSelectionImpossible);
-        }
-        accumulated.iter_mut().for_each(|p| *p /= accepted);
-        Ok(Distribution { num_qubits, probabilities: accumulated, postselection_probability: accepted.min(1.0) })
+        self.mixture(circuit, &plan)
     }
 
     /// Samples `shots` runs of the circuit with a seeded ChaCha8 generator and counts the

@@ -228,9 +228,7 @@ impl DenseState {
 
     /// Unnormalised weights `(w0, w1)` of the two outcomes of measuring qubit `index`.
     pub(crate) fn outcome_weights(&self, index: usize) -> (f64, f64) {
-        let one = kernels::weight_of_one(&self.amplitudes, index);
-        let total = self.norm_sqr();
-        ((total - one).max(0.0), one)
+        kernels::outcome_weights(&self.amplitudes, index)
     }
 
     /// Projects qubit `index` onto `value`, multiplying the kept amplitudes by `scale`.

@@ -1,5 +1,8 @@
 //! `qchess compile --target`: the board's circuit routed onto a device as an ISA circuit (see
-//! `qchess_route`), with its layout, two-qubit gate count and depth.
+//! `qchess_route`), with its layout, two-qubit gate count and depth, and on a calibrated device
+//! its estimated success probability (ESP), the calibration's date and the broken qubits and
+//! couplers left out. `--target ibm:DEVICE` reads the device's configuration and properties
+//! from IBM Quantum (the IBM flags as for `--backend ibm:DEVICE`, cached the same way).
 //!
 //! With `--per-move`, one router follows the game move by move: each move's circuit is the
 //! previous one with only the new operations routed (and its own final measurements), and the
@@ -16,7 +19,7 @@ use qchess_qasm::export::{Export, Format};
 use qchess_route::emit::{EmitInfo, QasmVersion, to_qasm};
 use qchess_route::program::from_circuit;
 use qchess_route::verify::{Equivalence, check_equivalence};
-use qchess_route::{CompileOptions, Compiled, Incremental, IsaOp, RouteError, Target, compile};
+use qchess_route::{CompileOptions, Compiled, Device, Incremental, IsaOp, RouteError, Target, compile_on};
 use serde_json::{Value, json};
 
 use super::Args;
@@ -30,7 +33,14 @@ pub fn run(spec: &str, exports: Vec<(Option<(usize, String)>, Export)>, args: &A
         Format::Qasm2 => QasmVersion::V2,
         Format::IonqJson => return Err(bad_input("--target writes qasm3 or qasm2, not ionq-json")),
     };
-    let target = Target::resolve(spec).map_err(|e| bad_input(format!("--target: {e}")))?;
+    let device = match spec.strip_prefix("ibm:") {
+        Some(name) => crate::backend::ready_device(name, &args.ibm)?,
+        None => {
+            let target = Target::resolve(spec).map_err(|e| bad_input(format!("--target: {e}")))?;
+            Device::new(target).map_err(|e| bad_input(format!("--target: {e}")))?
+        }
+    };
+    let target = device.target().clone();
     let mut results = Vec::new();
     // Per move, one router follows the game: each move's circuit extends the previous one, and
     // only the new operations are routed.
@@ -39,7 +49,7 @@ pub fn run(spec: &str, exports: Vec<(Option<(usize, String)>, Export)>, args: &A
         let started = Instant::now();
         let measure: Vec<u32> = export.sidecar.measure.iter().map(|q| q.0).collect();
         let too_small = |e: RouteError| match e {
-            RouteError::TooSmall { .. } => bad_input(format!("--target: {e}")),
+            RouteError::TooSmall { .. } | RouteError::NoPartFits { .. } => bad_input(format!("--target: {e}")),
             other => anyhow!(other).context(format!("compiling for {}", target.name)),
         };
         let mut millis = 0.0;
@@ -60,7 +70,7 @@ pub fn run(spec: &str, exports: Vec<(Option<(usize, String)>, Export)>, args: &A
             // simulation that re-verifies the result runs after the clock stops.
             let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).context("lowering the circuit")?;
             let options = CompileOptions { seed: args.seed, verify: false, ..CompileOptions::default() };
-            compile(&program, &target, &options).map_err(too_small)?
+            compile_on(&program, &device, &options).map_err(too_small)?
         };
         if !args.per_move {
             millis = started.elapsed().as_secs_f64() * 1e3;
@@ -181,6 +191,12 @@ fn figures(
         "two_qubit_gates": compiled.two_qubit_count(),
         "depth": compiled.depth(),
         "swaps": compiled.swaps,
+        "esp": compiled.esp,
+        "calibration": target.calibration.date,
+        "left_out": {
+            "qubits": target.broken_qubits(),
+            "couplers": target.broken_couplers(),
+        },
         "compile_ms": millis,
         "verified": match compiled.equivalence {
             Equivalence::Equivalent => "equivalent",

@@ -26,7 +26,9 @@ async function coachApi(path) {
   const headers = { Accept: "application/json" };
   const key = localStorage.getItem("qchess-api-key");
   if (key) headers.Authorization = `apiKey ${key}`;
-  const response = await fetch(path, { headers });
+  // The seat or spectator token this browser holds for the game (seats.js): a private game
+  // is analysed only for those who may watch it.
+  const response = await fetch(path, { headers: withSeat(path, headers) });
   const answer = await response.json().catch(() => ({ message: `${response.status} ${response.statusText}` }));
   if (!response.ok) throw new Error(answer.message || `${response.status}`);
   return answer;
@@ -110,6 +112,8 @@ async function onState(state) {
   const bar = $("eval-bar");
   bar.dataset.ply = "";
   if (state.over) return drawBar(state, null);
+  // A move waiting for its provider's job: the position is not known yet.
+  if (state.waiting) return ($("eval-label").textContent = "waiting for the move's outcome");
   $("eval-label").textContent = "…";
   try {
     const evaluation = await coachApi(`/api/games/${state.id}/evaluation?${coachLimit()}`);
@@ -152,6 +156,7 @@ async function showHint(line) {
   const game = ui.game;
   if (!game) return;
   if (game.over) return ($("hint-text").textContent = "The game is over.");
+  if (game.waiting) return ($("hint-text").textContent = "The last move waits for its outcome.");
   const token = coach.token;
   coach.line = coach.line || line;
   const box = $("hint-text");
@@ -178,7 +183,7 @@ async function showHint(line) {
 
 async function startReview() {
   const game = ui.game;
-  if (!game) return;
+  if (!game || game.waiting) return;
   const box = $("review-box");
   box.hidden = false;
   box.dataset.state = "thinking";

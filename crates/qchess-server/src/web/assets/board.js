@@ -22,6 +22,7 @@ const ui = {
   playing: false, // a move is on its way: clicks wait
   token: 0, // bumped by every new game, so a late computer move of an old game is dropped
   options: null,
+  games: [], // the visitor's games, newest first
 };
 window.qchess = ui;
 
@@ -47,16 +48,19 @@ function setBusy(delta) {
 
 // ---- the API ----
 
-async function api(method, path, body) {
+/// Calls the API; a request about a game carries this browser's seat token for it (acting as
+/// `side` when given: see seats.js).
+async function api(method, path, body, side) {
   const headers = { Accept: "application/json" };
   const key = localStorage.getItem("qchess-api-key");
   if (key) headers.Authorization = `apiKey ${key}`;
+  withSeat(path, headers, side);
   if (body !== undefined) headers["Content-Type"] = "application/json";
   setBusy(1);
   try {
     const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const answer = await response.json().catch(() => ({ message: `${response.status} ${response.statusText}` }));
-    if (response.status === 401) $("key-box").hidden = false;
+    if (response.status === 401 && /apiKey/.test(answer.message || "")) $("key-box").hidden = false;
     if (!response.ok) throw new Error(answer.message || `${response.status}`);
     return answer;
   } finally {
@@ -212,8 +216,54 @@ function renderPanels() {
     })
     .join("");
   $("captured").innerHTML = captured;
-  $("undo").disabled = game.moves.length === 0;
+  $("undo").disabled = game.moves.length === 0 || game.waiting || !(holds("white") || holds("black") || !game.seated);
+  renderWaiting();
+  renderSeats();
+  renderClocks();
+  renderYourGames();
   renderHover();
+}
+
+/// A move waiting for its provider job: which job, where it is, since when.
+function renderWaiting() {
+  const game = ui.game;
+  const box = $("waiting");
+  if (!game.waiting || !game.pending) {
+    box.hidden = true;
+    return;
+  }
+  const pending = game.pending;
+  const job = pending.job;
+  let text = `${pending.move} waits`;
+  if (job) {
+    const state = job.status || (job.job_id ? "submitted" : "being submitted");
+    text += ` for job ${job.job_id || "(being submitted)"} on ${job.provider}: ${state}`;
+    if (job.queue_position !== null && job.queue_position !== undefined) text += `, position ${job.queue_position} in the queue`;
+    if (job.predicted_wait_ms) text += `, about ${Math.ceil(job.predicted_wait_ms / 1000)} s left`;
+    text += `, since ${new Date(job.submitted_at).toLocaleTimeString()}`;
+  }
+  if (pending.message) text += ` (last try: ${pending.message})`;
+  $("waiting-text").textContent = text;
+  box.dataset.jobStatus = job && job.status ? job.status : "";
+  box.hidden = false;
+}
+
+/// The visitor's games: each opens again with a click.
+function renderYourGames() {
+  const list = $("your-games");
+  const current = ui.game ? ui.game.id : "";
+  const listed = JSON.stringify([current, ui.games.map((g) => [g.id, g.status, g.ply])]);
+  if (list.dataset.listed === listed) return;
+  list.dataset.listed = listed;
+  list.innerHTML = "";
+  for (const game of ui.games) {
+    const item = document.createElement("li");
+    item.dataset.gameId = game.id;
+    item.className = `${game.id === current ? "current" : ""} ${game.waiting ? "waiting" : ""}`.trim();
+    item.textContent = `${game.white} vs ${game.black} · ${game.rules} · ${game.backend} · ply ${game.ply} · ${game.status}`;
+    item.addEventListener("click", () => openGame(game.id));
+    list.appendChild(item);
+  }
 }
 
 /// The move list, rebuilt only when the moves change (so hovering keeps its scroll).

@@ -6,7 +6,7 @@
 
 const splitMoves = (from) => ui.legal.filter((m) => m.kind === "split" && m.squares.from[0] === from);
 const mergeMoves = (a, b) => ui.legal.filter((m) => m.kind === "merge" && m.squares.from.includes(a) && m.squares.from.includes(b));
-const humanToMove = () => ui.game && !ui.game.over && ui.game.to_move_player === "human";
+const humanToMove = () => ui.game && !ui.game.over && !ui.game.waiting && ui.game.to_move_player === "human" && mayMove();
 const ownPiece = (name) => {
   const piece = ui.game.squares[name].piece;
   return piece && colorOf(piece) === ui.game.to_move;
@@ -90,8 +90,8 @@ async function play(text) {
   ui.pending = null;
   ui.playing = true;
   try {
-    const state = await api("POST", `/api/games/${ui.game.id}/moves`, { move: text });
-    status(`Played ${state.last_move.move}.`, true);
+    const state = await api("POST", `/api/games/${ui.game.id}/moves`, { move: text, ply: ui.game.ply });
+    status(state.waiting ? `${text} waits for its job.` : `Played ${state.last_move.move}.`, true);
     await show(state);
   } catch (error) {
     status(error.message);
@@ -102,22 +102,105 @@ async function play(text) {
 }
 
 async function show(state) {
+  // The event stream may have shown this state (or a newer one) already.
+  if (ui.game && ui.game.id === state.id && state.revision <= ui.game.revision) return;
+  noteServerTime(state);
   ui.game = state;
   ui.analysis = null;
   ui.legal = [];
   if (humanToMove()) ui.legal = (await api("GET", `/api/games/${state.id}/moves`)).moves;
   render();
   document.dispatchEvent(new CustomEvent("qchess:state", { detail: state })); // the coach (analysis.js)
-  if (ui.hovered) onHover(ui.hovered);
-  scheduleComputer();
+  if (ui.hovered && !state.waiting) onHover(ui.hovered);
+  if (state.waiting) scheduleWaitCheck();
+  else scheduleComputer();
+  refreshYourGames();
+}
+
+/// While a move waits for its job, the game is asked about again every second; closing the
+/// page leaves the move waiting in the server's store, to be opened again from "Your games".
+function scheduleWaitCheck() {
+  const token = ui.token;
+  const id = ui.game.id;
+  setTimeout(async () => {
+    if (token !== ui.token || !ui.game || ui.game.id !== id || !ui.game.waiting) return;
+    try {
+      const state = await api("GET", `/api/games/${id}`);
+      if (token !== ui.token) return;
+      if (state.waiting) {
+        ui.game = state;
+        render();
+        scheduleWaitCheck();
+      } else {
+        status(`${state.last_move ? state.last_move.move : "The move"} is done.`, true);
+        await show(state);
+      }
+    } catch (error) {
+      status(error.message);
+      scheduleWaitCheck();
+    }
+  }, 1000);
+}
+
+/// The visitor's games, newest first.
+async function refreshYourGames() {
+  try {
+    const listed = await api("GET", `/api/games?owner=${visitor()}&limit=20`);
+    ui.games = listed.games;
+    renderYourGames();
+  } catch (error) {
+    status(error.message);
+  }
+}
+
+/// Opens a stored game again.
+async function openGame(id) {
+  ui.token += 1;
+  try {
+    const state = await api("GET", `/api/games/${id}`);
+    ui.selected = null;
+    ui.pending = null;
+    if (!$("status").className) status(`Game ${id} opened.`, true);
+    await show(state);
+    follow(id);
+  } catch (error) {
+    status(error.message);
+  }
+}
+
+/// This browser's own token: its games are listed under it.
+function visitor() {
+  let token = localStorage.getItem("qchess-visitor");
+  if (!token) {
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    token = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    localStorage.setItem("qchess-visitor", token);
+  }
+  return token;
+}
+
+async function cancelWaiting() {
+  const game = ui.game;
+  if (!game || !game.waiting) return;
+  ui.token += 1;
+  try {
+    const state = await api("POST", `/api/games/${game.id}/cancel`);
+    status(`Canceled the waiting ${game.pending.move}; its job is canceled at the provider.`, true);
+    await show(state);
+  } catch (error) {
+    status(error.message);
+  }
 }
 
 function scheduleComputer() {
   const game = ui.game;
-  if (!game || game.over || game.to_move_player === "human" || ui.paused) return;
+  if (!game || game.over || game.waiting || game.to_move_player === "human" || ui.paused || !mayAskComputer()) return;
   const token = ui.token;
-  setTimeout(async () => {
-    if (token !== ui.token || ui.paused || ui.game.to_move_player === "human" || ui.game.over) return;
+  // One computer move asked at a time, however often the state is shown.
+  clearTimeout(ui.computerTimer);
+  ui.computerTimer = setTimeout(async () => {
+    if (token !== ui.token || ui.paused || ui.game.to_move_player === "human" || ui.game.over || ui.game.waiting) return;
     try {
       const state = await api("POST", `/api/games/${ui.game.id}/computer`, {});
       if (token === ui.token) await show(state);
@@ -128,17 +211,31 @@ function scheduleComputer() {
 }
 
 let hoverTimer = null;
+/// Clears a scheduled analysis; a scheduled one counts as a request in flight, so the page is
+/// not idle while an analysis is about to be asked for.
+function clearHoverTimer() {
+  if (hoverTimer === null) return;
+  clearTimeout(hoverTimer);
+  hoverTimer = null;
+  setBusy(-1);
+}
+
 function onHover(name) {
   ui.hovered = name;
-  clearTimeout(hoverTimer);
+  clearHoverTimer();
   if (!name || !ui.game) {
     ui.analysis = null;
     return render();
   }
   render();
   const game = ui.game;
+  // While a move waits for its job, the game's thread is busy with it: no analysis then.
+  if (game.waiting) return;
+  setBusy(1);
   hoverTimer = setTimeout(async () => {
+    hoverTimer = null;
     try {
+      if (ui.playing || ui.game.waiting) return;
       const analysis = await api("GET", `/api/games/${game.id}/squares/${name}`);
       if (ui.game === game && ui.hovered === name) {
         ui.analysis = analysis;
@@ -146,6 +243,8 @@ function onHover(name) {
       }
     } catch (error) {
       status(error.message);
+    } finally {
+      setBusy(-1);
     }
   }, 120);
 }
@@ -156,8 +255,12 @@ async function newGame(extra = {}) {
     black: $("black").value,
     rules: $("rules").value,
     backend: $("backend").value,
+    owner: visitor(),
+    public: $("public").checked,
     ...extra,
   };
+  const clock = $("clock").value.trim();
+  if (clock !== "") body.clock = clock;
   const seed = $("seed").value.trim();
   if (seed !== "" && body.seed === undefined) body.seed = Number(seed);
   const fen = $("fen").value.trim();
@@ -165,10 +268,13 @@ async function newGame(extra = {}) {
   ui.token += 1;
   try {
     const state = await api("POST", "/api/games", body);
+    const mode = $("seats").value;
+    rememberNewSeats(state, mode);
     ui.selected = null;
     ui.pending = null;
-    status(extra.record ? "Record loaded." : "New game.", true);
+    status(extra.record ? "Record loaded." : mode === "here" ? "New game." : `New game: you play ${mode}; send your friend the link.`, true);
     await show(state);
+    follow(state.id);
   } catch (error) {
     status(error.message);
   }
@@ -176,21 +282,15 @@ async function newGame(extra = {}) {
 
 async function undo() {
   const game = ui.game;
-  if (!game || game.moves.length === 0) return;
+  if (!game || game.moves.length === 0 || game.waiting) return;
   const lastMover = colorOf(game.last_move.piece);
   const player = (color) => game[color];
   // Take back the computer's reply too, so that a person is to move again.
   let plies = 1;
   const other = lastMover === "white" ? "black" : "white";
   if (player(lastMover) !== "human" && player(other) === "human" && game.moves.length >= 2) plies = 2;
-  ui.token += 1;
-  try {
-    const state = await api("POST", `/api/games/${game.id}/undo`, { plies });
-    status(`Took back ${plies} move${plies > 1 ? "s" : ""}.`, true);
-    await show(state);
-  } catch (error) {
-    status(error.message);
-  }
+  // Asked as the side whose move goes back (the person's, against the computer).
+  await requestTakeback(plies, player(lastMover) === "human" ? lastMover : other);
 }
 
 function download(name, text, type) {
@@ -218,6 +318,10 @@ async function start() {
     play(text);
   });
   $("new-game").addEventListener("click", () => newGame());
+  $("offer-draw").addEventListener("click", offerDraw);
+  $("resign").addEventListener("click", resign);
+  $("claim-time").addEventListener("click", claimTime);
+  $("cancel-waiting").addEventListener("click", cancelWaiting);
   $("undo").addEventListener("click", undo);
   $("flip").addEventListener("click", () => {
     ui.flipped = !ui.flipped;
@@ -291,8 +395,12 @@ async function load() {
   fill("rules", ui.options.rules, (r) => r.id);
   fill("backend", ui.options.backends, (b) => b.label);
   const params = new URLSearchParams(location.search);
-  for (const id of ["white", "black", "rules", "backend", "seed", "fen"]) {
+  for (const id of ["white", "black", "rules", "backend", "seed", "fen", "clock", "seats"]) {
     if (params.has(id)) $(id).value = params.get(id);
+  }
+  if (params.has("game")) {
+    await takeLink(params.get("game"));
+    return openGame(params.get("game"));
   }
   await newGame();
 }

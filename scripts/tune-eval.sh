@@ -2,8 +2,8 @@
 # Fits the evaluation's weights to game outcomes (the Texel-style fit of `qchess_search::tune`):
 #
 # 1. plays GAMES games of `ai:2` against itself, seeds 1 to GAMES, in two `qchess match`
-#    processes side by side, at 1000 ms per move: the two plies always finish well within it, so
-#    a seed gives the same game on every run of the same build;
+#    processes side by side, at 1000 ms per move: the two plies finish well within it, so a seed
+#    gives the same game when the same build plays it again (the timing does not decide);
 # 2. keeps the records as OUT/games/game-SEED.pgn, named as one `qchess match --save` of all
 #    the games names them (game-001.pgn ...; a rerun with the same GAMES and OUT reuses them);
 # 3. fits the pawn and rook values, the piece-square scale and the king superposition weight

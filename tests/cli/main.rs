@@ -2,6 +2,7 @@
 
 mod common;
 
+mod analyse;
 mod bench;
 mod board;
 mod compare;

@@ -143,7 +143,7 @@ fn sampled_results_agree_with_the_exact_board_within_statistics() {
         local.apply(&mv(text).with_outcome(report.outcome)).expect("local");
     }
     let got = remote.square_probabilities().expect("remote");
-    let errors = got.standard_errors.expect("sampled results carry standard errors");
+    let errors = got.standard_errors.clone().expect("sampled results carry standard errors");
     let want = local.square_probabilities().expect("local");
     for square in Square::ALL {
         let bound = 5.0 * errors[usize::from(square)] + 0.01;

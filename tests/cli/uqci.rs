@@ -20,8 +20,14 @@ struct Gui {
 
 impl Gui {
     fn start() -> Gui {
+        Gui::start_with(&[])
+    }
+
+    /// `qchess uqci` with more flags.
+    fn start_with(flags: &[&str]) -> Gui {
         let mut child = crate::common::command()
             .arg("uqci")
+            .args(flags)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -271,9 +277,64 @@ fn a_bare_go_plays_at_the_level() {
     let start = gui.seen.len();
     gui.send("go");
     gui.expect("bestmove", Duration::from_secs(60));
-    assert_eq!(depths(&gui.seen[start..]), [1, 2, 3, 4], "the strongest level: {:?}", gui.seen);
-    gui.send("setoption name Level value 5");
-    assert!(gui.expect("info string", Duration::from_secs(10)).contains("from 1 to 4"), "{:?}", gui.seen);
+    assert_eq!(depths(&gui.seen[start..]), [1, 2, 3, 4], "level 4 searches four plies: {:?}", gui.seen);
+    // Above the strongest level.
+    gui.send("setoption name Level value 7");
+    assert!(gui.expect("info string", Duration::from_secs(10)).contains("from 1 to 6"), "{:?}", gui.seen);
     gui.sync();
     assert_eq!(gui.count("bestmove"), 2);
+}
+
+#[test]
+fn multipv_reports_every_root_move_with_its_exact_value_best_first() {
+    let mut gui = Gui::start();
+    gui.send("setoption name MultiPV value 3");
+    // Black's rook takes the undefended queen: clearly the best of the three reported.
+    gui.send("position fen 3r4/8/8/8/8/8/k7/3Q3K b - - 0 1");
+    gui.send("go depth 2");
+    gui.expect("bestmove", Duration::from_secs(20));
+    let last: Vec<&String> =
+        gui.seen.iter().filter(|l| l.starts_with("info depth 2 ") && l.contains(" multipv ")).collect();
+    assert_eq!(last.len(), 3, "{:?}", gui.seen);
+    assert!(last[0].contains(" multipv 1 ") && last[0].contains(" pv d8xd1"), "{}", last[0]);
+    let scores: Vec<i64> = last
+        .iter()
+        .map(|l| l.split(" score cp ").nth(1).and_then(|r| r.split_whitespace().next()).unwrap().parse().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|pair| pair[0] >= pair[1]), "{scores:?}");
+    assert!(scores[0] > 400, "{scores:?}");
+}
+
+#[test]
+fn analyse_judges_the_last_move_before_searching() {
+    let mut gui = Gui::start();
+    gui.send("setoption name Analyse value true");
+    // White's king steps away from the queen the rook attacks: a blunder.
+    gui.send("position fen 3r4/8/8/8/8/8/k7/3QK3 w - - 0 1 moves e1f2");
+    gui.send("go depth 2");
+    let judgement = gui.expect("info string judgement", Duration::from_secs(20));
+    assert!(judgement.contains(" ply 1 move e1f2 "), "{judgement}");
+    assert!(judgement.contains(" best d1xd8 ") && judgement.ends_with(" judgement blunder"), "{judgement}");
+    let best = gui.expect("bestmove", Duration::from_secs(20));
+    assert_eq!(best.split_whitespace().nth(1), Some("d8xd1"));
+    // Without moves there is nothing to judge.
+    gui.send("position fen 3r4/8/8/8/8/8/k7/3QK3 w - - 0 1");
+    gui.send("go depth 1");
+    gui.expect("bestmove", Duration::from_secs(20));
+    assert_eq!(gui.count("info string judgement"), 1);
+}
+
+#[test]
+fn a_level_caps_the_depth_under_a_move_time() {
+    let mut gui = Gui::start_with(&["--level", "2"]);
+    gui.send("position startpos moves b1^a3c3");
+    gui.send("go movetime 3000");
+    gui.expect("bestmove", Duration::from_secs(10));
+    // The search stopped after the level's two plies, though the move time left room for more.
+    let depths: Vec<&String> = gui.seen.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert!(depths.iter().any(|l| l.starts_with("info depth 2 ")), "{depths:?}");
+    assert!(depths.iter().all(|l| !l.starts_with("info depth 3")), "{depths:?}");
+    gui.send("uci");
+    gui.expect("uciok", Duration::from_secs(10));
+    assert!(gui.seen.iter().any(|l| l.starts_with("option name CapDepth ")));
 }

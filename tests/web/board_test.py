@@ -4,7 +4,9 @@ Loads the board, splits a knight with the mouse (50% on both targets), merges it
 capture with a forced outcome, undoes it, analyses an entangled square and saves a screenshot,
 downloads and loads a record, flips the board, and plays a short game against the computer to
 a result; promotes with the chooser using only the keyboard, types an illegal move (a clear
-message, the game unchanged) and watches the computer play itself. The browser console must stay
+message, the game unchanged) and watches the computer play itself; asks the coach for the
+evaluation bar, a hint and the best line, blunders, and steps through the review of the game's
+marked moves. The browser console must stay
 free of errors throughout, but for the one refused move. Last, a game on the remote provider
 chosen in the backend chooser (a second `qchess serve`, whose jobs wait in a queue): a move shows
 its waiting job until the job ends, a waiting move is canceled, and the visitor's games are listed
@@ -313,6 +315,61 @@ def check_computer_against_computer(board):
     print(f"ok   computer against computer plays to the end: {board.text('result')}")
 
 
+def check_coach(board, artifacts):
+    # White's queen faces Black's undefended rook on the d-file (the coach searches 2 plies).
+    board.open("?white=human&black=human&seed=2&coach-depth=2&fen=3r4/8/8/8/8/8/k7/3QK3%20w%20-%20-%200%201")
+    bar = board.driver.find_element(By.CSS_SELECTOR, '[data-testid="eval-bar"]')
+    board.wait(lambda: bar.get_attribute("data-ply") == "0", "the evaluation bar")
+    assert float(bar.get_attribute("data-white-expected")) > 0.8, bar.get_attribute("data-white-expected")
+    assert bar.get_attribute("data-best") == "d1xd8"
+    assert "for White" in board.text("eval-label"), board.text("eval-label")
+    hint = board.driver.find_element(By.CSS_SELECTOR, '[data-testid="hint-text"]')
+    board.button("hint")
+    board.wait(lambda: hint.get_attribute("data-state") == "hint", "the hint")
+    assert hint.get_attribute("data-best") == "d1xd8" and hint.text.startswith("Hint: d1xd8"), hint.text
+    assert "hint-from" in board.square("d1").get_attribute("class")
+    assert "hint-to" in board.square("d8").get_attribute("class")
+    assert "best line" not in hint.text
+    board.button("best-line")
+    board.wait(lambda: hint.get_attribute("data-state") == "line", "the best line")
+    assert "best line: d1xd8" in hint.text and "best moves: d1xd8" in hint.text, hint.text
+    # White steps the king aside and leaves the queen: the bar swings to Black, the hint goes.
+    board.move("e1", "f2")
+    board.wait(lambda: bar.get_attribute("data-ply") == "1", "the bar after e1f2")
+    assert float(bar.get_attribute("data-white-expected")) < 0.2, bar.get_attribute("data-white-expected")
+    assert bar.get_attribute("data-best") == "d8xd1"
+    assert hint.text == "" and "hint-from" not in board.square("d1").get_attribute("class")
+    board.type_move("d8xd1")
+    board.type_move("f2e3")
+    # The review steps through the marked moves, the blunder first, with the board before it.
+    board.button("review")
+    box = board.driver.find_element(By.CSS_SELECTOR, '[data-testid="review-box"]')
+    board.wait(lambda: box.get_attribute("data-state") == "ready", "the review")
+    marked = int(box.get_attribute("data-marked"))
+    assert marked >= 1, marked
+    step = board.driver.find_element(By.CSS_SELECTOR, '[data-testid="review-step"]')
+    assert step.get_attribute("data-ply") == "1" and step.get_attribute("data-judgement") == "blunder", step.text
+    assert "e1f2" in step.text and "best: d1xd8" in step.text, step.text
+    summary = board.text("review-summary")
+    assert "White: 0 inaccuracies, 0 mistakes, 1 blunder" in summary, summary
+    mini = board.driver.find_element(By.CSS_SELECTOR, '[data-testid="review-board"]')
+    assert mini.find_element(By.CSS_SELECTOR, '[data-square="e1"]').get_attribute("data-piece") == "K"
+    assert "played" in mini.find_element(By.CSS_SELECTOR, '[data-square="f2"]').get_attribute("class")
+    assert "best" in mini.find_element(By.CSS_SELECTOR, '[data-square="d8"]').get_attribute("class")
+    first = board.driver.find_elements(By.CSS_SELECTOR, '[data-testid="move-list"] li')[0]
+    assert "reviewed" in first.get_attribute("class")
+    assert board.driver.find_element(By.CSS_SELECTOR, '[data-testid="review-prev"]').get_attribute("disabled")
+    if marked > 1:
+        board.button("review-next")
+        assert step.get_attribute("data-ply") != "1", step.text
+        board.button("review-prev")
+    assert step.get_attribute("data-ply") == "1"
+    path = os.path.join(artifacts, "coach.png")
+    board.driver.save_screenshot(path)
+    print(f"ok   coach: the bar ({bar.get_attribute('data-white-expected')} for White after the blunder), "
+          f"the hint and best line d1xd8, the review marks e1f2 a blunder ({marked} marked); screenshot {path}")
+
+
 def check_remote_backend(board):
     board.open()
     labels = [o.text for o in board.driver.find_elements(By.CSS_SELECTOR, '[data-testid="backend"] option')]
@@ -389,6 +446,7 @@ def main():
             lambda: check_game_against_the_computer(board),
             lambda: check_promotion_keyboard_and_errors(board),
             lambda: check_computer_against_computer(board),
+            lambda: check_coach(board, artifacts),
             lambda: check_remote_backend(board),
             lambda: check_waiting_move_cancel_and_your_games(board, artifacts),
         ]

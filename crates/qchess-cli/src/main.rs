@@ -52,6 +52,10 @@ enum Command {
     Bench(commands::bench::Args),
     /// Play games between two computer players and report W/D/L, score and Elo.
     Match(commands::matches::Args),
+    /// Judge every move of a recorded game: values before and after, the best alternative,
+    /// inaccuracies, mistakes and blunders.
+    #[command(alias = "analyze")]
+    Analyse(commands::analyse::Args),
     /// Speak the UQCI engine protocol on stdin/stdout.
     Uqci(commands::uqci::Args),
 }
@@ -75,6 +79,7 @@ fn main() -> ExitCode {
         Command::Compare(args) => commands::compare::run(*args, cli.json),
         Command::Bench(args) => commands::bench::run(args, cli.json),
         Command::Match(args) => commands::matches::run(args, cli.json),
+        Command::Analyse(args) => commands::analyse::run(args, cli.json),
         Command::Uqci(args) => commands::uqci::run(args),
     };
     exit::report(result)

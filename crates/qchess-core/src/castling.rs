@@ -112,6 +112,11 @@ impl CastlingRights {
         rights
     }
 
+    /// The rights as four bit flags (bit 0 `K`, 1 `Q`, 2 `k`, 3 `q`), for keys and tables.
+    pub const fn bits(self) -> u8 {
+        self.0
+    }
+
     /// Whether no right is left.
     pub const fn is_empty(self) -> bool {
         self.0 == 0

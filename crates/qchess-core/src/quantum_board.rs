@@ -30,8 +30,9 @@ pub struct MoveReport {
 pub struct SquareProbabilities {
     /// Probability that each square is occupied.
     pub probabilities: [f64; 64],
-    /// Standard error of each probability; `None` when they are exact.
-    pub standard_errors: Option<[f64; 64]>,
+    /// Standard error of each probability; `None` when they are exact. Boxed, so that exact
+    /// probabilities (what a search copies at every move) carry no second table.
+    pub standard_errors: Option<Box<[f64; 64]>>,
 }
 
 impl SquareProbabilities {

@@ -29,7 +29,8 @@ use qchess_core::{
 
 use crate::GameEnd;
 
-/// The classical state after some plies; one is kept per ply so undo is exact.
+/// The classical state after some plies; the game keeps the one before each ply, so undo
+/// puts it back as it was.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Tracker {
     /// Pieces, probabilities, turn, rights, en passant, fifty-move counter, move number.
@@ -44,90 +45,31 @@ pub(crate) struct Tracker {
     pub measured: Option<Bitboard>,
 }
 
-/// A [`Tracker`] in compact form, kept once per ply for undo: the position's parts without its
-/// derived masks, rebuilt into a [`Position`] only when a ply is taken back.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct SavedTracker {
-    setup: Fen,
-    probabilities: [f64; 64],
-    standard_errors: Option<Box<[f64; 64]>>,
-    repetition: bool,
-    ply: u32,
-    count_at_reset: f64,
-    end: Option<GameEnd>,
-    measured: Option<Bitboard>,
-}
-
-impl SavedTracker {
-    /// The repetition key of the saved position, when every square was certain.
-    pub fn repetition_key(&self) -> Option<RepetitionKey> {
-        self.repetition.then_some(RepetitionKey {
-            board: self.setup.board,
-            turn: self.setup.turn,
-            castling: self.setup.castling,
-            en_passant: self.setup.en_passant,
-        })
-    }
-}
-
-/// What identifies a fully classical position for the repetition rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub(crate) struct RepetitionKey {
-    board: [Option<Piece>; 64],
-    turn: Color,
-    castling: CastlingRights,
-    en_passant: Option<Square>,
-}
-
 impl Tracker {
     /// The state at the start of a game.
     pub fn start(position: Position) -> Tracker {
-        let count_at_reset = position.probabilities().expected_piece_count();
+        let count_at_reset = piece_count(position.probabilities());
         Tracker { position, ply: 0, count_at_reset, end: None, measured: None }
     }
 
-    /// This state in compact form.
-    pub fn save(&self) -> SavedTracker {
-        let probabilities = self.position.probabilities();
-        SavedTracker {
-            setup: self.position.to_fen(),
-            probabilities: probabilities.probabilities,
-            standard_errors: probabilities.standard_errors.map(Box::new),
-            repetition: self.repetition_key().is_some(),
-            ply: self.ply,
-            count_at_reset: self.count_at_reset,
-            end: self.end,
-            measured: self.measured,
-        }
+    /// Whether every square is certain and no full-board measurement was made: only such
+    /// positions are compared for repetition.
+    pub fn is_classical(&self) -> bool {
+        self.position.superposed().is_empty() && self.measured.is_none()
     }
 
-    /// The state [`Tracker::save`] saved. The position was valid when saved, so rebuilding it
-    /// cannot fail in practice; an error is passed on rather than hidden.
-    pub fn restore(saved: &SavedTracker) -> Result<Tracker, PositionError> {
-        let probabilities = SquareProbabilities {
-            probabilities: saved.probabilities,
-            standard_errors: saved.standard_errors.as_deref().copied(),
-        };
-        Ok(Tracker {
-            position: Position::new(saved.setup.clone(), probabilities)?,
-            ply: saved.ply,
-            count_at_reset: saved.count_at_reset,
-            end: saved.end,
-            measured: saved.measured,
-        })
-    }
-
-    /// The repetition key of this position, when every square is certain.
-    pub fn repetition_key(&self) -> Option<RepetitionKey> {
-        if !self.position.superposed().is_empty() || self.measured.is_some() {
-            return None;
-        }
-        Some(RepetitionKey {
-            board: *self.position.board(),
-            turn: self.position.turn(),
-            castling: self.position.castling(),
-            en_passant: self.position.en_passant(),
-        })
+    /// Whether `other` is a repetition of this (classical) position: the same pieces on the
+    /// same squares, side to move, castling rights and en-passant square. The Zobrist keys
+    /// are compared first, so positions that differ rarely get further.
+    pub fn repeats(&self, other: &Tracker) -> bool {
+        let (a, b) = (&self.position, &other.position);
+        self.is_classical()
+            && other.is_classical()
+            && a.zobrist() == b.zobrist()
+            && a.board() == b.board()
+            && a.turn() == b.turn()
+            && a.castling() == b.castling()
+            && a.en_passant() == b.en_passant()
     }
 
     /// Whether `color` still has a king: some square labelled with its king may be occupied.
@@ -135,30 +77,34 @@ impl Tracker {
         !self.position.squares_of(Piece::new(color, Role::King)).is_empty()
     }
 
-    /// The state after `mv` (moved by `mover`) ran on the board with `report`, leaving
+    /// Takes in `mv` (moved by `mover`), which ran on the board with `report`, leaving
     /// `probabilities`. See the [module docs](self). `resets_clock` resets the fifty-move
-    /// counter whatever the piece count did.
+    /// counter whatever the piece count did. Returns the squares whose label or probability
+    /// changed. On error the state is unchanged.
     pub fn after_move(
-        &self,
+        &mut self,
         mv: &LegalMove,
         mover: Piece,
         report: &MoveReport,
-        probabilities: SquareProbabilities,
+        probabilities: &SquareProbabilities,
         resets_clock: bool,
-    ) -> Result<Tracker, PositionError> {
+    ) -> Result<Bitboard, PositionError> {
         let mut fen = self.position.to_fen();
         let typed = &mv.typed;
         let mut en_passant = None;
+        let mut relabelled = Bitboard::EMPTY;
         if report.proceeded {
             let placed = typed.promotion.unwrap_or(mover);
             let (sources, targets) = squares_of(typed.squares);
             for target in targets.into_iter().flatten() {
                 fen.board[usize::from(target)] = Some(placed);
+                relabelled = relabelled.with(target);
             }
             let mut castling =
                 sources.into_iter().chain(targets).flatten().fold(fen.castling, CastlingRights::without_square);
             if let Some(side) = castle_side(typed.move_type) {
                 fen.board[usize::from(side.rook_to(mover.color))] = Some(Piece::new(mover.color, Role::Rook));
+                relabelled = relabelled.with(side.rook_to(mover.color));
                 castling = castling.without_square(side.rook_from(mover.color));
             }
             fen.castling = castling;
@@ -168,34 +114,39 @@ impl Tracker {
                 en_passant = Square::from_coords(from.file(), (from.rank() + to.rank()) / 2);
             }
         }
-        fen.castling = keep_standing_rights(&fen, &probabilities);
+        fen.castling = keep_standing_rights(&fen, probabilities);
         fen.en_passant = en_passant;
         fen.turn = !mover.color;
         if mover.color == Color::Black {
             fen.fullmove_number = fen.fullmove_number.saturating_add(1);
         }
-        let count = probabilities.expected_piece_count();
+        let count = piece_count(probabilities);
         let mut count_at_reset = self.count_at_reset;
         fen.halfmove_clock = fen.halfmove_clock.saturating_add(1);
         if resets_clock || (count - count_at_reset).abs() >= 1.0 - CERTAINTY_TOLERANCE {
             fen.halfmove_clock = 0;
             count_at_reset = count;
         }
-        let position = Position::new(fen, probabilities)?;
-        Ok(Tracker { position, ply: self.ply.saturating_add(1), count_at_reset, end: None, measured: None })
+        let changed = self.position.update(&fen, probabilities, relabelled)?;
+        self.ply = self.ply.saturating_add(1);
+        self.count_at_reset = count_at_reset;
+        self.end = None;
+        self.measured = None;
+        Ok(changed)
     }
 
-    /// This state after a measurement during a ply left `probabilities`: squares now certainly
+    /// Takes in a measurement during a ply that left `probabilities`: squares now certainly
     /// empty lose their labels and rights whose pieces no longer certainly stand are lost; the
-    /// turn and the counters stay.
-    pub fn after_collapse(&self, probabilities: SquareProbabilities) -> Result<Tracker, PositionError> {
+    /// turn and the counters stay. Returns the squares that changed. On error the state is
+    /// unchanged.
+    pub fn after_collapse(&mut self, probabilities: &SquareProbabilities) -> Result<Bitboard, PositionError> {
         let mut fen: Fen = self.position.to_fen();
         for square in probabilities.certainly_empty() {
             fen.board[usize::from(square)] = None;
         }
-        fen.castling = keep_standing_rights(&fen, &probabilities);
-        let position = Position::new(fen, probabilities)?;
-        Ok(Tracker { position, ..self.clone() })
+        fen.castling = keep_standing_rights(&fen, probabilities);
+        // Squares found empty drop their labels with their probability.
+        self.position.update(&fen, probabilities, Bitboard::EMPTY)
     }
 
     /// This state after every square was measured with result `measured`: squares found empty
@@ -211,6 +162,18 @@ impl Tracker {
         let position = Position::new(fen, SquareProbabilities::classical(measured))?;
         Ok(Tracker { position, measured: Some(measured), ..self.clone() })
     }
+}
+
+/// The expected piece count, summed in four running sums: the fifty-move counter compares it
+/// with a tolerance, and one running sum of 64 additions is a chain as long as the board.
+fn piece_count(probabilities: &SquareProbabilities) -> f64 {
+    let mut lanes = [0.0; 4];
+    for chunk in probabilities.probabilities.chunks_exact(4) {
+        for (lane, p) in lanes.iter_mut().zip(chunk) {
+            *lane += p;
+        }
+    }
+    (lanes[0] + lanes[1]) + (lanes[2] + lanes[3])
 }
 
 /// A move's sources and targets, without allocating.

@@ -294,7 +294,7 @@ impl Game {
     }
 
     /// The search's choice of move here, in official notation, without playing it: `level`
-    /// 1 to 4 (the search depth of `qchess play --white ai:LEVEL`), thinking at most
+    /// 1 to 6 (the search depth of `qchess play --white ai:LEVEL`), thinking at most
     /// `movetime` seconds, or exactly `depth` plies when given.
     #[pyo3(signature = (level=3, movetime=0.1, depth=None))]
     fn best_move(&self, level: u32, movetime: f64, depth: Option<u32>) -> PyResult<String> {

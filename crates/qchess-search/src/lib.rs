@@ -10,7 +10,10 @@
 //!   a transposition table keyed on the classical position plus a hash of the quantum state,
 //!   quiescence included; quiescence on captures, losing captures skipped; a state-size
 //!   budget; time control ([`SearchLimits`]).
-//! - [`eval`]: the evaluation, with every weight in [`Weights`].
+//! - [`eval`]: the evaluation, with every weight in [`Weights`]; [`tune`] fits them to game
+//!   outcomes.
+//! - [`analysis`]: what a position is worth, the best move and line, and each move of a game
+//!   judged by the expected score it gave away.
 //! - [`branch`]: playing a move with each of its measurement outcomes.
 //! - [`matchplay`]: matches between players, with W/D/L, score interval and Elo.
 //! - [`player`]: players by name (`random`, `greedy`, `ai:K`, `uqci:COMMAND`).
@@ -33,6 +36,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod analysis;
 pub mod branch;
 pub mod eval;
 mod limits;
@@ -42,6 +46,7 @@ pub mod player;
 pub mod remote;
 mod search;
 pub mod table;
+pub mod tune;
 pub mod uqci;
 
 pub use eval::Weights;

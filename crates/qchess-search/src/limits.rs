@@ -48,6 +48,9 @@ pub struct SearchLimits {
     pub clock: Option<Clock>,
     /// Search until stopped (depth, node and time limits still apply if set).
     pub infinite: bool,
+    /// Search every root move with the whole window, so that each gets its exact value
+    /// ([`SearchInfo::root_values`](crate::SearchInfo::root_values)): slower, for analysis.
+    pub every_root_value: bool,
 }
 
 impl SearchLimits {

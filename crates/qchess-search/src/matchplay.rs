@@ -143,8 +143,10 @@ pub fn play_match(
             ..RecordInfo::default().dated_today()
         };
         let mut record = GameRecord::from_game(&game, &info);
+        // Not `Termination`, which names how a game ended for replays (a resignation, a
+        // flag): an adjudicated game replays as unfinished, its result `*`.
         if game.end().is_none() {
-            record.set_tag("Termination", "move limit (adjudicated a draw)");
+            record.set_tag("Adjudicated", &format!("draw at the move limit of {} plies", config.max_plies));
         }
         let finished = MatchGame { index, player_color, result, player_score, plies: game.ply(), reason, record };
         on_game(&finished);
@@ -184,5 +186,13 @@ mod tests {
         assert_eq!(games[1].record.tag("White"), Some("random"));
         assert_eq!(stats.wins + stats.draws + stats.losses, 2);
         assert!(games.iter().all(|g| g.plies <= 6));
+        // Games stopped at the move limit are marked so, and their records replay.
+        for game in &games {
+            if game.reason == "move limit" {
+                assert_eq!(game.record.tag("Adjudicated"), Some("draw at the move limit of 6 plies"));
+            }
+            let replayed = game.record.replay().expect("the record replays");
+            assert_eq!(replayed.moves().len(), game.plies as usize);
+        }
     }
 }

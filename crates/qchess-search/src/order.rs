@@ -2,7 +2,8 @@
 //! then quiet moves by history, splits and merges after standard moves of equal history.
 
 use qchess_core::classical::piece_attacks;
-use qchess_core::{Color, LegalMove, MoveSquares, MoveVariant, Position, Role};
+use qchess_core::{Bitboard, Color, LegalMove, MoveSquares, MoveVariant, Position, Role, Square};
+use smallvec::SmallVec;
 
 use crate::eval::Weights;
 
@@ -47,12 +48,22 @@ pub fn is_capture(mv: &LegalMove) -> bool {
     mv.variant() == MoveVariant::Capture
 }
 
+/// A move's first source and its targets, without allocating.
+fn source_and_targets(mv: &LegalMove) -> (Square, [Option<Square>; 2]) {
+    match mv.typed.squares {
+        MoveSquares::Standard { from, to } => (from, [Some(to), None]),
+        MoveSquares::Split { from, to1, to2 } => (from, [Some(to1), Some(to2)]),
+        MoveSquares::Merge { from1, to, .. } => (from1, [Some(to), None]),
+    }
+}
+
 /// What a move's targets (and en-passant victim) hold of the enemy's: the expected material,
 /// a king counted as [`KING_VICTIM`], and whether a king may be among them.
 fn victims(mv: &LegalMove, position: &Position, weights: &Weights) -> (f64, bool) {
     let us: Color = position.turn();
     let (mut expected, mut king) = (0.0, false);
-    for square in mv.typed.targets().into_iter().chain(mv.typed.en_passant_victim()) {
+    let (_, targets) = source_and_targets(mv);
+    for square in targets.into_iter().chain([mv.typed.en_passant_victim()]).flatten() {
         if let Some(victim) = position.piece_at(square).filter(|p| p.color != us) {
             king |= victim.role == Role::King;
             let value = if victim.role == Role::King { KING_VICTIM } else { weights.value(victim.role) };
@@ -64,7 +75,7 @@ fn victims(mv: &LegalMove, position: &Position, weights: &Weights) -> (f64, bool
 
 /// The value of the piece a move starts from (0 for a king or an empty square).
 fn mover_value(mv: &LegalMove, position: &Position, weights: &Weights) -> f64 {
-    position.piece_at(mv.typed.sources()[0]).map_or(0.0, |p| weights.value(p.role))
+    position.piece_at(source_and_targets(mv).0).map_or(0.0, |p| weights.value(p.role))
 }
 
 /// What a capture stands to take, from one scan of its victims: what move ordering and
@@ -98,12 +109,11 @@ impl CaptureOutlook {
             return false;
         }
         let blockers = position.certainly_full();
-        let targets = mv.typed.targets();
+        let targets: Bitboard = source_and_targets(mv).1.into_iter().flatten().collect();
         position.pieces_of(!position.turn()).into_iter().any(|defender| {
-            position.piece_at(defender).is_some_and(|piece| {
-                let reach = piece_attacks(piece, defender, blockers);
-                targets.iter().any(|&target| reach.contains(target))
-            })
+            position
+                .piece_at(defender)
+                .is_some_and(|piece| piece_attacks(piece, defender, blockers).intersects(targets))
         })
     }
 }
@@ -118,26 +128,43 @@ impl MoveOrder {
         position: &Position,
         weights: &Weights,
     ) {
+        let keys: SmallVec<[f64; 64]> = moves.iter().map(|mv| self.key(mv, best, ply, position, weights)).collect();
+        let order = best_first(&keys);
+        let sorted: SmallVec<[LegalMove; 64]> = order.iter().map(|&index| moves[usize::from(index)]).collect();
+        moves.copy_from_slice(&sorted);
+    }
+
+    /// `captures` with their outlooks, by expected gain, best first (the order [`sort`]
+    /// gives captures with no stored best move), each outlook computed once.
+    ///
+    /// [`sort`]: MoveOrder::sort
+    pub fn sort_captures(
+        captures: &[LegalMove],
+        position: &Position,
+        weights: &Weights,
+    ) -> SmallVec<[(CaptureOutlook, LegalMove); 32]> {
+        let outlooks: SmallVec<[CaptureOutlook; 32]> =
+            captures.iter().map(|mv| CaptureOutlook::of(mv, position, weights)).collect();
+        let gains: SmallVec<[f64; 32]> = outlooks.iter().map(|outlook| outlook.gain).collect();
+        best_first(&gains).iter().map(|&index| (outlooks[usize::from(index)], captures[usize::from(index)])).collect()
+    }
+
+    /// The ordering key of `mv` (higher first): the stored best move, then captures by
+    /// expected gain, killers, then quiet moves by history.
+    fn key(&self, mv: &LegalMove, best: Option<LegalMove>, ply: usize, position: &Position, weights: &Weights) -> f64 {
         let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
-        let score = |mv: &LegalMove| -> f64 {
-            if Some(*mv) == best {
-                1e12
-            } else if is_capture(mv) {
-                1e9 + CaptureOutlook::of(mv, position, weights).gain
-            } else if Some(*mv) == killers[0] {
-                2e8
-            } else if Some(*mv) == killers[1] {
-                1e8
-            } else {
-                let penalty =
-                    if matches!(mv.typed.squares, MoveSquares::Standard { .. }) { 0.0 } else { SPLIT_MERGE_PENALTY };
-                self.history[history_index(mv)] - penalty
-            }
-        };
-        let mut keyed: Vec<(f64, LegalMove)> = moves.iter().map(|mv| (score(mv), *mv)).collect();
-        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
-        for (slot, (_, mv)) in moves.iter_mut().zip(keyed) {
-            *slot = mv;
+        if Some(*mv) == best {
+            1e12
+        } else if is_capture(mv) {
+            1e9 + CaptureOutlook::of(mv, position, weights).gain
+        } else if Some(*mv) == killers[0] {
+            2e8
+        } else if Some(*mv) == killers[1] {
+            1e8
+        } else {
+            let penalty =
+                if matches!(mv.typed.squares, MoveSquares::Standard { .. }) { 0.0 } else { SPLIT_MERGE_PENALTY };
+            self.history[history_index(mv)] - penalty
         }
     }
 
@@ -163,6 +190,28 @@ impl MoveOrder {
     }
 }
 
+/// The indices of `keys`, highest key first, equal keys in their order (a stable sort of
+/// small indices: moving them is cheaper than moving moves). Short lists (most are captures
+/// in quiescence) are insertion-sorted.
+fn best_first(keys: &[f64]) -> SmallVec<[u16; 64]> {
+    let mut order: SmallVec<[u16; 64]> = (0..keys.len() as u16).collect();
+    if order.len() > 16 {
+        order.sort_by(|&a, &b| keys[usize::from(b)].total_cmp(&keys[usize::from(a)]));
+        return order;
+    }
+    for next in 1..order.len() {
+        let index = order[next];
+        let key = keys[usize::from(index)];
+        let mut at = next;
+        while at > 0 && keys[usize::from(order[at - 1])].total_cmp(&key).is_lt() {
+            order[at] = order[at - 1];
+            at -= 1;
+        }
+        order[at] = index;
+    }
+    order
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +230,22 @@ mod tests {
         let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         assert_eq!(names[0], "d1xd3");
         assert_eq!(names[1], "h1g3");
+    }
+
+    #[test]
+    fn best_first_is_a_stable_sort_by_descending_key() {
+        let keys = [1.0, 3.0, 2.0, 3.0, -1.0, 2.0, f64::NEG_INFINITY, 3.0];
+        let order: Vec<u16> = best_first(&keys).into_iter().collect();
+        assert_eq!(order, vec![1, 3, 7, 2, 5, 0, 4, 6]);
+        assert!(best_first(&[]).is_empty());
+        // Long lists take the other path.
+        let long: Vec<f64> = (0..40).map(|i| f64::from(i % 7)).collect();
+        let order: Vec<u16> = best_first(&long).into_iter().collect();
+        assert_eq!(order.len(), 40);
+        for pair in order.windows(2) {
+            let (a, b) = (long[usize::from(pair[0])], long[usize::from(pair[1])]);
+            assert!(a > b || (a == b && pair[0] < pair[1]), "{pair:?}");
+        }
     }
 
     #[test]

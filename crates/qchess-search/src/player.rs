@@ -5,9 +5,10 @@
 //! - `greedy`: one ply, the move with the best expected material after it (both outcomes of a
 //!   measurement weighted by their exact probabilities), ties broken at random.
 //! - `ai:K` for `K` in `1..=`[`MAX_LEVEL`]: the search to depth `K` (plus quiescence on
-//!   captures), within the time per move. Each level beats the one below it at 100 ms per
-//!   move (README, "Strength"); deeper caps did not (a fifth ply rarely finishes in that
-//!   time), so the levels stop at 4. A UQCI `go` with a move time or a clock has no cap.
+//!   captures), within the time per move (see [`level_config`]). How each level fares
+//!   against the one below at 100 ms per move is in the README, "Strength". A UQCI `go`
+//!   with a move time or a clock has no cap unless the engine is told to play as a level
+//!   (`CapDepth`, `qchess uqci --level K`).
 //! - `uqci:COMMAND`: an external engine speaking UQCI, started with `sh -c COMMAND`.
 //! - `human`: a person; only interactive play has one.
 
@@ -28,7 +29,7 @@ use crate::uqci::client::{ClientError, EngineClient};
 use crate::{SearchConfig, SearchLimits, Searcher};
 
 /// The strongest level.
-pub const MAX_LEVEL: u32 = 4;
+pub const MAX_LEVEL: u32 = 6;
 /// The level a UQCI `go` without limits searches to.
 pub const DEFAULT_LEVEL: u32 = 3;
 
@@ -256,7 +257,7 @@ mod tests {
         }
         assert_eq!("ai".parse::<PlayerSpec>().unwrap(), PlayerSpec::Random);
         assert_eq!("ai:0".parse::<PlayerSpec>().unwrap(), PlayerSpec::Random);
-        for bad in ["ai:5", "ai:x", "uqci:", "robot", ""] {
+        for bad in ["ai:7", "ai:x", "uqci:", "robot", ""] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
     }

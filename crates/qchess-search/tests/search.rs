@@ -69,17 +69,23 @@ fn chance_nodes_weigh_outcomes_by_their_exact_probabilities() {
     let setup = ["g1^f3h3", "a7a6", "f3^e5d4", "a6a5"];
     let position = game("7k/p2q4/8/6r1/8/8/8/K5N1 w - - 0 1", &setup);
     assert!((position.probability("e5".parse().unwrap()) - 0.25).abs() < 1e-12);
-    let config = SearchConfig { weights: Weights::material_only(), quiescence_plies: 0, ..SearchConfig::default() };
+    let config = SearchConfig { weights: classical_material(), quiescence_plies: 0, ..SearchConfig::default() };
     let found = Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap();
     assert_eq!(found.best.to_string(), "h3xg5");
     // White's knight (310) against Black's queen, pawn and half a rook: exactly -940 for White.
     assert!((found.score - (310.0 - 900.0 - 100.0 - 250.0)).abs() < 1e-9, "{found:?}");
 }
 
+/// Material only, at the classical values (pawn 100, knight 310, bishop 330, rook 500, queen
+/// 900) that the expected values in these tests are worked out with.
+fn classical_material() -> Weights {
+    Weights { material: [100.0, 310.0, 330.0, 500.0, 900.0], ..Weights::material_only() }
+}
+
 /// The material-only search at depth 1 of `fen` after `setup`.
 fn material_choice(fen: &str, setup: &[&str]) -> qchess_search::SearchInfo {
     let position = game(fen, setup);
-    let config = SearchConfig { weights: Weights::material_only(), quiescence_plies: 0, ..SearchConfig::default() };
+    let config = SearchConfig { weights: classical_material(), quiescence_plies: 0, ..SearchConfig::default() };
     Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap()
 }
 
@@ -130,7 +136,7 @@ fn observer_pairs_are_searched_at_the_root() {
     for mv in ["e4^e5c2", "g8f8"] {
         position.play(mv).unwrap();
     }
-    let config = SearchConfig { weights: Weights::material_only(), quiescence_plies: 0, ..SearchConfig::default() };
+    let config = SearchConfig { weights: classical_material(), quiescence_plies: 0, ..SearchConfig::default() };
     let found = Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap();
     let pair = found.pair.expect("a pair is best");
     assert!(["e5e8|c2c7", "e5c7|c2c7"].contains(&pair.to_string().as_str()), "{found:?}");

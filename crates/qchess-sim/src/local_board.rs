@@ -6,10 +6,13 @@
 //! Square `s`'s current qubit sits at key position `s`, so the low word of every basis state is
 //! the quantum part of a bitboard; qubits the register no longer uses are retired after each move.
 //!
-//! Undo restores the exact earlier state without drawing anything again: a small state is kept
-//! as a snapshot every few moves ([`SNAPSHOT_INTERVAL`]) within a fixed budget, and the rest is
-//! rebuilt by replaying the recorded moves (with their recorded outcomes) from the nearest
-//! snapshot or from the start. Moves in between cost no copy of the state.
+//! Undo restores the exact earlier state without drawing anything again: a move that ran on
+//! classical squares only leaves the state untouched, so undoing it rolls back the register
+//! alone; of the others, a small state is kept as a snapshot every few moves
+//! ([`SNAPSHOT_INTERVAL`]) within a fixed budget, and the rest is rebuilt by replaying the
+//! recorded moves (with their recorded outcomes) from the nearest snapshot or from the start.
+//! Moves in between cost no copy of the state. See [`undo`] for the state's versions, which
+//! let callers (and the board's own probabilities) reuse what they read from an equal state.
 //!
 //! ```
 //! use qchess_core::{Bitboard, QuantumBoard, Square, TypedMove};
@@ -29,6 +32,7 @@
 //! ```
 
 mod density;
+pub mod undo;
 
 use qchess_circuit::compiler::{Checkpoint, Register, Step};
 use qchess_circuit::ir::{Circuit, Op, Qubit, QubitRole};
@@ -39,12 +43,13 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::sparse::{DEFAULT_STATE_CAP, IMPOSSIBLE_PROBABILITY, SimError, SparseState};
+use undo::{Change, LowWords};
 
 /// A snapshot is taken before a move when none of the previous `SNAPSHOT_INTERVAL - 1` moves
 /// has one, so undo replays at most that many moves after a snapshot of a small state.
 pub const SNAPSHOT_INTERVAL: usize = 8;
 /// Largest state (in basis states) kept as an undo snapshot.
-const SNAPSHOT_MAX_STATES: usize = 1 << 14;
+pub(crate) const SNAPSHOT_MAX_STATES: usize = 1 << 14;
 /// Default total of basis states kept in undo snapshots (32 bytes each).
 pub const DEFAULT_SNAPSHOT_BUDGET: usize = 1 << 20;
 
@@ -65,6 +70,12 @@ pub struct LocalBoardOptions {
     /// Threads for gates and probabilities on states of at least 2^16 basis states (see
     /// [`SparseState::set_threads`]); results do not depend on it.
     pub threads: usize,
+    /// After every move, each square whose qubit reads the same value in every basis state
+    /// becomes classical again (its qubit is dropped), so later moves on it run classically:
+    /// no gates, no snapshot, nothing measured. The probabilities, distributions and outcomes
+    /// are the same; the accumulated circuit is not one to export. For a search, whose
+    /// moves are mostly on squares that are certain. Off by default.
+    pub classical_when_certain: bool,
 }
 
 impl Default for LocalBoardOptions {
@@ -75,6 +86,7 @@ impl Default for LocalBoardOptions {
             snapshot_budget: DEFAULT_SNAPSHOT_BUDGET,
             snapshot_interval: SNAPSHOT_INTERVAL,
             threads: 1,
+            classical_when_certain: false,
         }
     }
 }
@@ -95,6 +107,11 @@ pub struct AppliedMove {
     pub report: MoveReport,
     before: Checkpoint,
     snapshot: Option<Box<SparseState>>,
+    /// The move left the state untouched (it ran on classical squares only): undo rolls
+    /// back the register alone.
+    kept_state: bool,
+    /// The state's version before the move.
+    version_before: u64,
 }
 
 /// An exact, stateful occupancy board: see the [module docs](self).
@@ -110,6 +127,15 @@ pub struct LocalBoard {
     known_qubits: usize,
     history: Vec<AppliedMove>,
     snapshot_states: usize,
+    /// The state's version (see [`undo`]) and the next one to hand out.
+    version: u64,
+    next_version: u64,
+    /// Snapshot buffers undo gave back, reused by later snapshots (boxed as the history
+    /// keeps them, so reusing one allocates nothing).
+    #[allow(clippy::vec_box)]
+    spare: Vec<Box<SparseState>>,
+    /// Low-word probabilities read from recent states.
+    low_words: LowWords,
 }
 
 impl LocalBoard {
@@ -131,6 +157,10 @@ impl LocalBoard {
             // A game's worth of moves, so the history rarely grows.
             history: Vec::with_capacity(64),
             snapshot_states: 0,
+            version: 0,
+            next_version: 1,
+            spare: Vec::new(),
+            low_words: LowWords::default(),
         }
     }
 
@@ -154,6 +184,16 @@ impl LocalBoard {
         &self.state
     }
 
+    /// [`QuantumBoard::square_probabilities`] written into `out`, whose storage is reused
+    /// (a game reads them after every move).
+    pub fn read_square_probabilities(&mut self, out: &mut SquareProbabilities) {
+        out.probabilities = self.low_word_probabilities();
+        out.standard_errors = None;
+        for square in self.register.classical_occupancy() {
+            out.probabilities[usize::from(square)] = 1.0;
+        }
+    }
+
     /// The moves applied so far, with their recorded outcomes.
     pub fn history(&self) -> &[AppliedMove] {
         &self.history
@@ -164,12 +204,13 @@ impl LocalBoard {
         self.initial
     }
 
-    /// Compiles and simulates one move; on error the board is as before.
-    fn run_move(&mut self, mv: &TypedMove) -> Result<MoveReport, BoardError> {
+    /// Compiles and simulates one move, telling `change` before it first changes the state;
+    /// on error the caller puts the board back.
+    fn run_move(&mut self, mv: &TypedMove, change: &mut Change) -> Result<MoveReport, BoardError> {
         let step = self.register.begin(mv)?;
         let report = match step {
             Step::Done(result) => {
-                self.sync()?;
+                self.sync(change)?;
                 MoveReport {
                     proceeded: result.proceeded,
                     outcome: result.measurement.outcome(),
@@ -179,20 +220,33 @@ impl LocalBoard {
             Step::Measure(request) => {
                 // Everything before the measurement op, then the measurement itself here.
                 let measure_index = self.register.circuit().ops.len() - 1;
-                self.sync_to(measure_index)?;
-                let proceed = self.state.probability(request.qubit, request.proceed_value)?;
-                let outcome = match request.forced {
-                    Some(forced) => forced,
-                    None => self.rng.random::<f64>() < proceed,
+                self.sync_to(measure_index, change)?;
+                let (outcome, probability) = match request.forced {
+                    // A forced outcome is kept in the same pass that finds its probability; the
+                    // caller puts the state back if it was impossible.
+                    Some(outcome) => {
+                        self.before_change(change);
+                        let one = self.state.collapse_counting(request.qubit, request.qubit_value(outcome))?;
+                        let proceed = if request.proceed_value { one } else { 1.0 - one };
+                        (outcome, if outcome { proceed } else { 1.0 - proceed })
+                    }
+                    None => {
+                        let proceed = self.state.probability(request.qubit, request.proceed_value)?;
+                        let outcome = self.rng.random::<f64>() < proceed;
+                        let probability = if outcome { proceed } else { 1.0 - proceed };
+                        if probability > IMPOSSIBLE_PROBABILITY {
+                            self.before_change(change);
+                            self.state.collapse(request.qubit, request.qubit_value(outcome))?;
+                        }
+                        (outcome, probability)
+                    }
                 };
-                let probability = if outcome { proceed } else { 1.0 - proceed };
                 if probability <= IMPOSSIBLE_PROBABILITY {
                     return Err(BoardError::ImpossibleOutcome { mv: mv.to_string(), outcome });
                 }
-                self.state.project(request.qubit, request.qubit_value(outcome))?;
                 self.applied_ops = measure_index + 1;
                 let result = self.register.resolve(outcome)?;
-                self.sync()?;
+                self.sync(change)?;
                 MoveReport {
                     proceeded: result.proceeded,
                     outcome: Some(outcome),
@@ -200,18 +254,21 @@ impl LocalBoard {
                 }
             }
         };
-        self.retire_unused()?;
+        self.retire_unused(change)?;
         Ok(report)
     }
 
     /// Brings the state up to the end of the circuit.
-    fn sync(&mut self) -> Result<(), BoardError> {
-        self.sync_to(self.register.circuit().ops.len())
+    fn sync(&mut self, change: &mut Change) -> Result<(), BoardError> {
+        self.sync_to(self.register.circuit().ops.len(), change)
     }
 
     /// Adds new qubits and applies the ops before `end`. Only gates can appear here: the one
     /// measurement of a move is handled by [`LocalBoard::run_move`].
-    fn sync_to(&mut self, end: usize) -> Result<(), BoardError> {
+    fn sync_to(&mut self, end: usize, change: &mut Change) -> Result<(), BoardError> {
+        if self.known_qubits < self.register.circuit().num_qubits() || self.applied_ops < end {
+            self.before_change(change);
+        }
         let circuit = self.register.circuit();
         for index in self.known_qubits..circuit.num_qubits() {
             let qubit = Qubit(index as u32);
@@ -244,118 +301,86 @@ impl LocalBoard {
         Ok(())
     }
 
-    /// Retires every qubit that is no longer a square's current qubit: nothing touches it again.
-    fn retire_unused(&mut self) -> Result<(), BoardError> {
-        let mut unused = 0u128;
-        let mut live = self.state.live_positions();
-        while live != 0 {
-            let position = live.trailing_zeros() as u8;
-            live &= live - 1;
-            if self.state.qubit_at(position).is_some_and(|q| !self.register.is_square_qubit(q)) {
+    /// Retires every qubit that is no longer a square's current qubit (nothing touches it
+    /// again) and, with [`LocalBoardOptions::classical_when_certain`], makes every square whose
+    /// qubit reads the same value in every basis state classical, dropping the qubit. The
+    /// qubits that are constant are dropped together after one pass over the state.
+    fn retire_unused(&mut self, change: &mut Change) -> Result<(), BoardError> {
+        // A square's current qubit sits at the square's own position: every live qubit
+        // elsewhere, or no longer its square's, is unused.
+        let live = self.state.live_positions();
+        let mut unused = live & !u128::from(u64::MAX);
+        let mut low = live & u128::from(u64::MAX);
+        while low != 0 {
+            let position = low.trailing_zeros() as u8;
+            low &= low - 1;
+            let square = Square::new(position);
+            if self.state.qubit_at(position) != square.and_then(|square| self.register.square_qubit(square)) {
                 unused |= 1 << position;
             }
         }
-        // Retiring a qubit never moves another live one, so the positions stay valid.
-        while unused != 0 {
-            let position = unused.trailing_zeros() as u8;
-            unused &= unused - 1;
+        let certain_squares = self.options.classical_when_certain;
+        if unused == 0 && !certain_squares {
+            return Ok(());
+        }
+        let (constant, ones) = self.state.constant_positions();
+        let mut dropped = unused & constant;
+        if certain_squares {
+            let mut certain = self.state.live_positions() & constant & u128::from(u64::MAX) & !unused;
+            while certain != 0 {
+                let position = certain.trailing_zeros() as u8;
+                certain &= certain - 1;
+                let (Some(qubit), Some(square)) = (self.state.qubit_at(position), Square::new(position)) else {
+                    continue;
+                };
+                if self.register.square_qubit(square) == Some(qubit) {
+                    self.register.make_classical(square, ones >> position & 1 == 1);
+                    dropped |= 1 << position;
+                }
+            }
+        }
+        if dropped == 0 && unused == 0 {
+            return Ok(());
+        }
+        self.before_change(change);
+        self.state.retire_constant(dropped, ones)?;
+        // The entangled ones become branch labels, one by one. Retiring a qubit never moves
+        // another live one, so the positions stay valid.
+        let mut entangled = unused & !constant;
+        while entangled != 0 {
+            let position = entangled.trailing_zeros() as u8;
+            entangled &= entangled - 1;
             if let Some(qubit) = self.state.qubit_at(position) {
                 self.state.retire(qubit)?;
             }
         }
         Ok(())
     }
-
-    /// Rebuilds the state after the first `moves` recorded moves, from `snapshot` (the state
-    /// after `moves` moves) if given, else from the nearest earlier snapshot or the start.
-    fn restore(&mut self, moves: usize, snapshot: Option<Box<SparseState>>) -> Result<(), BoardError> {
-        if let Some(state) = snapshot {
-            let before = match self.history.get(moves) {
-                Some(entry) => entry.before.clone(),
-                None => return Err(BoardError::Backend("undo record missing".into())),
-            };
-            self.register.rollback(&before);
-            self.state = *state;
-            self.sync_counters();
-            return Ok(());
-        }
-        let start = (0..moves).rev().find(|&k| self.history[k].snapshot.is_some());
-        match start {
-            Some(k) => {
-                let before = self.history[k].before.clone();
-                self.register.rollback(&before);
-                self.state = self.history[k].snapshot.as_deref().cloned().unwrap_or_default();
-            }
-            None => {
-                self.register = Register::new(self.initial);
-                self.state = new_state(&self.options);
-            }
-        }
-        self.sync_counters();
-        let first = start.unwrap_or(0);
-        for k in first..moves {
-            let mv = self.history[k].mv;
-            self.run_move(&mv)?;
-        }
-        Ok(())
-    }
-
-    fn sync_counters(&mut self) {
-        self.applied_ops = self.register.circuit().ops.len();
-        self.known_qubits = self.register.circuit().num_qubits();
-    }
-
-    /// A snapshot of the current state for undo, if the last one is the snapshot interval's
-    /// moves back and it fits the budget.
-    fn take_snapshot(&mut self) -> Option<Box<SparseState>> {
-        let recent = self.history.len().saturating_sub(self.options.snapshot_interval.max(1) - 1);
-        if self.history[recent..].iter().any(|applied| applied.snapshot.is_some()) {
-            return None;
-        }
-        let size = self.state.len();
-        let budget = self.options.snapshot_budget;
-        if size > SNAPSHOT_MAX_STATES.min(budget) {
-            return None;
-        }
-        // Oldest snapshots go first; replay covers the gap.
-        let mut oldest = 0;
-        while self.snapshot_states + size > budget && oldest < self.history.len() {
-            if let Some(dropped) = self.history[oldest].snapshot.take() {
-                self.snapshot_states -= dropped.len();
-            }
-            oldest += 1;
-        }
-        self.snapshot_states += size;
-        Some(Box::new(self.state.clone()))
-    }
 }
 
 impl QuantumBoard for LocalBoard {
     fn init(&mut self, occupancy: Bitboard) -> Result<(), BoardError> {
+        // Versions keep growing, so no earlier state's version is ever met again.
+        let version = self.next_version;
         *self = LocalBoard::with_options(occupancy, self.options);
+        (self.version, self.next_version) = (version, version + 1);
         Ok(())
     }
 
     fn apply(&mut self, mv: &TypedMove) -> Result<MoveReport, BoardError> {
         let before = self.register.checkpoint();
-        let snapshot = self.take_snapshot();
-        match self.run_move(mv) {
+        let version_before = self.version;
+        let mut change = Change::with_snapshot();
+        match self.run_move(mv, &mut change) {
             Ok(report) => {
                 let recorded = mv.with_outcome(report.outcome);
-                self.history.push(AppliedMove { mv: recorded, report, before, snapshot });
+                let kept_state = !change.changed();
+                let snapshot = change.into_snapshot();
+                self.history.push(AppliedMove { mv: recorded, report, before, snapshot, kept_state, version_before });
                 Ok(report)
             }
             Err(error) => {
-                // Put the board back as it was before the move.
-                if let Some(state) = &snapshot {
-                    self.snapshot_states -= state.len();
-                }
-                let moves = self.history.len();
-                let placeholder = MoveReport { proceeded: false, outcome: None, outcome_probability: None };
-                self.history.push(AppliedMove { mv: *mv, report: placeholder, before, snapshot: None });
-                let restored = self.restore(moves, snapshot);
-                self.history.pop();
-                restored?;
+                self.put_back(mv, before, version_before, change)?;
                 Err(error)
             }
         }
@@ -363,21 +388,25 @@ impl QuantumBoard for LocalBoard {
 
     fn undo(&mut self) -> Result<(), BoardError> {
         let moves = self.history.len().checked_sub(1).ok_or(BoardError::NothingToUndo)?;
-        let snapshot = self.history[moves].snapshot.take();
-        if let Some(state) = &snapshot {
-            self.snapshot_states -= state.len();
+        if self.history[moves].kept_state {
+            self.register.rollback(&self.history[moves].before);
+            self.sync_counters();
+        } else {
+            let snapshot = self.history[moves].snapshot.take();
+            if let Some(state) = &snapshot {
+                self.snapshot_states -= state.len();
+            }
+            self.restore(moves, snapshot)?;
         }
-        self.restore(moves, snapshot)?;
+        self.version = self.history[moves].version_before;
         self.history.pop();
         Ok(())
     }
 
     fn square_probabilities(&mut self) -> Result<SquareProbabilities, BoardError> {
-        let mut probabilities = self.state.low_word_probabilities();
-        for square in self.register.classical_occupancy() {
-            probabilities[usize::from(square)] = 1.0;
-        }
-        Ok(SquareProbabilities::exact(probabilities))
+        let mut probabilities = SquareProbabilities::exact([0.0; 64]);
+        self.read_square_probabilities(&mut probabilities);
+        Ok(probabilities)
     }
 
     fn distribution(&mut self) -> Result<Vec<(Bitboard, f64)>, BoardError> {

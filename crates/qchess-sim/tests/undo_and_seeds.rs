@@ -170,3 +170,67 @@ fn init_starts_over() {
     assert_eq!(b.state_size(), 1);
     assert!(b.is_exact());
 }
+
+#[test]
+fn state_versions_follow_the_state_through_moves_and_undo() {
+    let options = LocalBoardOptions { seed: 2, snapshot_interval: 1, ..Default::default() };
+    let mut b = LocalBoard::with_options(bb("a1 b1 g1"), options);
+    let start = (b.state_version(), exact_state(&b));
+    // A move on classical squares leaves the state and its version as they were.
+    b.apply(&mv("a1a5:SLIDE:BASIC")).expect("runs");
+    assert_eq!((b.state_version(), exact_state(&b)), start);
+    assert_eq!(b.square_probabilities().expect("probabilities").get(sq("a5")), 1.0);
+    b.apply(&mv("b1^a3c3:SPLIT_JUMP:BASIC")).expect("runs");
+    let split = (b.state_version(), exact_state(&b), b.square_probabilities().expect("probabilities"));
+    assert_ne!(split.0, start.0);
+    b.apply(&mv("a5a8:SLIDE:BASIC")).expect("runs");
+    assert_eq!(b.state_version(), split.0);
+    let after = b.square_probabilities().expect("probabilities");
+    assert_eq!((after.get(sq("a8")), after.get(sq("a5")), after.get(sq("a3"))), (1.0, 0.0, 0.5));
+    b.undo().expect("undo");
+    assert_eq!((b.state_version(), exact_state(&b)), (split.0, split.1.clone()));
+    assert_eq!(b.square_probabilities().expect("probabilities"), split.2);
+    b.undo().expect("undo");
+    assert_eq!((b.state_version(), exact_state(&b)), start);
+    // The same move again makes the same state under a version never seen before.
+    b.apply(&mv("b1^a3c3:SPLIT_JUMP:BASIC")).expect("runs");
+    assert_eq!(exact_state(&b), split.1);
+    assert!(b.state_version() != split.0 && b.state_version() != start.0);
+    // A move refused after it changed the state puts the version back with the state.
+    let mut capped = LocalBoard::with_options(bb("b1 g1"), LocalBoardOptions { state_cap: 3, ..options });
+    capped.apply(&mv("b1^a3c3:SPLIT_JUMP:BASIC")).expect("runs");
+    let before = (capped.state_version(), exact_state(&capped));
+    capped.apply(&mv("g1^e2h3:SPLIT_JUMP:BASIC")).expect_err("4 basis states > 3");
+    assert_eq!((capped.state_version(), exact_state(&capped)), before);
+}
+
+#[test]
+fn certain_squares_made_classical_change_no_probability_and_undo_exactly() {
+    let plain = LocalBoardOptions { seed: 6, snapshot_interval: 1, ..Default::default() };
+    let mut reference = LocalBoard::with_options(bb("a1 b1 g1"), plain);
+    let mut compact =
+        LocalBoard::with_options(bb("a1 b1 g1"), LocalBoardOptions { classical_when_certain: true, ..plain });
+    let mut seen = Vec::new();
+    for text in GAME.split_whitespace().chain(["a5a1:SLIDE:BASIC", "a1a2:SLIDE:BASIC"]) {
+        // The reference may measure a square that is certain, where the compact board
+        // measures nothing: its outcome is forced on the compact board only when it was not.
+        let report = reference.apply(&mv(text)).expect("runs");
+        let uncertain = report.outcome_probability.is_some_and(|p| p < 1.0);
+        let found = compact.apply(&mv(text).with_outcome(report.outcome.filter(|_| uncertain))).expect("runs");
+        assert_eq!(found.proceeded, report.proceeded, "{text}");
+        let probabilities = reference.square_probabilities().expect("probabilities");
+        assert_eq!(compact.square_probabilities().expect("probabilities"), probabilities, "after {text}");
+        assert_eq!(compact.distribution().expect("distribution"), reference.distribution().expect("distribution"));
+        seen.push((compact.state_version(), exact_state(&compact), probabilities));
+    }
+    // The rook's squares are certain throughout: its last move ran classically.
+    assert_eq!(seen[seen.len() - 1].0, seen[seen.len() - 2].0);
+    assert!(compact.state().live_positions().count_ones() < reference.state().live_positions().count_ones());
+    seen.pop();
+    while let Some((version, state, probabilities)) = seen.pop() {
+        compact.undo().expect("undo");
+        assert_eq!(compact.state_version(), version);
+        assert_eq!(exact_state(&compact), state);
+        assert_eq!(compact.square_probabilities().expect("probabilities"), probabilities);
+    }
+}

@@ -125,6 +125,8 @@ impl Register {
     /// Returns to an earlier checkpoint of this register, dropping everything appended since
     /// (including a pending move).
     pub fn rollback(&mut self, checkpoint: &Checkpoint) {
+        // Generations change only when qubits are added: with none to drop they still hold.
+        let qubits_dropped = self.circuit.qubits.len() > checkpoint.qubits;
         self.circuit.ops.truncate(checkpoint.ops);
         self.circuit.qubits.truncate(checkpoint.qubits);
         self.circuit.clbits = checkpoint.clbits.min(self.circuit.clbits);
@@ -133,11 +135,13 @@ impl Register {
         self.released.truncate(checkpoint.released);
         self.classical = checkpoint.classical;
         self.qubits = checkpoint.square_qubits;
-        self.generations = [0; 64];
-        for info in &self.circuit.qubits {
-            if let QubitRole::Square { square, generation } = info.role {
-                let count = &mut self.generations[usize::from(square)];
-                *count = (*count).max(generation + 1);
+        if qubits_dropped {
+            self.generations = [0; 64];
+            for info in &self.circuit.qubits {
+                if let QubitRole::Square { square, generation } = info.role {
+                    let count = &mut self.generations[usize::from(square)];
+                    *count = (*count).max(generation + 1);
+                }
             }
         }
         self.pending = None;
@@ -179,6 +183,17 @@ impl Register {
         }
         self.qubits[index] = qubit.0;
         qubit
+    }
+
+    /// Makes `square`, whose qubit a simulator found certain to read `value` in every basis
+    /// state, classical again: later moves on it compile classically (no gates, no
+    /// measurement), and its qubit is left behind for the simulator to drop. For simulators
+    /// that know the exact state (a search's board); a circuit compiled this way is only
+    /// valid for that state. Ignored while a move waits for its measurement.
+    pub fn make_classical(&mut self, square: Square, value: bool) {
+        if self.pending.is_none() {
+            self.unhook(square, value);
+        }
     }
 
     /// Makes `square` classical with a known `value`; its qubit, if any, is left behind as an

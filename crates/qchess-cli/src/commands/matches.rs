@@ -17,7 +17,7 @@ use crate::output::print;
 /// Flags of `qchess match`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The player whose results are counted: random (or ai), greedy, ai:0 .. ai:4, uqci:COMMAND.
+    /// The player whose results are counted: random (or ai), greedy, ai:0 .. ai:6, uqci:COMMAND.
     #[arg(long)]
     player: PlayerSpec,
     /// Its opponent (as --player).

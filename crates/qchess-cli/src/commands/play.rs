@@ -38,7 +38,7 @@ use crate::store::{DbArgs, Keeper};
 /// Flags of `qchess play`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Who plays White: human, random (or ai), greedy, ai:0 .. ai:4, uqci:COMMAND.
+    /// Who plays White: human, random (or ai), greedy, ai:0 .. ai:6, uqci:COMMAND.
     #[arg(long, default_value = "human")]
     white: PlayerSpec,
     /// Who plays Black (as --white).

@@ -2,12 +2,22 @@
 
 use anyhow::Result;
 
-/// Flags of `qchess uqci` (none: everything is set with `setoption`).
+/// Flags of `qchess uqci` (everything else is set with `setoption`).
 #[derive(Debug, clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Play as the player `ai:LEVEL` (1 to 6): the level's search, at most LEVEL plies deep
+    /// also under a move time or a clock (the options `Level` and `CapDepth`)
+    #[arg(long, value_name = "LEVEL", value_parser = clap::value_parser!(u32).range(1..=i64::from(qchess_search::player::MAX_LEVEL)))]
+    level: Option<u32>,
+}
 
 /// Runs the engine until `quit` or the end of input.
-pub fn run(_args: Args) -> Result<()> {
-    qchess_search::uqci::run(std::io::stdin().lock(), std::io::stdout());
+pub fn run(args: Args) -> Result<()> {
+    let mut options = qchess_search::uqci::options::EngineOptions::default();
+    if let Some(level) = args.level {
+        options.level = level;
+        options.cap_depth = true;
+    }
+    qchess_search::uqci::run_with(std::io::stdin().lock(), std::io::stdout(), options);
     Ok(())
 }

@@ -105,6 +105,7 @@ pub(crate) fn line(a: usize, b: usize) -> u64 {
     BETWEEN_AND_LINE.1[a][b]
 }
 
+#[inline]
 fn ray_attacks(dir: usize, sq: usize, occupied: u64) -> u64 {
     let ray = RAYS[dir][sq];
     let blockers = ray & occupied;
@@ -116,18 +117,22 @@ fn ray_attacks(dir: usize, sq: usize, occupied: u64) -> u64 {
 }
 
 /// Squares a rook on `sq` attacks, given the occupied squares.
+#[inline]
 pub(crate) fn rook(sq: usize, occupied: u64) -> u64 {
     ROOK_DIRECTIONS.iter().fold(0, |acc, &dir| acc | ray_attacks(dir, sq, occupied))
 }
 
 /// Squares a bishop on `sq` attacks, given the occupied squares.
+#[inline]
 pub(crate) fn bishop(sq: usize, occupied: u64) -> u64 {
     BISHOP_DIRECTIONS.iter().fold(0, |acc, &dir| acc | ray_attacks(dir, sq, occupied))
 }
 
 /// The squares `piece` standing on `from` attacks (could capture on), given the `occupied`
 /// squares: slides stop at the first occupied square, which is included; pawns attack
-/// diagonally forward. The same tables the move generator uses, for evaluations.
+/// diagonally forward. The same tables the move generator uses, for evaluations (inlined,
+/// so a loop over one kind of piece gets that kind's code alone).
+#[inline]
 pub fn piece_attacks(piece: Piece, from: Square, occupied: Bitboard) -> Bitboard {
     let sq = usize::from(from);
     Bitboard(match piece.role {

@@ -78,12 +78,34 @@ impl Position {
     /// variant is [`MoveVariant::Capture`], in the same order, without generating the splits
     /// and merges (which never capture). For searches that look at captures only.
     pub fn legal_captures(&self) -> Vec<LegalMove> {
-        let mut moves = Vec::with_capacity(64);
+        let mut moves = Vec::with_capacity(32);
+        let enemies = self.pieces_of(!self.turn);
         for from in self.pieces_of(self.turn) {
             let Some(mover) = self.piece_at(from) else { continue };
-            self.standard_moves(mover, from, &mut moves);
+            match mover.role {
+                Role::Pawn => {
+                    // The pawn's moves, then only its captures kept, in order.
+                    let first = moves.len();
+                    self.pawn_moves(mover, from, &mut moves);
+                    let mut kept = first;
+                    for index in first..moves.len() {
+                        if moves[index].typed.variant == MoveVariant::Capture {
+                            moves.swap(kept, index);
+                            kept += 1;
+                        }
+                    }
+                    moves.truncate(kept);
+                }
+                // Jumps and slides capture exactly on the enemy's squares they reach (a
+                // castle never captures).
+                role => {
+                    let move_type = if role.is_slider() { MoveType::Slide } else { MoveType::Jump };
+                    for to in reach_with_blockers(role, from, self.full) & enemies {
+                        moves.push(generated(MoveSquares::Standard { from, to }, move_type, MoveVariant::Capture));
+                    }
+                }
+            }
         }
-        moves.retain(|mv| mv.typed.variant == MoveVariant::Capture);
         moves
     }
 

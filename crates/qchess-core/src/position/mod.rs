@@ -45,6 +45,7 @@ mod generate;
 mod illegal;
 mod legal_move;
 mod rules;
+mod update;
 
 use std::fmt;
 
@@ -124,6 +125,8 @@ pub struct Position {
     en_passant: Option<Square>,
     halfmove_clock: u32,
     fullmove_number: u32,
+    /// The Zobrist key (see [`Position::zobrist`]).
+    key: u64,
 }
 
 impl Position {
@@ -147,6 +150,7 @@ impl Position {
             en_passant: None,
             halfmove_clock: 0,
             fullmove_number: 1,
+            key: update::side_key(Color::White, CastlingRights::NONE, None),
         }
     }
 
@@ -231,6 +235,7 @@ impl Position {
             }
         }
         let (full, empty) = (Bitboard(full), Bitboard(empty));
+        let key = update::board_key(&board) ^ update::side_key(setup.turn, setup.castling, setup.en_passant);
         let position = Position {
             board,
             colors,
@@ -243,28 +248,14 @@ impl Position {
             en_passant: setup.en_passant,
             halfmove_clock: setup.halfmove_clock,
             fullmove_number: setup.fullmove_number.max(1),
+            key,
         };
         position.check_en_passant()?;
         Ok(position)
     }
 
     fn check_en_passant(&self) -> Result<(), PositionError> {
-        let Some(square) = self.en_passant else { return Ok(()) };
-        let them = !self.turn;
-        // The skipped square is on the opponent's third rank; their pawn stands one further.
-        let (skipped_rank, pawn_rank) = match them {
-            Color::White => (2, 3),
-            Color::Black => (5, 4),
-        };
-        let invalid = |reason: String| Err(PositionError::InvalidEnPassant { square, reason });
-        if square.rank() != skipped_rank {
-            return invalid(format!("it is not on rank {}, where {them} pawns pass on a two-step", skipped_rank + 1));
-        }
-        let pawn_square = Square::from_coords(square.file(), pawn_rank).unwrap_or(square);
-        if self.piece_at(pawn_square) != Some(Piece::new(them, Role::Pawn)) {
-            return invalid(format!("no {them} pawn stands on {pawn_square} to be captured"));
-        }
-        Ok(())
+        update::en_passant_error(self.turn, self.en_passant, |square| self.piece_at(square))
     }
 
     /// The piece kind on `sq`; `None` when the square is certainly empty.

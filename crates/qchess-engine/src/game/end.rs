@@ -36,8 +36,10 @@ impl Game {
 
     /// Whether the current (fully classical) position occurred at least twice before.
     pub(crate) fn is_third_repetition(&self) -> bool {
-        let Some(key) = self.tracker.repetition_key() else { return false };
-        let earlier = self.snapshots.iter().filter(|s| s.tracker.repetition_key() == Some(key)).count();
+        if !self.tracker.is_classical() {
+            return false;
+        }
+        let earlier = self.snapshots.iter().filter(|s| s.tracker.repeats(&self.tracker)).count();
         earlier >= 2
     }
 

@@ -54,7 +54,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
-use crate::tracker::{SavedTracker, Tracker};
+use crate::tracker::Tracker;
 use crate::{GameEnd, GameError, GameOptions, GameResult, MoveCode};
 
 pub use mode::{ModeChange, ParseModeError, is_mode_token, mode_token, parse_mode_token};
@@ -88,13 +88,17 @@ pub struct PlayedMove {
     /// `outcome` `Some(true)` when the measured square held the piece); `None` when they made
     /// none.
     pub collapse: Option<MoveReport>,
+    /// The squares whose piece label or occupancy probability the ply changed (every square
+    /// when it ended in a full-board measurement): what a search updates square by square.
+    pub changed: Bitboard,
 }
 
-/// The state before one ply, kept for undo: the tracker in compact form, how far the game's
-/// generator had gone in its stream, and how many board steps the ply took.
+/// The state before one ply, kept for undo: the tracker (put back as it was, so nothing is
+/// rebuilt), how far the game's generator had gone in its stream, and how many board steps
+/// the ply took.
 #[derive(Debug, Clone)]
 struct Snapshot {
-    tracker: SavedTracker,
+    tracker: Tracker,
     rng_word: u128,
     steps: usize,
 }
@@ -113,6 +117,8 @@ pub struct Game {
     pending_measurement: Option<Bitboard>,
     /// The quantum mode changes, in order (see [`mode`]).
     mode_changes: Vec<ModeChange>,
+    /// Where each board step's square probabilities are read, kept to reuse its storage.
+    read_probabilities: Box<SquareProbabilities>,
 }
 
 impl std::fmt::Debug for Game {
@@ -169,6 +175,7 @@ impl Game {
             rng: game_rng(options.seed),
             pending_measurement: None,
             mode_changes: Vec::new(),
+            read_probabilities: Box::new(SquareProbabilities::exact([0.0; 64])),
         }
     }
 
@@ -190,6 +197,12 @@ impl Game {
     /// The current classical position: piece kinds, probabilities, turn, rights, counters.
     pub fn position(&self) -> &Position {
         &self.tracker.position
+    }
+
+    /// The position before the last move: what [`Game::undo`] puts back (`None` before the
+    /// first move). With [`Position::changed_squares`] it tells what the last move changed.
+    pub fn previous_position(&self) -> Option<&Position> {
+        self.snapshots.last().map(|snapshot| &snapshot.tracker.position)
     }
 
     /// Every square's occupancy probability (after a full-board measurement, that board's).
@@ -311,6 +324,17 @@ impl Game {
     /// Moves must go through [`Game::play`], or the tracker and the board disagree.
     pub(crate) fn board_mut(&mut self) -> &mut dyn QuantumBoard {
         &mut *self.board
+    }
+
+    /// Reads the board's square probabilities after a board step into the game's buffer (a
+    /// local board writes them in place, without copies of the whole table).
+    pub(crate) fn read_square_probabilities(&mut self) -> Result<(), GameError> {
+        let board: &mut dyn Any = &mut *self.board;
+        match board.downcast_mut::<LocalBoard>() {
+            Some(local) => local.read_square_probabilities(&mut self.read_probabilities),
+            None => *self.read_probabilities = self.board.square_probabilities().map_err(GameError::Backend)?,
+        }
+        Ok(())
     }
 
     /// The local board, when the game runs on one: its accumulated circuit and register are

@@ -4,7 +4,6 @@ use qchess_core::{LegalMove, Notation, Position};
 
 use super::{Game, PlayedMove, Snapshot, Turn};
 use crate::rules::RuleSet;
-use crate::tracker::Tracker;
 use crate::{GameError, MoveCode};
 
 impl Game {
@@ -55,7 +54,7 @@ impl Game {
     /// Runs one ply: `play` takes its board steps, then the rules decide how the game stands.
     /// Any error takes every step back.
     fn play_ply(&mut self, play: impl FnOnce(&mut Turn<'_>) -> Result<(), GameError>) -> Result<PlayedMove, GameError> {
-        let mut snapshot = Snapshot { tracker: self.tracker.save(), rng_word: self.rng.get_word_pos(), steps: 0 };
+        let mut snapshot = Snapshot { tracker: self.tracker.clone(), rng_word: self.rng.get_word_pos(), steps: 0 };
         let mut turn = Turn::new(self);
         let outcome = play(&mut turn);
         let (steps, played) = turn.finish();
@@ -84,6 +83,18 @@ impl Game {
         };
         self.tracker.end = end;
         played.code = end.map_or(MoveCode::Success, |end| end.code);
+        played.changed = if self.tracker.measured.is_some() {
+            qchess_core::Bitboard::FULL
+        } else {
+            // Steps a rule set took back within the ply may have changed a square only for a
+            // while: keep the squares that differ in the end.
+            let (now, before) = (&self.tracker.position, &snapshot.tracker.position);
+            played
+                .changed
+                .into_iter()
+                .filter(|&sq| now.piece_at(sq) != before.piece_at(sq) || now.probability(sq) != before.probability(sq))
+                .collect()
+        };
         self.snapshots.push(snapshot);
         self.played.push(played);
         Ok(played)
@@ -94,11 +105,19 @@ impl Game {
         for _ in 0..snapshot.steps {
             self.board.undo().map_err(GameError::Backend)?;
         }
-        if snapshot.steps > 0 || self.tracker.save() != snapshot.tracker {
-            self.tracker = Tracker::restore(&snapshot.tracker)?;
+        if snapshot.steps > 0 || self.tracker != snapshot.tracker {
+            self.tracker = snapshot.tracker.clone();
         }
-        self.rng.set_word_pos(snapshot.rng_word);
+        self.rewind_rng(snapshot.rng_word);
         Ok(())
+    }
+
+    /// Puts the game's generator back to `word` in its stream; a ply that drew nothing leaves
+    /// it there already, and setting the position refills the generator's block.
+    fn rewind_rng(&mut self, word: u128) {
+        if self.rng.get_word_pos() != word {
+            self.rng.set_word_pos(word);
+        }
     }
 
     /// The position to check a move in: the game's, or, without turn order, the same position
@@ -126,13 +145,13 @@ impl Game {
         let (Some(played), Some(snapshot)) = (self.played.last().copied(), self.snapshots.last()) else {
             return Err(GameError::NothingToUndo);
         };
-        let tracker = Tracker::restore(&snapshot.tracker)?;
         for _ in 0..snapshot.steps {
             self.board.undo().map_err(GameError::Backend)?;
         }
-        self.tracker = tracker;
-        self.rng.set_word_pos(snapshot.rng_word);
-        self.snapshots.pop();
+        self.rewind_rng(snapshot.rng_word);
+        if let Some(snapshot) = self.snapshots.pop() {
+            self.tracker = snapshot.tracker;
+        }
         self.played.pop();
         self.drop_mode_changes_after(self.played.len());
         Ok(played)

@@ -1,7 +1,8 @@
 //! One ply in progress: the board steps a rule set takes to play a move.
 
 use qchess_core::{
-    LegalMove, MoveReport, MoveSquares, MoveType, MoveVariant, Notation, Piece, PositionError, Square, TypedMove,
+    Bitboard, LegalMove, MoveReport, MoveSquares, MoveType, MoveVariant, Notation, Piece, PositionError, Square,
+    TypedMove,
 };
 
 use rand::RngExt as _;
@@ -17,6 +18,8 @@ pub struct Turn<'g> {
     steps: usize,
     played: Option<PlayedMove>,
     collapse: Option<MoveReport>,
+    /// The squares the steps so far changed.
+    changed: Bitboard,
 }
 
 impl std::fmt::Debug for Turn<'_> {
@@ -27,12 +30,14 @@ impl std::fmt::Debug for Turn<'_> {
 
 impl<'g> Turn<'g> {
     pub(super) fn new(game: &'g mut Game) -> Turn<'g> {
-        Turn { game, steps: 0, played: None, collapse: None }
+        Turn { game, steps: 0, played: None, collapse: None, changed: Bitboard::EMPTY }
     }
 
-    /// The board steps taken and the move the ply records.
+    /// The board steps taken and the move the ply records (with every square its steps
+    /// changed).
     pub(super) fn finish(self) -> (usize, Option<PlayedMove>) {
-        (self.steps, self.played)
+        let changed = self.changed;
+        (self.steps, self.played.map(|played| PlayedMove { changed, ..played }))
     }
 
     /// The game as it stands after the steps so far.
@@ -53,12 +58,11 @@ impl<'g> Turn<'g> {
         self.steps += 1;
         let outcome = written_outcome(&report);
         let recorded = LegalMove { notation: legal.notation.with_outcome(outcome), typed: typed.with_outcome(outcome) };
-        let probabilities = game.board.square_probabilities().map_err(GameError::Backend)?;
-        let next = game
+        game.read_square_probabilities()?;
+        self.changed |= game
             .tracker
-            .after_move(&recorded, mover, &report, probabilities, resets_clock)
+            .after_move(&recorded, mover, &report, &game.read_probabilities, resets_clock)
             .map_err(|error| inconsistent(&recorded, error))?;
-        game.tracker = next;
         let played = PlayedMove {
             notation: recorded.notation,
             typed: recorded.typed,
@@ -67,6 +71,7 @@ impl<'g> Turn<'g> {
             code: MoveCode::Success,
             declared: Notation::Move(recorded.notation),
             collapse: self.collapse,
+            changed: Bitboard::EMPTY,
         };
         self.played = Some(played);
         Ok(played)
@@ -111,8 +116,8 @@ impl<'g> Turn<'g> {
         let report =
             game.board.apply(&typed).map_err(|source| GameError::Board { mv: move_text.to_owned(), source })?;
         self.steps += 1;
-        let probabilities = game.board.square_probabilities().map_err(GameError::Backend)?;
-        game.tracker = game.tracker.after_collapse(probabilities).map_err(|error| match error {
+        game.read_square_probabilities()?;
+        self.changed |= game.tracker.after_collapse(&game.read_probabilities).map_err(|error| match error {
             PositionError::Unlabelled { square, probability } => {
                 GameError::Inconsistent { mv: move_text.to_owned(), square, probability }
             }
@@ -156,11 +161,10 @@ impl<'g> Turn<'g> {
         let game = &mut *self.game;
         let report = MoveReport { proceeded: false, outcome: None, outcome_probability: None };
         let probabilities = game.position().probabilities().clone();
-        let next = game
+        self.changed |= game
             .tracker
-            .after_move(&declared, mover, &report, probabilities, false)
+            .after_move(&declared, mover, &report, &probabilities, false)
             .map_err(|error| inconsistent(&declared, error))?;
-        game.tracker = next;
         let played = PlayedMove {
             notation: declared.notation,
             typed: declared.typed,
@@ -169,6 +173,7 @@ impl<'g> Turn<'g> {
             code: MoveCode::Success,
             declared: Notation::Move(declared.notation),
             collapse: self.collapse,
+            changed: Bitboard::EMPTY,
         };
         self.played = Some(played);
         Ok(played)

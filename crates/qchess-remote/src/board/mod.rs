@@ -579,7 +579,7 @@ impl QuantumBoard for RemoteBoard {
             None => Ok(SquareProbabilities::classical(self.register.classical_occupancy())),
             Some(survivors) => {
                 let (probabilities, standard_errors) = survivors.square_probabilities();
-                Ok(SquareProbabilities { probabilities, standard_errors })
+                Ok(SquareProbabilities { probabilities, standard_errors: standard_errors.map(Box::new) })
             }
         }
     }

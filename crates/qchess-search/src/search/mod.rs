@@ -4,6 +4,7 @@
 //! forced) onto an exact local board of its own, so it works the same whatever board the game
 //! runs on, and the caller's generator and board are untouched.
 
+mod board;
 mod node;
 
 use std::sync::Arc;
@@ -15,11 +16,12 @@ use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
 use crate::SearchError;
-use crate::branch::{Branch, play_first, play_outcome};
+use crate::branch::Branch;
 use crate::eval::Weights;
 use crate::limits::{Deadline, SearchControl, SearchLimits};
 use crate::order::MoveOrder;
-use crate::table::{Table, position_key};
+use crate::table::Table;
+use board::SearchBoard;
 
 /// The score of capturing the enemy king now; a capture `n` plies ahead scores `WIN - n`.
 pub const WIN: f64 = 100_000.0;
@@ -83,6 +85,10 @@ pub struct SearchInfo {
     /// The expected line: the best move, then the best replies (through the likelier outcome
     /// of each measurement). Just the best single move when a pair is to be played.
     pub pv: Vec<AlgebraicMove>,
+    /// With [`SearchLimits::every_root_value`]: every root move (pairs included) with its
+    /// exact value at the last finished depth (the chance-node value: each outcome weighed
+    /// by its probability), best first. Empty otherwise.
+    pub root_values: Vec<(Notation, f64)>,
 }
 
 impl SearchInfo {
@@ -129,6 +135,10 @@ pub(crate) struct Run<'a> {
     stopped: bool,
     /// The best root move of an iteration stopped before it finished.
     partial: Option<(RootMove, f64)>,
+    /// Whether every root move gets the whole window ([`SearchLimits::every_root_value`]).
+    every_root_value: bool,
+    /// Every root move's value from the last finished iteration, best first.
+    root_values: Vec<(Notation, f64)>,
 }
 
 impl Searcher {
@@ -164,14 +174,14 @@ impl Searcher {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Result<SearchInfo, SearchError> {
         let deadline = Deadline::new(limits);
-        let mut copy = search_copy(game, self.config.state_budget)?;
-        let mut moves = copy.legal_moves();
+        let mut copy = SearchBoard::new(search_copy(game, self.config.state_budget)?, &self.config.weights);
+        let mut moves = copy.game().legal_moves();
         if !root_moves.is_empty() {
             moves.retain(|mv| root_moves.iter().any(|wanted| same_move(wanted, &mv.notation)));
         }
         // Observer-rules pairs are no single typed move; the root searches them on their own.
         let mut pairs: Vec<Notation> =
-            copy.legal_notations().into_iter().filter(|n| matches!(n, Notation::Pair(..))).collect();
+            copy.game().legal_notations().into_iter().filter(|n| matches!(n, Notation::Pair(..))).collect();
         if !root_moves.is_empty() {
             pairs.retain(|pair| root_moves.iter().any(|wanted| same_pair(wanted, pair)));
         }
@@ -179,7 +189,7 @@ impl Searcher {
             return Err(SearchError::NoLegalMove);
         }
         self.order.age();
-        let root_states = copy.state_size();
+        let root_states = copy.game().state_size();
         let mut run = Run {
             config: self.config,
             table: &mut self.table,
@@ -192,14 +202,16 @@ impl Searcher {
             seldepth: 0,
             stopped: false,
             partial: None,
+            every_root_value: limits.every_root_value,
+            root_values: Vec::new(),
         };
-        let first_key = position_key(&copy);
+        let first_key = copy.key();
         let stored = run.table.probe(first_key).and_then(|e| e.best);
-        run.order.sort(&mut moves, stored, 0, copy.position(), &self.config.weights);
+        run.order.sort(&mut moves, stored, 0, copy.game().position(), &self.config.weights);
         let first_pair = pairs.first().copied().filter(|_| moves.is_empty());
         // With pairs only, `best` is the first pair's first half as the board reads it.
         let half = |pair: &Notation| match pair {
-            Notation::Pair(first, _) => copy.position().validate(&Notation::Move(*first)).ok(),
+            Notation::Pair(first, _) => copy.game().position().validate(&Notation::Move(*first)).ok(),
             _ => None,
         };
         let Some(first) = moves.first().copied().or_else(|| first_pair.as_ref().and_then(half)) else {
@@ -215,6 +227,7 @@ impl Searcher {
             elapsed: Duration::ZERO,
             peak_states: root_states,
             pv: vec![first.notation],
+            root_values: Vec::new(),
         };
         for depth in 1..=limits.max_depth() {
             if depth > 1 && !run.deadline.next_iteration_fits(control) {
@@ -255,6 +268,7 @@ impl Searcher {
                 } else {
                     principal_variation(&mut copy, run.table, best, depth as usize)
                 },
+                root_values: run.root_values.clone(),
             };
             report(&found);
             if score.abs() >= CERTAIN_WIN {
@@ -282,7 +296,7 @@ impl Run<'_> {
     /// last iteration's best is not thrown away.
     fn root(
         &mut self,
-        game: &mut Game,
+        board: &mut SearchBoard,
         moves: &mut [LegalMove],
         pairs: &mut [Notation],
         depth: i32,
@@ -291,8 +305,8 @@ impl Run<'_> {
         let mut scored = Vec::with_capacity(moves.len());
         for mv in moves.iter() {
             let value = match best {
-                None => self.move_value(game, mv, depth - 1, -WIN - 1.0, WIN + 1.0, 0),
-                Some((_, alpha)) => self.scout(game, mv, depth - 1, 0, alpha, WIN + 1.0, 0),
+                Some((_, alpha)) if !self.every_root_value => self.scout(board, mv, depth - 1, 0, alpha, WIN + 1.0, 0),
+                _ => self.move_value(board, mv, depth - 1, -WIN - 1.0, WIN + 1.0, 0),
             };
             if self.stopped {
                 self.partial = best;
@@ -309,12 +323,21 @@ impl Run<'_> {
         }
         // The next iteration tries the best first, the others in the order they scored.
         scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let mut values: Vec<(Notation, f64)> = if self.every_root_value {
+            scored
+                .iter()
+                .filter(|(value, _)| value.is_finite())
+                .map(|(value, mv)| (Notation::Move(mv.notation), *value))
+                .collect()
+        } else {
+            Vec::new()
+        };
         for (slot, (_, mv)) in moves.iter_mut().zip(scored) {
             *slot = mv;
         }
         let mut scored_pairs = Vec::with_capacity(pairs.len());
         for pair in pairs.iter() {
-            let value = self.pair_value(game, pair, depth - 1);
+            let value = self.pair_value(board, pair, depth - 1);
             if self.stopped {
                 self.partial = best;
                 return None;
@@ -326,6 +349,11 @@ impl Run<'_> {
             }
         }
         scored_pairs.sort_by(|a, b| b.0.total_cmp(&a.0));
+        if self.every_root_value {
+            values.extend(scored_pairs.iter().map(|&(value, pair)| (pair, value)));
+            values.sort_by(|a, b| b.1.total_cmp(&a.1));
+            self.root_values = values;
+        }
         for (slot, (_, pair)) in pairs.iter_mut().zip(scored_pairs) {
             *slot = pair;
         }
@@ -336,16 +364,16 @@ impl Run<'_> {
     /// the first half and `m0` the second, each outcome searched `depth` plies on its own
     /// collapsed state (with a full window: pairs are few) and weighted by its exact
     /// probability. `None` when neither outcome plays.
-    fn pair_value(&mut self, game: &mut Game, pair: &Notation, depth: i32) -> Option<f64> {
+    fn pair_value(&mut self, board: &mut SearchBoard, pair: &Notation, depth: i32) -> Option<f64> {
         let Notation::Pair(first, second) = *pair else { return None };
         let mut total = 0.0;
         let mut weight = 0.0;
         for outcome in [true, false] {
             let forced = Notation::Pair(first, second.with_outcome(Some(outcome)));
-            let Ok(played) = game.play_notation(&forced) else { continue };
+            let Ok(played) = board.play_notation(&forced) else { continue };
             let p = played.collapse.and_then(|c| c.outcome_probability).unwrap_or(1.0);
-            let value = -self.negamax(game, depth, -WIN - 1.0, WIN + 1.0, 1);
-            let _ = game.undo();
+            let value = -self.negamax(board, depth, -WIN - 1.0, WIN + 1.0, 1);
+            board.undo();
             if self.stopped {
                 return Some(0.0);
             }
@@ -381,6 +409,8 @@ pub(crate) fn search_copy(game: &Game, budget: usize) -> Result<Game, SearchErro
             // budget's size each, a few dozen plies deep) instead of replaying.
             snapshot_interval: 1,
             snapshot_budget: cap.saturating_mul(64),
+            // Moves on certain squares then run classically: no gates, snapshot or new hash.
+            classical_when_certain: true,
             ..LocalBoardOptions::default()
         },
     );
@@ -388,14 +418,14 @@ pub(crate) fn search_copy(game: &Game, budget: usize) -> Result<Game, SearchErro
 }
 
 /// The best move and the stored best replies, through the likelier outcome of each measurement.
-fn principal_variation(game: &mut Game, table: &Table, best: LegalMove, length: usize) -> Vec<AlgebraicMove> {
+fn principal_variation(board: &mut SearchBoard, table: &Table, best: LegalMove, length: usize) -> Vec<AlgebraicMove> {
     let mut line = Vec::new();
     let mut next = Some(best);
     while let Some(mv) = next.filter(|_| line.len() < length.max(1)) {
-        let played = match play_first(game, &mv) {
+        let played = match board.play_first(&mv) {
             Ok(Branch::Chance { p_m1 }) if p_m1 < 0.5 => {
-                let _ = game.undo();
-                play_outcome(game, &mv, Some(false)).is_ok()
+                board.undo();
+                board.play_outcome(&mv, Some(false)).is_ok()
             }
             Ok(_) => true,
             Err(_) => false,
@@ -404,10 +434,10 @@ fn principal_variation(game: &mut Game, table: &Table, best: LegalMove, length: 
             break;
         }
         line.push(mv.notation);
-        next = if game.is_over() { None } else { table.probe(position_key(game)).and_then(|e| e.best) };
+        next = if board.game().is_over() { None } else { table.probe(board.key()).and_then(|e| e.best) };
     }
     for _ in 0..line.len() {
-        let _ = game.undo();
+        board.undo();
     }
     line
 }

@@ -19,11 +19,12 @@
 use qchess_core::{LegalMove, MoveSquares};
 use qchess_engine::{EndReason, Game, GameResult};
 
+use super::board::SearchBoard;
 use super::{CERTAIN_WIN, Run, WIN};
-use crate::branch::{Branch, play_first, play_outcome};
-use crate::eval::{evaluate, king_capture_probability};
-use crate::order::{CaptureOutlook, MAX_PLY, is_capture};
-use crate::table::{Bound, Entry, position_key};
+use crate::branch::Branch;
+use crate::eval::king_capture_probability;
+use crate::order::{MAX_PLY, MoveOrder, is_capture};
+use crate::table::{Bound, Entry};
 
 /// Nodes between looks at the clock.
 const CLOCK_INTERVAL: u64 = 64;
@@ -68,30 +69,30 @@ impl Run<'_> {
     /// would grow the state past the budget.
     pub(super) fn move_value(
         &mut self,
-        game: &mut Game,
+        board: &mut SearchBoard,
         mv: &LegalMove,
         depth: i32,
         alpha: f64,
         beta: f64,
         ply: usize,
     ) -> Option<f64> {
-        let first = play_first(game, mv).ok()?;
-        let states = game.state_size();
+        let first = board.play_first(mv).ok()?;
+        let states = board.game().state_size();
         if states > self.config.state_budget && states > self.root_states {
-            let _ = game.undo();
+            board.undo();
             return None;
         }
         self.peak_states = self.peak_states.max(states);
         match first {
             Branch::Certain => {
-                let value = -self.negamax(game, depth, -beta, -alpha, ply + 1);
-                let _ = game.undo();
+                let value = -self.negamax(board, depth, -beta, -alpha, ply + 1);
+                board.undo();
                 Some(value)
             }
             Branch::Chance { p_m1 } => {
                 let p_m0 = 1.0 - p_m1;
-                let v1 = -self.negamax(game, depth, -beta, -alpha, ply + 1);
-                let _ = game.undo();
+                let v1 = -self.negamax(board, depth, -beta, -alpha, ply + 1);
+                board.undo();
                 if self.stopped {
                     return Some(0.0);
                 }
@@ -125,7 +126,7 @@ impl Run<'_> {
                     if step == 0 && known.0 <= -WIN {
                         window.1 = beta.max(window.0 + NULL_WINDOW);
                     }
-                    let value = self.outcome_value(game, mv, outcome, depth, window.0, window.1, ply)?;
+                    let value = self.outcome_value(board, mv, outcome, depth, window.0, window.1, ply)?;
                     if self.stopped {
                         return Some(0.0);
                     }
@@ -144,7 +145,7 @@ impl Run<'_> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn scout(
         &mut self,
-        game: &mut Game,
+        board: &mut SearchBoard,
         mv: &LegalMove,
         depth: i32,
         reduction: i32,
@@ -153,12 +154,12 @@ impl Run<'_> {
         ply: usize,
     ) -> Option<f64> {
         let null = (alpha + NULL_WINDOW).min(beta);
-        let mut value = self.move_value(game, mv, depth - reduction, alpha, null, ply)?;
+        let mut value = self.move_value(board, mv, depth - reduction, alpha, null, ply)?;
         if reduction > 0 && value > alpha && !self.stopped {
-            value = self.move_value(game, mv, depth, alpha, null, ply)?;
+            value = self.move_value(board, mv, depth, alpha, null, ply)?;
         }
         if value > alpha && value < beta && null < beta && !self.stopped {
-            value = self.move_value(game, mv, depth, alpha, beta, ply)?;
+            value = self.move_value(board, mv, depth, alpha, beta, ply)?;
         }
         Some(value)
     }
@@ -167,7 +168,7 @@ impl Run<'_> {
     #[allow(clippy::too_many_arguments)]
     fn outcome_value(
         &mut self,
-        game: &mut Game,
+        board: &mut SearchBoard,
         mv: &LegalMove,
         outcome: bool,
         depth: i32,
@@ -175,30 +176,37 @@ impl Run<'_> {
         beta: f64,
         ply: usize,
     ) -> Option<f64> {
-        play_outcome(game, mv, Some(outcome)).ok()?;
-        let value = -self.negamax(game, depth, -beta, -alpha, ply + 1);
-        let _ = game.undo();
+        board.play_outcome(mv, Some(outcome)).ok()?;
+        let value = -self.negamax(board, depth, -beta, -alpha, ply + 1);
+        board.undo();
         Some(value)
     }
 
     /// The value of the game's position for the side to move, `depth` plies deep.
-    pub(super) fn negamax(&mut self, game: &mut Game, depth: i32, mut alpha: f64, beta: f64, ply: usize) -> f64 {
+    pub(super) fn negamax(
+        &mut self,
+        board: &mut SearchBoard,
+        depth: i32,
+        mut alpha: f64,
+        beta: f64,
+        ply: usize,
+    ) -> f64 {
         // An ended game counts as a node and looks at the clock too: a tree whose every line
         // ends within a few plies would otherwise be searched again at every depth unchecked.
-        if let Some(score) = terminal_score(game, ply) {
+        if let Some(score) = terminal_score(board.game(), ply) {
             self.enter(ply);
             return score;
         }
         if depth <= 0 {
-            return self.quiesce(game, alpha, beta, ply, depth.unsigned_abs());
+            return self.quiesce(board, alpha, beta, ply, depth.unsigned_abs());
         }
         if self.enter(ply) {
             return 0.0;
         }
         if ply + 1 >= MAX_PLY {
-            return evaluate(game.position(), &self.config.weights);
+            return board.evaluate(&self.config.weights);
         }
-        let key = position_key(game);
+        let key = board.key();
         let stored = self.table.probe(key);
         if let Some(score) = stored.and_then(|entry| self.table_cut(entry, depth, alpha, beta, ply)) {
             return score;
@@ -207,16 +215,16 @@ impl Run<'_> {
         // or of a piece onto the attacker's path): then nothing is pruned, or a certain loss
         // would be claimed that a split refutes.
         let shallow = depth <= REVERSE_FUTILITY_DEPTH && self.config.selective;
-        let in_danger = shallow && king_capture_probability(game.position(), game.turn()) > 0.0;
-        let static_eval = (shallow && !in_danger).then(|| evaluate(game.position(), &self.config.weights));
+        let in_danger = shallow && king_capture_probability(board.game().position(), board.game().turn()) > 0.0;
+        let static_eval = (shallow && !in_danger).then(|| board.evaluate(&self.config.weights));
         if let Some(eval) = static_eval
             && beta.abs() < CERTAIN_WIN
             && eval - REVERSE_FUTILITY_MARGIN * f64::from(depth) >= beta
         {
             return eval - REVERSE_FUTILITY_MARGIN * f64::from(depth);
         }
-        let mut moves = game.legal_moves();
-        self.order.sort(&mut moves, stored.and_then(|e| e.best), ply, game.position(), &self.config.weights);
+        let mut moves = board.game().legal_moves();
+        self.order.sort(&mut moves, stored.and_then(|e| e.best), ply, board.game().position(), &self.config.weights);
         let alpha_before = alpha;
         let mut best: Option<(LegalMove, f64)> = None;
         let futile =
@@ -235,9 +243,9 @@ impl Run<'_> {
                 && (quantum || index >= LATE_MOVE_INDEX)
                 && depth >= LATE_MOVE_DEPTH - i32::from(quantum);
             let value = if best.is_none() {
-                self.move_value(game, mv, depth - 1, alpha, beta, ply)
+                self.move_value(board, mv, depth - 1, alpha, beta, ply)
             } else {
-                self.scout(game, mv, depth - 1, i32::from(late), alpha, beta, ply)
+                self.scout(board, mv, depth - 1, i32::from(late), alpha, beta, ply)
             };
             if self.stopped {
                 return 0.0;
@@ -256,7 +264,7 @@ impl Run<'_> {
         }
         let Some((best_move, score)) = best else {
             // Nothing could be searched (every move past the budget): judge the position as it is.
-            return evaluate(game.position(), &self.config.weights);
+            return board.evaluate(&self.config.weights);
         };
         let bound = Bound::of(score, alpha_before, beta);
         self.table.store(Entry { key, depth, score: to_table(score, ply), bound, best: Some(best_move) });
@@ -279,12 +287,12 @@ impl Run<'_> {
     }
 
     /// Captures only, after standing pat on the evaluation.
-    fn quiesce(&mut self, game: &mut Game, mut alpha: f64, beta: f64, ply: usize, level: u32) -> f64 {
+    fn quiesce(&mut self, board: &mut SearchBoard, mut alpha: f64, beta: f64, ply: usize, level: u32) -> f64 {
         if self.enter(ply) {
             return 0.0;
         }
         let weights = self.config.weights;
-        let stand = evaluate(game.position(), &weights);
+        let stand = board.evaluate(&weights);
         if stand >= beta || level >= self.config.quiescence_plies || ply + 1 >= MAX_PLY {
             return stand;
         }
@@ -292,7 +300,7 @@ impl Run<'_> {
         // either order, leave the same state), so the table is used here too, past the
         // cheaper stand-pat cut-off.
         let depth = -(level as i32);
-        let key = position_key(game);
+        let key = board.key();
         let stored = self.table.probe(key);
         if let Some(score) = stored.and_then(|entry| self.table_cut(entry, depth, alpha, beta, ply)) {
             return score;
@@ -301,23 +309,21 @@ impl Run<'_> {
         alpha = alpha.max(stand);
         let mut best = stand;
         let mut best_move = None;
-        let mut captures = game.legal_captures();
-        self.order.sort(&mut captures, None, ply, game.position(), &weights);
-        for mv in &captures {
+        let captures = MoveOrder::sort_captures(&board.game().legal_captures(), board.game().position(), &weights);
+        for (outlook, mv) in &captures {
             // Captures that take nothing of the enemy's (onto its superposed squares with no
             // enemy piece, or where the gain is less than the capturer's tenth), captures that
             // cannot lift the score to alpha and losing captures are not searched; king
             // captures always are.
             if self.config.selective {
-                let outlook = CaptureOutlook::of(mv, game.position(), &weights);
                 let hopeless = outlook.gain <= 0.0
                     || stand + outlook.gain + DELTA_MARGIN < alpha
-                    || outlook.is_losing(mv, game.position());
+                    || outlook.is_losing(mv, board.game().position());
                 if hopeless && !outlook.takes_king {
                     continue;
                 }
             }
-            let value = self.move_value(game, mv, -(level as i32) - 1, alpha, beta, ply);
+            let value = self.move_value(board, mv, -(level as i32) - 1, alpha, beta, ply);
             if self.stopped {
                 return 0.0;
             }

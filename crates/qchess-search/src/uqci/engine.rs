@@ -13,6 +13,7 @@ use qchess_engine::{Game, GameOptions};
 
 use super::options::EngineOptions;
 use super::protocol::{Command, GoParams, parse_command};
+use super::report::{info_line, judge_last_move, multipv_lines};
 use crate::limits::{Clock, SearchControl, SearchLimits};
 use crate::{SearchInfo, Searcher};
 
@@ -59,7 +60,11 @@ pub struct Engine {
 impl Engine {
     /// An engine at the standard start, writing to `out`.
     pub fn new(out: Output) -> Engine {
-        let options = EngineOptions::default();
+        Engine::with_options(out, EngineOptions::default())
+    }
+
+    /// An engine whose options start as `options` (`setoption` changes them as usual).
+    pub fn with_options(out: Output, options: EngineOptions) -> Engine {
         let searcher = Searcher::new(options.search_config());
         Engine { out, options, game: Some(Game::standard()), searcher: Some(searcher), running: None, debug: false }
     }
@@ -211,9 +216,30 @@ impl Engine {
             increment: go.increment[side].unwrap_or_default(),
             moves_to_go: go.moves_to_go,
         });
-        let depth = go.depth.or((!go.infinite && go.movetime.is_none() && clock.is_none() && go.nodes.is_none())
-            .then_some(self.options.level));
-        let limits = SearchLimits { depth, nodes: go.nodes, movetime: go.movetime, clock, infinite: go.infinite };
+        let bare = !go.infinite && go.movetime.is_none() && clock.is_none() && go.nodes.is_none();
+        let cap = (bare || self.options.cap_depth).then_some(self.options.level);
+        let depth = match (go.depth, cap.filter(|_| self.options.cap_depth)) {
+            (Some(asked), Some(cap)) => Some(asked.min(cap)),
+            (asked, _) => asked.or(cap),
+        };
+        let multi_pv = self.options.multi_pv;
+        let limits = SearchLimits {
+            depth,
+            nodes: go.nodes,
+            movetime: go.movetime,
+            clock,
+            infinite: go.infinite,
+            every_root_value: multi_pv > 1,
+        };
+        // The last move's judgement searches the position before it within the same limits
+        // (to the level's depth when the go has none).
+        let judgement = self.options.analyse.then(|| SearchLimits {
+            infinite: false,
+            depth: limits.depth.or((limits.movetime.is_none() && limits.clock.is_none() && limits.nodes.is_none())
+                .then_some(self.options.level)),
+            ..limits
+        });
+        let config = self.options.search_config();
         let record = GameRecord::from_game(game, &RecordInfo::default());
         let options = game.options();
         let control = SearchControl::new();
@@ -226,7 +252,16 @@ impl Engine {
                 .replay_on(qchess_sim::local_board::LocalBoard::new(qchess_core::Bitboard::EMPTY), options)
             {
                 Ok(game) => {
-                    let mut report = |info: &SearchInfo| out.line(&info_line(info));
+                    if let Some(line) = judgement.and_then(|limits| judge_last_move(&game, config, &limits)) {
+                        out.line(&line);
+                    }
+                    let mut report = |info: &SearchInfo| {
+                        if multi_pv > 1 {
+                            multipv_lines(info, multi_pv).iter().for_each(|line| out.line(line));
+                        } else {
+                            out.line(&info_line(info));
+                        }
+                    };
                     searcher
                         .search_with(&game, &limits, &root, &thread_control, &mut report)
                         .map_err(|e| with_causes(&e))
@@ -252,23 +287,4 @@ impl Engine {
         });
         self.running = Some(Running { control, handle, waits });
     }
-}
-
-/// The `info` line of a search result.
-pub fn info_line(info: &SearchInfo) -> String {
-    let score = match info.plies_to_capture() {
-        Some(plies) if plies > 0 => format!("mate {}", (plies + 1) / 2),
-        Some(plies) => format!("mate -{}", (-plies) / 2),
-        None => format!("cp {}", info.score.round() as i64),
-    };
-    let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
-    format!(
-        "info depth {} seldepth {} nodes {} nps {} time {} score {score} pv {}",
-        info.depth,
-        info.seldepth,
-        info.nodes,
-        info.nodes_per_second(),
-        info.elapsed.as_millis(),
-        pv.join(" ")
-    )
 }

@@ -23,16 +23,23 @@ pub mod client;
 mod engine;
 pub mod options;
 pub mod protocol;
+pub mod report;
 
 use std::io::{BufRead, Write};
 
-pub use engine::{Engine, Output, info_line};
+pub use engine::{Engine, Output};
+pub use report::info_line;
 
 /// Runs the protocol until `quit` or the end of the input. At the end of the input a search
 /// still running finishes within its limits (`go infinite` and `go ponder` are stopped) and
 /// answers first.
 pub fn run(input: impl BufRead, output: impl Write + Send + 'static) {
-    let mut engine = Engine::new(Output::new(output));
+    run_with(input, output, options::EngineOptions::default());
+}
+
+/// [`run`] with the engine's options starting as `options`.
+pub fn run_with(input: impl BufRead, output: impl Write + Send + 'static, options: options::EngineOptions) {
+    let mut engine = Engine::with_options(Output::new(output), options);
     for line in input.lines() {
         let Ok(line) = line else { break };
         if !engine.handle(&line) {

@@ -6,7 +6,10 @@
 //! | `forcewin` | check | true | the game ends by the win conditions |
 //! | `forcemeasure` | check | true | `.m0` / `.m1` in `position ... moves` force outcomes |
 //! | `resturl` | string | empty | a quantum board REST API (`qchess serve`) to run the moves on |
-//! | `Level` | spin 1..4 | 3 | search depth of a bare `go` |
+//! | `Level` | spin 1..6 | 3 | search depth of a bare `go` |
+//! | `CapDepth` | check | false | every `go` searches at most `Level` plies, also with a move time or a clock: the engine plays as the player `ai:LEVEL` |
+//! | `MultiPV` | spin 1..256 | 1 | report the best N root moves, each with its exact value (`info ... multipv K score ...`) |
+//! | `Analyse` | check | false | a `go` on a position reached by moves first judges the last move (`info string judgement ...`, see [`analysis`](crate::analysis)) |
 //! | `Hash` | spin 1..4096 | 16 | transposition table, MB |
 //! | `StateBudget` | spin 16..4194304 | 4096 | largest quantum state (basis states) the search grows |
 //! | `Seed` | spin | 0 | seed of the measurement outcomes the engine's own board draws |
@@ -34,6 +37,12 @@ pub struct EngineOptions {
     pub rest_url: Option<String>,
     /// `Level`.
     pub level: u32,
+    /// `CapDepth`.
+    pub cap_depth: bool,
+    /// `MultiPV`.
+    pub multi_pv: usize,
+    /// `Analyse`.
+    pub analyse: bool,
     /// `Hash`, in MB.
     pub hash_megabytes: usize,
     /// `StateBudget`.
@@ -52,6 +61,9 @@ impl Default for EngineOptions {
             force_measure: true,
             rest_url: None,
             level: DEFAULT_LEVEL,
+            cap_depth: false,
+            multi_pv: 1,
+            analyse: false,
             hash_megabytes: 16,
             state_budget: SearchConfig::default().state_budget,
             seed: 0,
@@ -70,6 +82,9 @@ impl EngineOptions {
             "option name forcemeasure type check default true".to_owned(),
             "option name resturl type string default <empty>".to_owned(),
             format!("option name Level type spin default {} min 1 max {MAX_LEVEL}", defaults.level),
+            "option name CapDepth type check default false".to_owned(),
+            "option name MultiPV type spin default 1 min 1 max 256".to_owned(),
+            "option name Analyse type check default false".to_owned(),
             format!("option name Hash type spin default {} min 1 max 4096", defaults.hash_megabytes),
             format!("option name StateBudget type spin default {} min 16 max 4194304", defaults.state_budget),
             "option name Seed type spin default 0 min 0 max 2147483647".to_owned(),
@@ -107,6 +122,9 @@ impl EngineOptions {
                 }
             }
             "level" => self.level = spin(1, u64::from(MAX_LEVEL))? as u32,
+            "capdepth" => self.cap_depth = check()?,
+            "multipv" => self.multi_pv = spin(1, 256)? as usize,
+            "analyse" | "analyze" => self.analyse = check()?,
             "hash" => self.hash_megabytes = spin(1, 4096)? as usize,
             "statebudget" => self.state_budget = spin(16, 1 << 22)? as usize,
             "seed" => self.seed = spin(0, i32::MAX as u64)?,
@@ -158,7 +176,7 @@ mod tests {
         assert_eq!(options.rest_url.as_deref(), Some("http://127.0.0.1:8080"));
         assert_eq!(
             options.set("Level", Some("99")).unwrap_err(),
-            "setoption Level: expected a number from 1 to 4, not `99`"
+            "setoption Level: expected a number from 1 to 6, not `99`"
         );
         assert_eq!(
             options.set("forcewin", Some("yes")).unwrap_err(),

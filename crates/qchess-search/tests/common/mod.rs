@@ -14,7 +14,8 @@ pub fn game(fen: &str, moves: &[&str]) -> Game {
     game
 }
 
-/// A fresh search of `game` to `depth`.
+/// A fresh search of `game` to `depth` (not every test file searches plainly).
+#[allow(dead_code)]
 pub fn search(game: &Game, depth: u32) -> SearchInfo {
     Searcher::new(SearchConfig::default()).search(game, &SearchLimits::depth(depth)).unwrap()
 }

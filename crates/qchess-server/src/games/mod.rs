@@ -21,6 +21,8 @@
 //!   occupied or empty.
 //! * `GET /api/games/{id}/record`: the game record; `GET /api/games/{id}/circuit?format=qasm2|qasm3`:
 //!   the game's accumulated circuit with its sidecar.
+//! * `GET /api/games/{id}/evaluation`, `/hint`, `/review`: the coach (`games/analysis.rs`), for
+//!   anyone who may watch the game.
 //!
 //! Every change is made against the game's revision in the store: of two changes sent at once
 //! (to one server or to two), one wins and the other is answered 409 with the current state.
@@ -31,6 +33,7 @@
 //! [`GamesConfig::idle_timeout`] are unloaded and archived, never deleted.
 
 mod acting;
+mod analysis;
 mod choices;
 mod errors;
 pub mod events;
@@ -183,4 +186,5 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/api/games/{id}/draw", post(friends::draw))
         .route("/api/games/{id}/takeback", post(friends::takeback))
         .route("/api/games/{id}/flag", post(friends::flag))
+        .merge(analysis::routes())
 }

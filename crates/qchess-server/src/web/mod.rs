@@ -2,7 +2,9 @@
 //! game API's OpenAPI description.
 //!
 //! `GET /` is the board; it loads `/assets/board.js` (drawing), `/assets/seats.js` (seats,
-//! live updates and clocks), `/assets/play.js` (input and game flow), `/assets/board.css` and `/favicon.svg` (also served at `/favicon.ico`).
+//! live updates and clocks), `/assets/play.js` (input and game flow), `/assets/analysis.js`
+//! (the coach: evaluation bar, hint, best line, review), `/assets/board.css` and
+//! `/favicon.svg` (also served at `/favicon.ico`).
 //! `GET /openapi.json` is the API description. The assets are
 //! plain hand-written HTML, JavaScript and CSS, so nothing needs building. These routes need
 //! no API key: the page asks for one when the API answers 401.
@@ -20,6 +22,7 @@ const INDEX: &str = include_str!("assets/index.html");
 const DRAWING: &str = include_str!("assets/board.js");
 const PLAYING: &str = include_str!("assets/play.js");
 const SEATS: &str = include_str!("assets/seats.js");
+const COACHING: &str = include_str!("assets/analysis.js");
 const STYLE: &str = include_str!("assets/board.css");
 const ICON: &str = include_str!("assets/favicon.svg");
 
@@ -30,6 +33,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/assets/board.js", get(|| asset("text/javascript; charset=utf-8", DRAWING)))
         .route("/assets/play.js", get(|| asset("text/javascript; charset=utf-8", PLAYING)))
         .route("/assets/seats.js", get(|| asset("text/javascript; charset=utf-8", SEATS)))
+        .route("/assets/analysis.js", get(|| asset("text/javascript; charset=utf-8", COACHING)))
         .route("/assets/board.css", get(|| asset("text/css; charset=utf-8", STYLE)))
         .route("/favicon.svg", get(|| asset("image/svg+xml", ICON)))
         .route("/favicon.ico", get(|| asset("image/svg+xml", ICON)))

@@ -13,7 +13,7 @@ const NOT_LIVE: u8 = u8::MAX;
 const HIGH: u128 = !(u64::MAX as u128);
 
 /// Positions of live qubits and branch labels.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub(super) struct Layout {
     /// Position of each qubit by index, `NOT_LIVE` if it is not in the state.
     position: Vec<u8>,
@@ -23,6 +23,20 @@ pub(super) struct Layout {
     live: u128,
     /// Positions held by branch labels.
     labels: u128,
+}
+
+impl Clone for Layout {
+    fn clone(&self) -> Layout {
+        Layout { position: self.position.clone(), owner: self.owner.clone(), live: self.live, labels: self.labels }
+    }
+
+    /// Copies into the storage already held.
+    fn clone_from(&mut self, source: &Layout) {
+        self.position.clone_from(&source.position);
+        self.owner.clone_from(&source.owner);
+        self.live = source.live;
+        self.labels = source.labels;
+    }
 }
 
 impl Layout {

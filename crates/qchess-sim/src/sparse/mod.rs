@@ -65,6 +65,9 @@ const THREADED_FROM: usize = 1 << 16;
 /// order, so the sums do not depend on the thread count.
 const PROBABILITY_BLOCK: usize = 1 << 16;
 
+/// Storage for this many basis states (128 KB) is never given back by a shrinking state.
+const KEPT_STORAGE: usize = 1 << 12;
+
 /// Outcome probabilities at or below this are impossible.
 pub const IMPOSSIBLE_PROBABILITY: f64 = 1e-20;
 
@@ -76,7 +79,7 @@ pub(crate) struct Entry {
 }
 
 /// A sparse state vector over live qubits and branch labels. See the [module docs](self).
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct SparseState {
     entries: Vec<Entry>,
     layout: Layout,
@@ -85,6 +88,27 @@ pub struct SparseState {
     clbits: Vec<Option<bool>>,
     /// Threads for gates and probabilities on large states (results do not depend on it).
     threads: usize,
+}
+
+impl Clone for SparseState {
+    fn clone(&self) -> SparseState {
+        SparseState {
+            entries: self.entries.clone(),
+            layout: self.layout.clone(),
+            cap: self.cap,
+            clbits: self.clbits.clone(),
+            threads: self.threads,
+        }
+    }
+
+    /// Copies into the storage already held: undo snapshots reuse their buffers.
+    fn clone_from(&mut self, source: &SparseState) {
+        self.entries.clone_from(&source.entries);
+        self.layout.clone_from(&source.layout);
+        self.cap = source.cap;
+        self.clbits.clone_from(&source.clbits);
+        self.threads = source.threads;
+    }
 }
 
 impl Default for SparseState {
@@ -138,10 +162,13 @@ impl SparseState {
     }
 
     /// Gives back storage a shrunken state no longer needs (more than a quarter spare), so the
-    /// state keeps close to 32 bytes per basis state.
+    /// state keeps close to 32 bytes per basis state. Storage of up to [`KEPT_STORAGE`] basis
+    /// states is kept: a search measures and grows small states all the time, and
+    /// reallocating each time costs more than the few kilobytes.
     fn trim_storage(&mut self) {
         let len = self.entries.len();
-        if self.entries.capacity() - len > len / 4 + 16 {
+        let capacity = self.entries.capacity();
+        if capacity > KEPT_STORAGE && capacity - len > len / 4 + 16 {
             self.entries.shrink_to_fit();
         }
     }
@@ -243,16 +270,47 @@ impl SparseState {
         if probability <= IMPOSSIBLE_PROBABILITY {
             return Err(SimError::ImpossibleOutcome { qubit, value });
         }
+        self.collapse(qubit, value)?;
+        Ok(probability)
+    }
+
+    /// [`SparseState::project`] for a caller that has just found the outcome possible (so its
+    /// probability is not computed again).
+    pub(crate) fn collapse(&mut self, qubit: Qubit, value: bool) -> Result<(), SimError> {
+        self.collapse_counting(qubit, value).map(|_| ())
+    }
+
+    /// Post-selects `qubit` on `value` as [`SparseState::project`] does, whatever the outcome's
+    /// probability, and returns the probability that the qubit read 1 before (the same sums
+    /// as [`SparseState::probability`], from the same pass). For a caller whose outcome is
+    /// forced, which puts the state back itself when that outcome had probability 0.
+    pub(crate) fn collapse_counting(&mut self, qubit: Qubit, value: bool) -> Result<f64, SimError> {
         let mask = 1u128 << self.layout.position(qubit)?;
         let wanted = if value { mask } else { 0 };
-        self.entries.retain(|e| e.key & mask == wanted);
+        // The kept states' norm, summed in storage order as they are kept.
+        let (mut ones, mut total, mut norm) = (0.0, 0.0, 0.0);
+        self.entries.retain(|e| {
+            let p = e.amp.norm_sqr();
+            total += p;
+            if e.key & mask != 0 {
+                ones += p;
+            }
+            let keep = e.key & mask == wanted;
+            if keep {
+                norm += p;
+            }
+            keep
+        });
+        let one = if total > 0.0 { ones / total } else { 0.0 };
+        if norm <= 0.0 {
+            return Ok(one);
+        }
         self.trim_storage();
-        let norm: f64 = self.entries.iter().map(|e| e.amp.norm_sqr()).sum();
-        let scale = 1.0 / norm.sqrt();
+        let scale = 1.0 / f64::sqrt(norm);
         for entry in &mut self.entries {
             entry.amp *= scale;
         }
-        Ok(probability)
+        Ok(one)
     }
 
     /// Measures `qubit`: draws the outcome from `rng` with its exact probability and projects.
@@ -262,6 +320,38 @@ impl SparseState {
         let value = rng.random::<f64>() < one;
         let probability = self.project(qubit, value)?;
         Ok((value, probability))
+    }
+
+    /// The key positions whose bit is the same in every basis state, and the positions among
+    /// them where that bit is 1: `(constant, ones)`, from one pass over the state.
+    pub fn constant_positions(&self) -> (u128, u128) {
+        let (mut all, mut any) = (u128::MAX, 0u128);
+        for entry in &self.entries {
+            all &= entry.key;
+            any |= entry.key;
+        }
+        (!(all ^ any), all)
+    }
+
+    /// Retires the live qubits at `positions`, where every basis state reads `ones` (as
+    /// [`SparseState::constant_positions`] found them): they are dropped together, with one
+    /// pass over the state at most. A position that holds no live qubit is an error.
+    pub(crate) fn retire_constant(&mut self, positions: u128, ones: u128) -> Result<(), SimError> {
+        debug_assert_eq!(self.constant_positions().0 & positions, positions, "retiring qubits that are not constant");
+        let ones = positions & ones;
+        if ones != 0 {
+            for entry in &mut self.entries {
+                entry.key &= !ones;
+            }
+        }
+        let mut remaining = positions;
+        while remaining != 0 {
+            let position = remaining.trailing_zeros() as u8;
+            remaining &= remaining - 1;
+            let qubit = self.qubit_at(position).ok_or(SimError::OutOfPositions)?;
+            self.layout.remove(qubit)?;
+        }
+        Ok(())
     }
 
     /// Declares that no operation will touch `qubit` again. A qubit with the same value in every
@@ -417,7 +507,14 @@ impl SparseState {
                     bits &= bits - 1;
                 }
             }
-            return weights.map(|w| w / norm);
+            // Only positions some state sets have weight.
+            let mut set = self.entries.iter().fold(0u64, |set, e| set | e.key as u64);
+            while set != 0 {
+                let position = set.trailing_zeros() as usize;
+                set &= set - 1;
+                weights[position] /= norm;
+            }
+            return weights;
         }
         // One addition per byte of the word instead of one per set bit: the weight of each
         // value of each byte, then each bit's weight from the values that set it.

@@ -110,6 +110,7 @@ async function show(state) {
   ui.legal = [];
   if (humanToMove()) ui.legal = (await api("GET", `/api/games/${state.id}/moves`)).moves;
   render();
+  document.dispatchEvent(new CustomEvent("qchess:state", { detail: state })); // the coach (analysis.js)
   if (ui.hovered && !state.waiting) onHover(ui.hovered);
   if (state.waiting) scheduleWaitCheck();
   else scheduleComputer();

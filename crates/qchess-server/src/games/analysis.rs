@@ -1,0 +1,304 @@
+//! The coach's API: what a game's position is worth, the best move and line, and a review of
+//! the moves played (see `qchess_search::analysis`).
+//!
+//! * `GET /api/games/{id}/evaluation`: the value for the side to move (centipawns) and White's
+//!   expected score, the best move and the depth, for the evaluation bar.
+//! * `GET /api/games/{id}/hint`: the best move with its expected line and the best few moves
+//!   with their values.
+//! * `GET /api/games/{id}/review`: every move played, judged by the expected score it gave
+//!   away (best, good, inaccuracy, mistake, blunder), each with the best alternative, and
+//!   for each marked move the board before it.
+//!
+//! Each takes `movetime` (milliseconds per position, 10 to 10000; 300 by default) or `depth`
+//! (1 to 8 plies). The game's record is read from the game store as of its last change (a
+//! move still waiting for its provider's job is not in it yet) and the searches run on a copy
+//! replayed from it, so the game's own thread is never held up. A game that is over has no
+//! evaluation or hint: `over` is true and there is no move.
+//!
+//! The coach only reads: whoever may watch the game may ask it (its players, its spectators,
+//! anyone for a public game), at any point of the game. It tells nothing a watcher could not
+//! work out from the game's record with any engine, so keeping it from the players of a game
+//! between two people would protect nothing. Its searches take a processor each for up to
+//! their limit (a review, one limit per move), so the server runs at most four per processor
+//! at once and answers 429 while that many are running.
+
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::{Path, Query, State};
+use axum::routing::get;
+use qchess_core::{Notation, Square};
+use qchess_engine::Game;
+use qchess_engine::record::GameRecord;
+use qchess_search::analysis::{Evaluation, MoveReview, evaluate_position, review_game};
+use qchess_search::{SearchConfig, SearchLimits};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use super::seats::{Caller, Want};
+use super::session::store_error;
+use crate::AppState;
+use crate::error::ApiError;
+
+/// Milliseconds per position when the request names no limit.
+const DEFAULT_MOVETIME_MS: u64 = 300;
+
+/// Moves listed with their values in a hint.
+const HINT_MOVES: usize = 5;
+
+/// The coach's routes, merged into the game API's.
+pub fn routes() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/api/games/{id}/evaluation", get(evaluation))
+        .route("/api/games/{id}/hint", get(hint))
+        .route("/api/games/{id}/review", get(review))
+}
+
+/// How long the coach thinks per position.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LimitQuery {
+    movetime: Option<u64>,
+    depth: Option<u32>,
+}
+
+impl LimitQuery {
+    fn limits(&self) -> Result<SearchLimits, ApiError> {
+        match (self.depth, self.movetime) {
+            (Some(_), Some(_)) => Err(ApiError::bad_request("give depth or movetime, not both")),
+            (Some(depth), None) if (1..=8).contains(&depth) => Ok(SearchLimits::depth(depth)),
+            (Some(depth), None) => Err(ApiError::bad_request(format!("depth: {depth} is not from 1 to 8"))),
+            (None, movetime) => {
+                let ms = movetime.unwrap_or(DEFAULT_MOVETIME_MS);
+                if (10..=10_000).contains(&ms) {
+                    Ok(SearchLimits::movetime(Duration::from_millis(ms)))
+                } else {
+                    Err(ApiError::bad_request(format!("movetime: {ms} is not from 10 to 10000 milliseconds")))
+                }
+            }
+        }
+    }
+}
+
+/// What a coach request works on: the limits asked for, the game's record and its place
+/// among the searches running.
+struct Prepared {
+    limits: SearchLimits,
+    record: GameRecord,
+    permit: OwnedSemaphorePermit,
+}
+
+/// The searches the coach may run at once: four per processor (a board asks for a new
+/// evaluation at every move, before the last one's search has ended).
+fn searches() -> Arc<Semaphore> {
+    static SEARCHES: OnceLock<Arc<Semaphore>> = OnceLock::new();
+    SEARCHES
+        .get_or_init(|| {
+            let processors = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+            Arc::new(Semaphore::new(4 * processors))
+        })
+        .clone()
+}
+
+/// Lets `caller` in as a watcher of game `id` and prepares the search.
+async fn prepare(
+    state: &AppState,
+    id: &str,
+    caller: &Caller,
+    query: Result<Query<LimitQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Prepared, ApiError> {
+    let Query(query) = query.map_err(|e| ApiError::bad_request(format!("bad query: {}", e.body_text())))?;
+    let limits = query.limits()?;
+    state.games.admit(id, caller, |_| Want::Watch).await?;
+    let permit = searches().try_acquire_owned().map_err(|_| {
+        ApiError::too_many(
+            "the coach is busy: the server runs as many searches as it has room for; ask again shortly",
+            1,
+        )
+    })?;
+    let stored = state.games.context.store.game(id).await.map_err(store_error)?;
+    Ok(Prepared { limits, record: qchess_store::replay::export(&stored), permit })
+}
+
+/// Runs `work` on the blocking pool with the game replayed from `record`, holding `permit`.
+async fn replayed<T: Send + 'static>(
+    record: GameRecord,
+    permit: OwnedSemaphorePermit,
+    work: impl FnOnce(Game) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let game = record.replay().map_err(|e| internal(&e))?;
+        work(game)
+    })
+    .await
+    .map_err(|_| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, "the analysis stopped unexpectedly"))?
+}
+
+fn internal(error: &(dyn std::error::Error + 'static)) -> ApiError {
+    ApiError::new(
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        format!("analysis: {}", qchess_core::text::with_causes(error)),
+    )
+}
+
+/// The evaluation of `game`, or `None` when it is over.
+fn evaluate(game: &Game, limits: &SearchLimits) -> Result<Option<Evaluation>, ApiError> {
+    if game.is_over() {
+        return Ok(None);
+    }
+    evaluate_position(game, SearchConfig::default(), limits).map(Some).map_err(|e| internal(&e))
+}
+
+/// `GET /api/games/{id}/evaluation`.
+async fn evaluation(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+    query: Result<Query<LimitQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Prepared { limits, record, permit } = prepare(&state, &id, &caller, query).await?;
+    let ply = record.moves.len();
+    let value = replayed(record, permit, move |game| {
+        Ok(match evaluate(&game, &limits)? {
+            None => json!({ "over": true, "result": game.result().token() }),
+            Some(evaluation) => json!({
+                "over": false,
+                "to_move": evaluation.turn.to_string().to_lowercase(),
+                "score": evaluation.score,
+                "white_expected": evaluation.white_expected,
+                "best": evaluation.best.to_string(),
+                "depth": evaluation.depth,
+            }),
+        })
+    })
+    .await?;
+    Ok(Json(with_id(value, &id, ply)))
+}
+
+/// `GET /api/games/{id}/hint`.
+async fn hint(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+    query: Result<Query<LimitQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Prepared { limits, record, permit } = prepare(&state, &id, &caller, query).await?;
+    let ply = record.moves.len();
+    let value = replayed(record, permit, move |game| {
+        Ok(match evaluate(&game, &limits)? {
+            None => json!({ "over": true, "result": game.result().token() }),
+            Some(evaluation) => {
+                let moves: Vec<Value> = evaluation
+                    .moves
+                    .iter()
+                    .take(HINT_MOVES)
+                    .map(|(mv, value)| json!({ "move": mv.to_string(), "value": value, "squares": squares_of(mv) }))
+                    .collect();
+                json!({
+                    "over": false,
+                    "to_move": evaluation.turn.to_string().to_lowercase(),
+                    "best": evaluation.best.to_string(),
+                    "squares": squares_of(&evaluation.best),
+                    "score": evaluation.score,
+                    "white_expected": evaluation.white_expected,
+                    "line": evaluation.line.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                    "moves": moves,
+                    "depth": evaluation.depth,
+                })
+            }
+        })
+    })
+    .await?;
+    Ok(Json(with_id(value, &id, ply)))
+}
+
+/// `GET /api/games/{id}/review`.
+async fn review(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    caller: Caller,
+    query: Result<Query<LimitQuery>, axum::extract::rejection::QueryRejection>,
+) -> Result<Json<Value>, ApiError> {
+    let Prepared { limits, record, permit } = prepare(&state, &id, &caller, query).await?;
+    let ply = record.moves.len();
+    let value = replayed(record.clone(), permit, move |game| {
+        let reviews = review_game(&record, SearchConfig::default(), &limits, &mut |_| {}).map_err(|e| internal(&e))?;
+        let boards = boards_before_each_move(game);
+        let moves: Vec<Value> = reviews
+            .iter()
+            .map(|review| {
+                let mut value = review_json(review);
+                if review.judgement.is_marked()
+                    && let Some(board) = boards.get(review.ply - 1)
+                {
+                    value["board"] = board.clone();
+                }
+                value
+            })
+            .collect();
+        let marked: Vec<usize> = reviews.iter().filter(|r| r.judgement.is_marked()).map(|r| r.ply).collect();
+        Ok(json!({ "moves": moves, "marked": marked }))
+    })
+    .await?;
+    Ok(Json(with_id(value, &id, ply)))
+}
+
+/// The answer with the game's id and the ply it is about.
+fn with_id(mut value: Value, id: &str, ply: usize) -> Value {
+    if let Value::Object(map) = &mut value {
+        map.insert("id".to_owned(), Value::from(id));
+        map.insert("ply".to_owned(), Value::from(ply));
+    }
+    value
+}
+
+/// One judged move (values in centipawns for the mover, loss in expected score).
+fn review_json(review: &MoveReview) -> Value {
+    json!({
+        "ply": review.ply,
+        "mover": review.mover.to_string().to_lowercase(),
+        "move": review.played.to_string(),
+        "squares": squares_of(&review.played),
+        "before": review.before,
+        "after": review.after,
+        "best": review.best.map(|mv| mv.to_string()),
+        "best_squares": review.best.map(|mv| squares_of(&mv)),
+        "best_value": review.best_value,
+        "loss": review.loss,
+        "judgement": review.judgement.to_string(),
+        "depth": review.depth,
+    })
+}
+
+/// `{"from": [..], "to": [..]}` of a move as written (a pair's first half).
+fn squares_of(mv: &Notation) -> Value {
+    let names = |list: Vec<Square>| list.into_iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    match mv {
+        Notation::Move(mv) | Notation::Pair(mv, _) => {
+            json!({ "from": names(mv.squares.sources()), "to": names(mv.squares.targets()) })
+        }
+        _ => json!({ "from": [], "to": [] }),
+    }
+}
+
+/// The board before each move of `game` (played to its end): each square's piece and
+/// probability, as the game state has them.
+fn boards_before_each_move(mut game: Game) -> Vec<Value> {
+    let mut boards = Vec::with_capacity(game.moves().len());
+    while game.undo().is_ok() {
+        let squares: Map<String, Value> = Square::ALL
+            .into_iter()
+            .map(|square| {
+                let piece = game.piece_at(square).map(|p| p.char().to_string());
+                (square.to_string(), json!({ "piece": piece, "probability": game.probability(square) }))
+            })
+            .collect();
+        boards.push(Value::Object(squares));
+    }
+    boards.reverse();
+    boards
+}

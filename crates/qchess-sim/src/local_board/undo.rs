@@ -1,0 +1,214 @@
+//! Undo, and the state's versions.
+//!
+//! A move's state is snapshotted at the moment the move first changes it (before its first
+//! gate, new qubit, projection or retirement), so a move that changes nothing (one on
+//! classical squares only, which only flips the register's classical bits) needs no snapshot
+//! and is undone by rolling back the register. Snapshot buffers given back by undo are reused.
+//!
+//! Every change of the state gives it a new *version*, and undo puts back the version the
+//! state had before the move: two equal versions on one board always mean the same state, with
+//! the same qubit on every square ([`LocalBoard::state_version`]). The board reuses the
+//! low-word probabilities it read from a state of the same version, and a caller can do the
+//! same with anything it derives from the state (a search's hash of it).
+
+use qchess_core::BoardError;
+
+use super::{LocalBoard, SNAPSHOT_MAX_STATES, new_state};
+use crate::sparse::SparseState;
+
+/// Snapshot buffers kept for reuse at most.
+const SPARE_SNAPSHOTS: usize = 32;
+
+/// What one move did to the state so far.
+#[derive(Debug, Default)]
+pub(super) struct Change {
+    /// Whether to snapshot the state before its first change (replays do not).
+    snapshot_wanted: bool,
+    changed: bool,
+    snapshot: Option<Box<SparseState>>,
+}
+
+impl Change {
+    /// A change that snapshots the state first (if the snapshot policy says so).
+    pub(super) fn with_snapshot() -> Change {
+        Change { snapshot_wanted: true, ..Change::default() }
+    }
+
+    /// Whether the state changed.
+    pub(super) fn changed(&self) -> bool {
+        self.changed
+    }
+
+    /// The snapshot of the state before the change, if one was taken.
+    pub(super) fn into_snapshot(self) -> Option<Box<SparseState>> {
+        self.snapshot
+    }
+}
+
+/// Low-word probabilities of recent states, one slot per history depth: a move that leaves
+/// the state untouched finds its parent's one slot up.
+#[derive(Debug, Clone, Default)]
+pub(super) struct LowWords {
+    slots: Vec<(u64, [f64; 64])>,
+}
+
+impl LowWords {
+    /// The probabilities read at `depth` or the one before, from the state of `version`.
+    fn find(&self, depth: usize, version: u64) -> Option<&[f64; 64]> {
+        [depth, depth.wrapping_sub(1)]
+            .into_iter()
+            .filter_map(|d| self.slots.get(d))
+            .find(|(v, _)| *v == version)
+            .map(|(_, p)| p)
+    }
+
+    fn store(&mut self, depth: usize, version: u64, probabilities: [f64; 64]) {
+        if self.slots.len() <= depth {
+            self.slots.resize(depth + 1, (u64::MAX, [0.0; 64]));
+        }
+        self.slots[depth] = (version, probabilities);
+    }
+}
+
+impl LocalBoard {
+    /// The state's version: it changes whenever the state does, and undo puts back the one
+    /// before the move, so on one board equal versions mean the same state with the same
+    /// qubit on every square. See the [module docs](self).
+    pub fn state_version(&self) -> u64 {
+        self.version
+    }
+
+    /// The probability of each low-word position (each quantum square's occupancy), reused
+    /// from an earlier read of a state of the same version.
+    pub(super) fn low_word_probabilities(&mut self) -> [f64; 64] {
+        let depth = self.history.len();
+        if let Some(probabilities) = self.low_words.find(depth, self.version) {
+            return *probabilities;
+        }
+        let probabilities = self.state.low_word_probabilities();
+        self.low_words.store(depth, self.version, probabilities);
+        probabilities
+    }
+
+    /// Called before a move first changes the state: snapshots it if wanted and gives the
+    /// state its new version.
+    pub(super) fn before_change(&mut self, change: &mut Change) {
+        if change.changed {
+            return;
+        }
+        change.changed = true;
+        if change.snapshot_wanted {
+            change.snapshot = self.take_snapshot();
+        }
+        self.version = self.next_version;
+        self.next_version += 1;
+    }
+
+    /// Puts the board back as it was before a move that failed: the register alone when the
+    /// state was not touched, else the state from the move's snapshot or by replay.
+    pub(super) fn put_back(
+        &mut self,
+        mv: &qchess_core::TypedMove,
+        before: qchess_circuit::compiler::Checkpoint,
+        version_before: u64,
+        change: Change,
+    ) -> Result<(), BoardError> {
+        if !change.changed {
+            self.register.rollback(&before);
+            self.sync_counters();
+            return Ok(());
+        }
+        let snapshot = change.into_snapshot();
+        if let Some(state) = &snapshot {
+            self.snapshot_states -= state.len();
+        }
+        let moves = self.history.len();
+        let placeholder = qchess_core::MoveReport { proceeded: false, outcome: None, outcome_probability: None };
+        self.history.push(super::AppliedMove {
+            mv: *mv,
+            report: placeholder,
+            before,
+            snapshot: None,
+            kept_state: false,
+            version_before,
+        });
+        let restored = self.restore(moves, snapshot);
+        self.history.pop();
+        self.version = version_before;
+        restored
+    }
+
+    /// Rebuilds the state after the first `moves` recorded moves, from `snapshot` (the state
+    /// after `moves` moves) if given, else from the nearest earlier snapshot or the start.
+    pub(super) fn restore(&mut self, moves: usize, snapshot: Option<Box<SparseState>>) -> Result<(), BoardError> {
+        if let Some(mut state) = snapshot {
+            let Some(entry) = self.history.get(moves) else {
+                return Err(BoardError::Backend("undo record missing".into()));
+            };
+            self.register.rollback(&entry.before);
+            std::mem::swap(&mut self.state, &mut state);
+            self.recycle(state);
+            self.sync_counters();
+            return Ok(());
+        }
+        let start = (0..moves).rev().find(|&k| self.history[k].snapshot.is_some());
+        match start {
+            Some(k) => {
+                self.register.rollback(&self.history[k].before);
+                if let Some(snapshot) = self.history[k].snapshot.as_deref() {
+                    self.state.clone_from(snapshot);
+                }
+            }
+            None => {
+                self.register = qchess_circuit::compiler::Register::new(self.initial);
+                self.state = new_state(&self.options);
+            }
+        }
+        self.sync_counters();
+        let first = start.unwrap_or(0);
+        for k in first..moves {
+            let mv = self.history[k].mv;
+            self.run_move(&mv, &mut Change::default())?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn sync_counters(&mut self) {
+        self.applied_ops = self.register.circuit().ops.len();
+        self.known_qubits = self.register.circuit().num_qubits();
+    }
+
+    /// Keeps a snapshot buffer undo gave back for the next snapshot.
+    fn recycle(&mut self, state: Box<SparseState>) {
+        if self.spare.len() < SPARE_SNAPSHOTS && state.len() <= SNAPSHOT_MAX_STATES {
+            self.spare.push(state);
+        }
+    }
+
+    /// A snapshot of the current state for undo, if the last one is the snapshot interval's
+    /// moves back and it fits the budget.
+    fn take_snapshot(&mut self) -> Option<Box<SparseState>> {
+        let recent = self.history.len().saturating_sub(self.options.snapshot_interval.max(1) - 1);
+        if self.history[recent..].iter().any(|applied| applied.snapshot.is_some()) {
+            return None;
+        }
+        let size = self.state.len();
+        let budget = self.options.snapshot_budget;
+        if size > SNAPSHOT_MAX_STATES.min(budget) {
+            return None;
+        }
+        // Oldest snapshots go first; replay covers the gap.
+        let mut oldest = 0;
+        while self.snapshot_states + size > budget && oldest < self.history.len() {
+            if let Some(dropped) = self.history[oldest].snapshot.take() {
+                self.snapshot_states -= dropped.len();
+                self.recycle(dropped);
+            }
+            oldest += 1;
+        }
+        self.snapshot_states += size;
+        let mut snapshot = self.spare.pop().unwrap_or_default();
+        snapshot.as_mut().clone_from(&self.state);
+        Some(snapshot)
+    }
+}

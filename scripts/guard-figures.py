@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Regression guards for the figures README.md states about speed, memory and bounds.
+"""Regression guards for the figures the README and the guide (docs/src) state about speed,
+memory and bounds.
 
-Each guard names the README line it protects (an exact excerpt, which must still be in the
-README: a changed figure means a changed guard), runs the command that reproduces the figure on
+Each guard names the line it protects (an exact excerpt, which must still be in the README or a
+chapter of the guide: a changed figure means a changed guard), runs the command that reproduces the figure on
 the release binary, and fails only far beyond the figure: a run taking more than FACTOR times the
 stated time (at least MIN_SECONDS), more than MEMORY_FACTOR times the stated peak memory, or a
 different outcome (an answer where a refusal is stated, or the other way round). These are hang
@@ -163,7 +164,7 @@ BENCH_ROWS = [
 
 def excerpt_check(readme, excerpt, figures=()):
     if excerpt not in readme:
-        return f"the README no longer has the line this guard protects: {excerpt!r} (update the guard with the figure)"
+        return f"neither the README nor the guide has the line this guard protects: {excerpt!r} (update the guard with the figure)"
     missing = [f for f in figures if f not in excerpt]
     if missing:
         return f"the guard's figures {missing} are not in its README excerpt"
@@ -277,7 +278,8 @@ def main():
     parser.add_argument("--qchess", default=str(ROOT / "target" / "release" / "qchess"))
     parser.add_argument("--only", help="run only the guards whose name contains this")
     options = parser.parse_args()
-    readme = (ROOT / "README.md").read_text()
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs" / "src").glob("*.md"))]
+    readme = "\n".join(page.read_text() for page in pages if page.exists())
     failures = []
     with tempfile.TemporaryDirectory() as scratch:
         places = {"silent_port": silent_listener(), "refusing_port": refusing_port()}

@@ -120,12 +120,12 @@ GUARDS = [
     ),
     Guard(
         name="mid-circuit measurements, exact, refused at the memory budget",
-        readme="with a ring of CZs before each round's measurements, `--exact` refuses at the 4 GiB branch budget after 3.9 s",
+        readme="with a ring of CZs before each round's measurements, `--exact` refuses at the 1 GiB branch budget after 0.7 s",
         args=["sim", "{entangled_16x4}", "--exact", "--json"],
-        seconds=3.9,
+        seconds=0.7,
         exit=1,
-        stderr="over the budget of 4 GiB",
-        figures=["3.9 s"],
+        stderr="over the budget of 1 GiB",
+        figures=["0.7 s"],
     ),
     Guard(
         name="--timeout against a provider that refuses connections",

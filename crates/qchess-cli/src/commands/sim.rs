@@ -179,8 +179,8 @@ fn failure(name: &str, error: &AutoError) -> anyhow::Error {
     let flag = match error {
         AutoError::TimeLimit(_) | AutoError::Dense(DenseError::TimeLimit(_)) => Some("--time-limit"),
         AutoError::Dense(DenseError::TooManyOutcomeBranches { .. }) => Some("--max-branches"),
-        AutoError::Dense(DenseError::TooManyQubits { .. } | DenseError::TooManyBranches { .. })
-        | AutoError::TooLarge { .. } => Some("--max-qubits"),
+        // The branch budget is capped whatever the qubit limit, so it has no flag to name.
+        AutoError::Dense(DenseError::TooManyQubits { .. }) | AutoError::TooLarge { .. } => Some("--max-qubits"),
         AutoError::Sparse(SimError::StateTooLarge { .. }) => Some("--max-states"),
         _ => None,
     };

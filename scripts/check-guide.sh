@@ -11,7 +11,7 @@ tools="$target/tools"
 mdbook="$tools/bin/mdbook"
 if [[ ! -x "$mdbook" ]] || ! "$mdbook" --version | grep -q "v0.4.52"; then
     echo "installing mdbook 0.4.52 into $tools"
-    cargo install --quiet --locked mdbook --version 0.4.52 --no-default-features --features search --root "$tools"
+    cargo install --quiet --locked --debug mdbook --version 0.4.52 --no-default-features --features search --root "$tools"
 fi
 "$mdbook" build docs
 python3 scripts/check-docs.py --qchess "${QCHESS:-$target/release/qchess}"

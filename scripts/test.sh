@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-section() { printf '\n==== %s ====\n' "$*"; }
+section() { printf '\n==== %s ==== (%s, %ss in)\n' "$*" "$(date +%T)" "$SECONDS"; }
 
 section "rustfmt"
 cargo fmt --all --check

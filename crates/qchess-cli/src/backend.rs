@@ -152,18 +152,9 @@ pub struct RemoteArgs {
     /// such a move waits until its job ends); otherwise the job is canceled (default 3600).
     #[arg(long, value_name = "SECONDS")]
     pub timeout: Option<f64>,
-    /// IBM Cloud API key of `--backend ibm:DEVICE` (default: the QISKIT_IBM_TOKEN environment
-    /// variable).
-    #[arg(long, value_name = "KEY")]
-    pub ibm_api_key: Option<String>,
-    /// CRN of the IBM Quantum service instance (default: the QISKIT_IBM_INSTANCE environment
-    /// variable).
-    #[arg(long, value_name = "CRN")]
-    pub ibm_crn: Option<String>,
-    /// One base URL for IBM's IAM and API, such as a qchess serve (default: QCHESS_IBM_URL, else
-    /// IBM's own services).
-    #[arg(long, value_name = "URL")]
-    pub ibm_url: Option<String>,
+    /// How to reach IBM Quantum for `--backend ibm:DEVICE`.
+    #[command(flatten)]
+    pub ibm: IbmArgs,
     /// Drop shots whose piece count is impossible (remote backends).
     #[arg(long)]
     pub mitigation: bool,

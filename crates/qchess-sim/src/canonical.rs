@@ -8,6 +8,7 @@
 //! time but never correctness.
 
 use num_complex::Complex64;
+use rustc_hash::FxHashMap;
 
 /// Amplitudes are compared on this grid after the global phase is taken out.
 const GRID: f64 = (1u64 << 36) as f64;
@@ -34,6 +35,46 @@ pub(crate) fn phase_reference(amplitudes: impl Iterator<Item = Complex64> + Clon
 pub(crate) fn on_grid(amplitude: Complex64, phase: Complex64) -> (i64, i64) {
     let a = amplitude * phase;
     ((a.re * GRID) as i64, (a.im * GRID) as i64)
+}
+
+/// Branches merged as they come: each is indexed by the hash of its canonical form, and one equal
+/// to a branch already kept adds its weight to that one. A hash already taken by a different
+/// branch moves on to the next value, so unequal branches never merge.
+pub(crate) struct MergedBranches<B> {
+    index: FxHashMap<u64, usize>,
+    /// The distinct branches so far.
+    pub(crate) kept: Vec<B>,
+}
+
+impl<B> MergedBranches<B> {
+    /// Room for `capacity` distinct branches.
+    pub(crate) fn with_capacity(capacity: usize) -> MergedBranches<B> {
+        let mut index = FxHashMap::default();
+        index.reserve(capacity);
+        MergedBranches { index, kept: Vec::with_capacity(capacity) }
+    }
+
+    /// Adds `branch`, whose canonical form hashes to `hash`: merged by `absorb` into a kept
+    /// branch that `same` finds equal, else kept.
+    pub(crate) fn add(
+        &mut self,
+        branch: B,
+        mut hash: u64,
+        same: impl Fn(&B, &B) -> bool,
+        absorb: impl FnOnce(&mut B, B),
+    ) {
+        loop {
+            match self.index.get(&hash) {
+                Some(&at) if same(&self.kept[at], &branch) => return absorb(&mut self.kept[at], branch),
+                Some(_) => hash = hash.wrapping_add(1),
+                None => {
+                    self.index.insert(hash, self.kept.len());
+                    self.kept.push(branch);
+                    return;
+                }
+            }
+        }
+    }
 }
 
 #[cfg(test)]

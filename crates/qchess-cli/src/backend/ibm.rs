@@ -98,12 +98,7 @@ pub fn ready_device(device: &str, flags: &IbmArgs) -> anyhow::Result<qchess_rout
 /// returns the backend.
 pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> anyhow::Result<Backend> {
     let place = || format!("backend `{}`", excerpt(&spec.to_string()));
-    let flags = IbmArgs {
-        ibm_api_key: remote.ibm_api_key.clone(),
-        ibm_crn: remote.ibm_crn.clone(),
-        ibm_url: remote.ibm_url.clone(),
-    };
-    let mut ibm = connection(device, &flags, &place)?;
+    let mut ibm = connection(device, &remote.ibm, &place)?;
     // The IonQ part of the configuration is unused; the shared flags (shots, timeout,
     // mitigation) are checked the same way as for the other providers.
     let settings = RemoteSettings {

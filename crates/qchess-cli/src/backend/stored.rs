@@ -9,7 +9,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use qchess_store::GameJournal;
 use serde_json::{Value, json};
 
-use super::{Backend, BackendArgs, RemoteArgs};
+use super::{Backend, BackendArgs, IbmArgs, RemoteArgs};
 
 impl RemoteArgs {
     /// The flags that decide a game's results, to keep with it (no keys).
@@ -20,7 +20,7 @@ impl RemoteArgs {
             "noise_model": self.noise_model,
             "shots": self.shots,
             "mitigation": self.mitigation,
-            "ibm_url": self.ibm_url,
+            "ibm_url": self.ibm.ibm_url,
             "max_response_bytes": self.max_response_bytes,
         })
     }
@@ -35,7 +35,7 @@ impl RemoteArgs {
             noise_model: self.noise_model.clone().or_else(|| text("noise_model")),
             shots: self.shots.or_else(|| stored.get("shots").and_then(Value::as_u64)),
             mitigation: self.mitigation || stored.get("mitigation").and_then(Value::as_bool).unwrap_or(false),
-            ibm_url: self.ibm_url.clone().or_else(|| text("ibm_url")),
+            ibm: IbmArgs { ibm_url: self.ibm.ibm_url.clone().or_else(|| text("ibm_url")), ..self.ibm.clone() },
             max_response_bytes: self
                 .max_response_bytes
                 .or_else(|| stored.get("max_response_bytes").and_then(Value::as_u64)),

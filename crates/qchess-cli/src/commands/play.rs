@@ -256,16 +256,7 @@ impl Session<std::io::StdoutLock<'static>> {
             Err(PlayError::Game(error)) => {
                 self.error(&format!("the waiting move failed and was taken back: {}", with_causes(&error)))
             }
-            Err(PlayError::Waiting(why)) => {
-                let message = waiting_message(&self.stored.id, &why);
-                if self.json {
-                    let id = self.stored.id.clone();
-                    self.emit(json!({"event": "waiting", "game": id, "message": message}))?;
-                } else {
-                    writeln!(self.out, "{message}")?;
-                }
-                Err(anyhow::Error::new(Verdict(message)))
-            }
+            Err(PlayError::Waiting(why)) => Err(self.left_waiting(&why)),
             Err(PlayError::Store(error)) => Err(error),
         }
     }
@@ -278,6 +269,22 @@ impl Session<std::io::StdoutLock<'static>> {
 }
 
 impl<W: Write> Session<W> {
+    /// Says that a move was left waiting at its provider and how to come back; the error that
+    /// ends the session (exit 1) with it.
+    fn left_waiting(&mut self, why: &str) -> anyhow::Error {
+        let message = waiting_message(&self.stored.id, why);
+        let said = if self.json {
+            let id = self.stored.id.clone();
+            self.emit(json!({"event": "waiting", "game": id, "message": message}))
+        } else {
+            writeln!(self.out, "{message}").map_err(anyhow::Error::from)
+        };
+        match said {
+            Ok(()) => anyhow::Error::new(Verdict(message)),
+            Err(error) => error,
+        }
+    }
+
     /// Whether the computer plays `color`.
     fn is_computer(&self, color: Color) -> bool {
         self.players[usize::from(color == Color::Black)] != PlayerSpec::Human

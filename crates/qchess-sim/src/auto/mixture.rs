@@ -20,7 +20,7 @@ use rustc_hash::FxHashMap;
 
 use super::AutoLimits;
 use super::branches::{self, Stop, Workspace};
-use crate::canonical;
+use crate::canonical::{self, MergedBranches};
 use crate::dense::DenseError;
 use crate::dense::plan::{Plan, Step};
 use crate::sparse::{Entry, SimError};
@@ -165,31 +165,15 @@ fn split_all(live: Vec<Branch>, bit: usize, written: Option<usize>, reset: bool)
 
 /// Merges branches with the same classical bits and the same state up to a global phase.
 ///
-/// Branches are indexed by a hash of their canonical form; a hash already taken by a different
-/// branch moves on to the next value, so unequal branches never merge.
+/// Branches are indexed by a hash of their canonical form ([`MergedBranches`]).
 fn merge(live: Vec<Branch>) -> Vec<Branch> {
-    let mut index: FxHashMap<u64, usize> = FxHashMap::default();
-    index.reserve(live.len());
-    let mut merged: Vec<Branch> = Vec::with_capacity(live.len());
+    let mut merged = MergedBranches::with_capacity(live.len());
     for mut branch in live {
         branch.entries.sort_unstable_by_key(|e| e.key);
-        let mut hash = canonical_hash(branch.clbits, &branch.entries);
-        loop {
-            match index.get(&hash) {
-                Some(&at) if same(&merged[at], &branch) => {
-                    merged[at].weight += branch.weight;
-                    break;
-                }
-                Some(_) => hash = hash.wrapping_add(1),
-                None => {
-                    index.insert(hash, merged.len());
-                    merged.push(branch);
-                    break;
-                }
-            }
-        }
+        let hash = canonical_hash(branch.clbits, &branch.entries);
+        merged.add(branch, hash, same, |kept, branch| kept.weight += branch.weight);
     }
-    merged
+    merged.kept
 }
 
 /// A sorted state's amplitudes on the merge grid, with the global phase taken out.

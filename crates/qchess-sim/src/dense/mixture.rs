@@ -24,7 +24,7 @@ use super::error::{DenseError, branch_budget, state_bytes};
 use super::plan::{Plan, Step};
 use super::run::{DenseSimulator, Distribution, NEGLIGIBLE_WEIGHT};
 use super::state::DenseState;
-use crate::canonical;
+use crate::canonical::{self, MergedBranches};
 
 /// One branch: a normalised state, the bits later conditions read, and its probability.
 struct Branch {
@@ -214,8 +214,7 @@ fn write_bit(read: &[Option<usize>], bits: &mut [bool], clbit: usize, value: boo
 /// Most branches of a circuit are unequal, and hashing every amplitude of every branch after
 /// every measurement would cost as much as the measurement itself; so branches are first
 /// grouped by a fingerprint of their first amplitudes, and only those that share one are hashed
-/// in full and compared. A full hash already taken by a different branch moves on to the next
-/// value, so unequal branches never merge.
+/// in full and compared ([`MergedBranches`]).
 fn merge(live: Vec<Branch>) -> Vec<Branch> {
     if live.len() < 2 {
         return live;
@@ -230,25 +229,13 @@ fn merge(live: Vec<Branch>) -> Vec<Branch> {
             merged.extend(group);
             continue;
         }
-        let mut index: FxHashMap<u64, usize> = FxHashMap::default();
         let first = merged.len();
+        let mut distinct = MergedBranches::with_capacity(group.len());
         for branch in group {
-            let mut hash = canonical_hash(&branch);
-            loop {
-                match index.get(&hash) {
-                    Some(&at) if same(&merged[at], &branch) => {
-                        merged[at].weight += branch.weight;
-                        break;
-                    }
-                    Some(_) => hash = hash.wrapping_add(1),
-                    None => {
-                        index.insert(hash, merged.len());
-                        merged.push(branch);
-                        break;
-                    }
-                }
-            }
+            let hash = canonical_hash(&branch);
+            distinct.add(branch, hash, same, |kept, branch| kept.weight += branch.weight);
         }
+        merged.extend(distinct.kept);
         debug_assert!(merged.len() > first);
     }
     merged

@@ -10,12 +10,10 @@ use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{Game, PlayedMove};
 use qchess_search::player::Player as Computer;
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
-use serde_json::json;
 
 use super::super::clock::clock_comment;
-use super::super::stored::{PlayError, waiting_message};
+use super::super::stored::PlayError;
 use super::Session;
-use crate::exit::Verdict;
 
 /// The seed of a computer's choice at a ply: the game's seed, apart from the board's draws,
 /// so a resumed game chooses as the uninterrupted one would.
@@ -71,16 +69,7 @@ impl<W: Write> Session<W> {
                 Ok(played)
             }
             Err(PlayError::Game(error)) => Err(anyhow::Error::new(error)),
-            Err(PlayError::Waiting(why)) => {
-                let message = waiting_message(&self.stored.id, &why);
-                if self.json {
-                    let id = self.stored.id.clone();
-                    self.emit(json!({"event": "waiting", "game": id, "message": message}))?;
-                } else {
-                    writeln!(self.out, "{message}")?;
-                }
-                Err(anyhow::Error::new(Verdict(message)))
-            }
+            Err(PlayError::Waiting(why)) => Err(self.left_waiting(&why)),
             Err(PlayError::Store(error)) => Err(error),
         }
     }

@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-section() { printf '\n==== %s ====\n' "$*"; }
+section() { printf '\n==== %s ==== (%s, %ss in)\n' "$*" "$(date +%T)" "$SECONDS"; }
 
 section "rustfmt"
 cargo fmt --all --check
@@ -22,9 +22,12 @@ tests/store/with-postgres.sh sh -c 'cargo test --locked -p qchess-store --test s
     cargo test --locked -p qchess-server --test stored &&
     cargo test --locked -p qchess-cli --test cli store_instances'
 
-section "README figures: regression guards on the release build (scripts/guard-figures.py)"
+section "documented figures: regression guards on the release build (scripts/guard-figures.py)"
 cargo build --release --locked -p qchess-cli
 python3 scripts/guard-figures.py --qchess "${CARGO_TARGET_DIR:-target}/release/qchess"
+
+section "the guide: mdbook build, links, runnable examples (scripts/check-guide.sh)"
+scripts/check-guide.sh
 
 section "backend comparison gate (local vs qchess serve, ideal, noisy and defective)"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/compare-gate.sh

@@ -1,6 +1,19 @@
 //! The Python extension module `qchess._qchess`: a thin layer over the qchess crates. The
 //! Python package `qchess` (under `python/`) re-exports it and adds the pure-Python parts
 //! (SVG rendering, Qiskit and Cirq conversion).
+//!
+//! It is used from Python, so its examples are Python ones, run as doctests by the package's
+//! tests (`crates/qchess-py/tests/test_docs.py`); the typed stubs are `python/qchess/_qchess.pyi`:
+//!
+//! ```python
+//! >>> import qchess
+//! >>> game = qchess.Game()
+//! >>> split = game.move("b1^a3c3")
+//! >>> split.type, split.variant
+//! ('SPLIT_JUMP', 'BASIC')
+//! >>> round(game.probabilities()["a3"], 3)
+//! 0.5
+//! ```
 
 mod backend;
 mod board;

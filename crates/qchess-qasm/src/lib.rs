@@ -12,6 +12,24 @@
 //! * [`export`] and [`sidecar`]: a board's accumulated circuit in any of these formats, with
 //!   the JSON sidecar that reads its results as a board (what `qchess compile` writes).
 //!
+//! ```
+//! use qchess_circuit::compiler::{Register, Step};
+//! use qchess_core::{Bitboard, Square, TypedMove};
+//! use qchess_qasm::export::{Export, Format};
+//! use qchess_qasm::parse::parse_source;
+//!
+//! // A knight's split written as OpenQASM 3, as `qchess compile --format qasm3` writes it...
+//! let mut register = Register::new(Bitboard::from_square(Square::B1));
+//! let split: TypedMove = "b1^a3c3:SPLIT_JUMP:BASIC".parse()?;
+//! assert!(matches!(register.begin(&split)?, Step::Done(_)));
+//! let qasm = Export::from_register(&register)?.render(Format::Qasm3)?.text();
+//! assert!(qasm.starts_with("OPENQASM 3.0;"));
+//! // ...and read back by this crate's OpenQASM 3 reader into the same number of qubits.
+//! let read = parse_source(&qasm, "split.qasm3")?;
+//! assert_eq!(read.num_qubits(), register.circuit().num_qubits());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Depends on `qchess-core` and `qchess-circuit`.
 
 pub mod ast;

@@ -23,6 +23,28 @@
 //! * [`verify`]: only basis gates, only coupled pairs, no broken element, and equivalence up to
 //!   the layouts by our own state-vector simulation.
 //!
+//! ```
+//! use qchess_circuit::compiler::{Register, Step};
+//! use qchess_core::{Bitboard, Square, TypedMove};
+//! use qchess_route::program::from_circuit;
+//! use qchess_route::target::presets::preset;
+//! use qchess_route::{CompileOptions, compile};
+//!
+//! // A knight's split and merge, routed onto IBM's Heron device `ibm_fez` with its calibration.
+//! let mut register = Register::new(Bitboard::from_square(Square::B1));
+//! for mv in ["b1^a3c3:SPLIT_JUMP:BASIC", "a3c3^b5:MERGE_JUMP:BASIC"] {
+//!     assert!(matches!(register.begin(&mv.parse::<TypedMove>()?)?, Step::Done(_)));
+//! }
+//! let fez = preset("ibm-fez").expect("a preset")?;
+//! let program = from_circuit(register.circuit(), 0, &[])?;
+//! let routed = compile(&program, &fez, &CompileOptions::default())?;
+//! // Native gates on coupled, working pairs only, and the estimated success probability.
+//! assert!(routed.two_qubit_count() > 0);
+//! let esp = routed.esp.expect("the preset has a calibration");
+//! assert!(esp > 0.5 && esp < 1.0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Depends on `qchess-core`, `qchess-circuit` and `qchess-qasm`.
 
 pub mod compile;

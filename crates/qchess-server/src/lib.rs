@@ -16,14 +16,32 @@
 //! results); an optional API key guards everything but `/health` and `/v0.4/backends`, and
 //! [`Server::run`] stops gracefully ([`serving`]).
 //!
-//! ```no_run
-//! use qchess_server::{Server, ServerConfig, shutdown_signal};
+//! ```
+//! use std::io::{Read, Write};
 //!
-//! # async fn start() -> Result<(), qchess_server::ServeError> {
-//! let server = Server::bind(ServerConfig::new("127.0.0.1:0".parse().unwrap())).await?;
-//! println!("listening on http://{}", server.local_addr());
-//! let report = server.run(shutdown_signal()).await?;
-//! println!("{} queued jobs failed at shutdown", report.unstarted_failed);
+//! use qchess_server::{Server, ServerConfig};
+//!
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let runtime = tokio::runtime::Runtime::new()?;
+//! // Port 0: a free port, as `qchess serve --port 0` would take.
+//! let server = runtime.block_on(Server::bind(ServerConfig::new("127.0.0.1:0".parse()?)))?;
+//! let addr = server.local_addr();
+//! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+//! let running = runtime.spawn(server.run(async move {
+//!     let _ = stopped.await;
+//! }));
+//!
+//! // Any HTTP client will do; this one is a bare socket.
+//! let mut socket = std::net::TcpStream::connect(addr)?;
+//! socket.write_all(b"GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")?;
+//! let mut answer = String::new();
+//! socket.read_to_string(&mut answer)?;
+//! assert!(answer.starts_with("HTTP/1.1 200"));
+//!
+//! // A graceful stop, with what happened to queued jobs.
+//! let _ = stop.send(());
+//! let report = runtime.block_on(running)??;
+//! assert_eq!(report.unstarted_failed, 0);
 //! # Ok(()) }
 //! ```
 //!

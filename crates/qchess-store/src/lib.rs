@@ -16,14 +16,44 @@
 //!   [`clocks`]: its Fischer clocks, its offers, and [`Change`]: a move with the clock it
 //!   charges and the offers it ends, stored at once.
 //!
-//! ```no_run
-//! # async fn show() -> Result<(), qchess_store::StoreError> {
-//! use qchess_store::{ListFilter, Location, Store};
+//! ```
+//! use qchess_engine::record::RecordInfo;
+//! use qchess_engine::Game;
+//! use qchess_store::replay::{setup_record, standing};
+//! use qchess_store::{ListFilter, Location, NewGame, Store};
 //!
-//! let store = Store::open(&Location::parse("games.db")?).await?;
-//! for game in store.list(&ListFilter::default()).await? {
-//!     println!("{} {} vs {}: {}", game.id, game.white, game.black, game.status());
-//! }
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let dir = tempfile::tempdir()?;
+//! let store = Store::open(&Location::parse(&dir.path().join("games.db").display().to_string())?).await?;
+//!
+//! // A new game from the start position, kept with its setup and whose move it is.
+//! let game = Game::standard();
+//! let setup = setup_record(&game, &RecordInfo::default());
+//! let now = standing(&game, &setup);
+//! let new = NewGame {
+//!     id: None,
+//!     origin: "play".into(),
+//!     rules: game.rules().name().into(),
+//!     white: "human".into(),
+//!     black: "ai:3".into(),
+//!     backend: "local".into(),
+//!     backend_label: "local".into(),
+//!     seed: 7,
+//!     setup,
+//!     options: serde_json::json!({}),
+//!     owner: None,
+//!     result: now.result,
+//!     to_move: now.to_move,
+//!     ply: now.ply,
+//! };
+//! let stored = store.create_game(&new).await?;
+//!
+//! // What `qchess games` lists.
+//! let listed = store.list(&ListFilter::default()).await?;
+//! assert_eq!(listed.len(), 1);
+//! assert_eq!(listed[0].id, stored.id);
+//! assert_eq!(listed[0].status(), "white to move");
 //! # Ok(()) }
 //! ```
 //!

@@ -1,4 +1,4 @@
-"""Runs the notebook/CI snippet of the README (the Python block after `<!-- ibm snippet -->` in
+"""Runs the notebook/CI snippet of the guide (the Python block after `<!-- ibm snippet -->` in docs/src/ibm.md,
 "The local IBM Quantum") as a user would, with the qchess binary given, in a scratch directory,
 and checks what it prints: Sampler counts dominated by 000 and 111 with a little device noise,
 and a `qchess compare` report of the same circuit that finds the noisy stand-in different from
@@ -14,11 +14,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-README = Path(__file__).resolve().parents[3] / "README.md"
+CHAPTER = Path(__file__).resolve().parents[3] / "docs" / "src" / "ibm.md"
 
 
 def snippet() -> str:
-    text = README.read_text()
+    text = CHAPTER.read_text()
     after = text.split("<!-- ibm snippet -->", 1)[1]
     return after.split("```python\n", 1)[1].split("```", 1)[0]
 
@@ -41,10 +41,10 @@ def main() -> int:
         # The device noise is what the gate sees: exact simulation and the noisy stand-in differ.
         assert "**Verdict: the backends DISAGREE.**" in run.stdout, run.stdout
     except AssertionError as failure:
-        print(f"FAIL the_readme_snippet_runs\n{failure}")
+        print(f"FAIL the_guide_snippet_runs\n{failure}")
         print("0 passed, 1 failed")
         return 1
-    print("ok   the_readme_snippet_runs")
+    print("ok   the_guide_snippet_runs")
     print("1 passed, 0 failed")
     return 0
 

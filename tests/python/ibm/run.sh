@@ -2,7 +2,7 @@
 # Runs the unmodified qiskit-ibm-runtime client against `qchess serve`'s IBM Quantum stand-in:
 # check_runtime.py (service, devices, SamplerV2 and EstimatorV2 without noise), check_jobs.py
 # (status, cancelling, a job out of time), check_noise.py (--ibm-noise device against qiskit-aer's
-# noise model of the same device) and check_snippet.py (the README's notebook/CI snippet).
+# noise model of the same device) and check_snippet.py (the guide's notebook/CI snippet, docs/src/ibm.md).
 #
 # Builds nothing: the qchess binary comes from QCHESS_BIN (default target/debug/qchess, or
 # $CARGO_TARGET_DIR/debug/qchess when that is set). The client's pins (requirements.txt here) do

@@ -57,7 +57,10 @@ fn the_timeout_bounds_a_move_against_a_provider_that_refuses_connections() {
         let (run, took) = one_move(&backend);
         assert_eq!(run.code, Some(1), "{}", run.stderr);
         assert!(took < BOUND, "{backend:?}: {took:?} for --timeout 1: {}", run.stderr);
-        assert!(run.stderr.contains("cannot reach the provider for submitting the job"), "{}", run.stderr);
+        // Which request meets the refusal last depends on how the retries' waits fall against
+        // the deadline (a loaded machine oversleeps): the backend's description or the job's
+        // submission. Either way the cause is said, once.
+        assert!(run.stderr.contains("cannot reach the provider for"), "{}", run.stderr);
         assert_eq!(run.stderr.matches("Connection refused").count(), 1, "{}", run.stderr);
     }
 }

@@ -101,12 +101,18 @@ pub enum RemoteError {
     },
     /// The time the command may spend with the provider for one move (`--timeout`: every
     /// request, retry, back-off and wait for the job) ran out.
-    #[error("{what} did not finish within the --timeout of {:.1} s", .timeout.as_secs_f64())]
+    #[error(
+        "{what} did not finish within the --timeout of {:.1} s{}",
+        .timeout.as_secs_f64(),
+        .last_failure.as_ref().map(|f| format!(" (its last attempt: {f})")).unwrap_or_default()
+    )]
     OutOfTime {
         /// What was under way: a request, or the wait for a job (and whether it was canceled).
         what: String,
         /// The `--timeout`.
         timeout: Duration,
+        /// Why the attempt before the time ran out failed, when one did: the cause, said once.
+        last_failure: Option<String>,
     },
     /// The provider answered something that is not what the API promises.
     #[error("malformed answer to {what}: {detail}")]

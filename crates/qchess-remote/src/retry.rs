@@ -36,7 +36,7 @@ impl Deadline {
 
     /// The error for `what` being cut short by this deadline.
     pub fn out_of_time(&self, what: &str) -> RemoteError {
-        RemoteError::OutOfTime { what: what.to_owned(), timeout: self.timeout }
+        RemoteError::OutOfTime { what: what.to_owned(), timeout: self.timeout, last_failure: None }
     }
 }
 
@@ -72,10 +72,18 @@ pub(crate) async fn send_with_retries(
     let timed_out = |after: Duration| RemoteError::Timeout { what: what.to_owned(), after };
     let past_deadline = || deadline.filter(Deadline::passed).map(|d| d.out_of_time(what));
     let mut attempts = 0u32;
+    // A retry's wait can end past the deadline on a loaded machine: the failure before it is
+    // then the cause to report.
+    let mut last_failure: Option<RemoteError> = None;
     loop {
         attempts += 1;
         if let Some(error) = past_deadline() {
-            return Err(error);
+            return Err(match (error, last_failure) {
+                (RemoteError::OutOfTime { what, timeout, .. }, Some(failure)) => {
+                    RemoteError::OutOfTime { what, timeout, last_failure: Some(failure.to_string()) }
+                }
+                (error, _) => error,
+            });
         }
         let timeout = match deadline {
             Some(deadline) => request_timeout.min(deadline.at - Instant::now()),
@@ -135,6 +143,7 @@ pub(crate) async fn send_with_retries(
             return Err(failure);
         }
         tokio::time::sleep(wait).await;
+        last_failure = Some(failure);
     }
 }
 

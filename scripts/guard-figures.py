@@ -17,6 +17,7 @@ Usage: scripts/guard-figures.py [--qchess target/release/qchess] [--only NAME] [
 import argparse
 import json
 import os
+import resource
 import signal
 import socket
 import statistics
@@ -88,56 +89,57 @@ CIRCUITS = {
 GUARDS = [
     Guard(
         name="mid-circuit measurements, shots",
-        readme="20 qubits x 50 rounds of `h q[i]; measure q[i]`, `--shots 100`: 0.05 s, 7 MB peak RSS",
+        readme="20 qubits x 50 rounds of `h q[i]; measure q[i]`, `--shots 100`: 0.01 s, 9 MiB peak RSS",
         args=["sim", "{interleaved_20x50}", "--shots", "100", "--seed", "1", "--json"],
-        seconds=0.05,
-        mb=7,
-        figures=["0.05 s", "7 MB"],
+        seconds=0.01,
+        mb=9,
+        figures=["0.01 s", "9 MiB"],
     ),
     Guard(
         name="mid-circuit measurements, exact, measured as they come",
-        readme="16 qubits x 4 rounds of the same `--exact`: 1.1 s, 38 MB",
+        readme="16 qubits x 4 rounds of the same `--exact`: 1.2 s, 38 MiB",
         args=["sim", "{interleaved_16x4}", "--exact", "--json"],
-        seconds=1.1,
+        seconds=1.2,
         mb=38,
-        figures=["1.1 s", "38 MB"],
+        figures=["1.2 s", "38 MiB"],
     ),
     Guard(
         name="mid-circuit measurements, exact, measured after a whole round",
-        readme="16 qubits x 4 rounds of `h` on every qubit, then `measure` on every qubit, `--exact`: 1.2 s, 38 MB",
+        readme="16 qubits x 4 rounds of `h` on every qubit, then `measure` on every qubit, `--exact`: 1.2 s, 38 MiB",
         args=["sim", "{layered_16x4}", "--exact", "--json"],
         seconds=1.2,
         mb=38,
-        figures=["1.2 s", "38 MB"],
+        figures=["1.2 s", "38 MiB"],
     ),
     Guard(
         name="mid-circuit measurements, exact, refused at the branch limit",
-        readme="20 x 50 `--exact` refuses at the branch limit after 0.3 s, 147 MB",
+        readme="20 x 50 `--exact` refuses at the branch limit after 0.3 s, 144 MiB",
         args=["sim", "{interleaved_20x50}", "--exact", "--json"],
         seconds=0.3,
-        mb=147,
+        mb=144,
         exit=1,
         stderr="measurement branches (the branch limit)",
-        figures=["0.3 s", "147 MB"],
+        figures=["0.3 s", "144 MiB"],
     ),
     Guard(
         name="mid-circuit measurements, exact, refused at the memory budget",
-        readme="with a ring of CZs before each round's measurements, `--exact` refuses at the 1 GiB branch budget after 0.7 s",
+        readme="with a ring of CZs before each round's measurements, `--exact` refuses at the 1 GiB branch budget after 0.7 s, 1036 MiB",
         args=["sim", "{entangled_16x4}", "--exact", "--json"],
         seconds=0.7,
+        mb=1036,
         exit=1,
         stderr="over the budget of 1 GiB",
-        figures=["0.7 s"],
+        figures=["0.7 s", "1036 MiB"],
     ),
     Guard(
         name="--timeout against a provider that refuses connections",
-        readme="`--timeout 2` against a port that refuses connections: exit 1 after 1.5 s",
+        readme="`--timeout 2` against a port that refuses connections: exit 1 after 1.6 s",
         args=["game", "--moves", "g1^f3h3", "--timeout", "2", "--backend", "ionq", "--api-key", "k",
               "--provider-url", "http://127.0.0.1:{refusing_port}/v0.4"],
-        seconds=1.5,
+        seconds=1.6,
         exit=1,
         stderr="Connection refused",
-        figures=["1.5 s"],
+        figures=["1.6 s"],
         factor=5,
     ),
     Guard(
@@ -270,7 +272,9 @@ def measure(guards, qchess, places, runs):
         seconds = statistics.median(took for _, took, *_ in taken)
         mb = statistics.median(mb for _, _, mb, *_ in taken)
         print(f"  {guard.name}: median {seconds:.2f} s, {mb:.0f} MiB peak RSS over {runs} runs (exit {codes})")
-    print(f"load average at end {os.getloadavg()[0]:.1f}")
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"load average at end {os.getloadavg()[0]:.1f}; a peak RSS at or below this script's own "
+          f"({own:.0f} MiB) may be less: measure it with /usr/bin/time -f %M")
 
 
 def check_bench(qchess, readme):

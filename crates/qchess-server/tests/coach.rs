@@ -6,27 +6,15 @@
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use reqwest::blocking::{Client, RequestBuilder};
+use reqwest::blocking::Client;
 use serde_json::{Value, json};
 
 mod common;
 
-use common::{seat_token, start};
+use common::{ok_json as ok, seat_token, send_json as send, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(120)).build().expect("client")
-}
-
-fn send(request: RequestBuilder) -> (StatusCode, Value) {
-    let response = request.send().expect("the server answers");
-    let status = response.status();
-    (status, response.json().expect("a JSON answer"))
-}
-
-fn ok(request: RequestBuilder) -> Value {
-    let (status, body) = send(request);
-    assert!(status.is_success(), "{status}: {body}");
-    body
 }
 
 /// A game between two people from `fen` after `moves` (each played with the seat to move's

@@ -13,16 +13,10 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::{Events, seat_token, send_json, start};
+use common::{Events, ok_json as ok, seat_token, send_json, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(30)).build().expect("client")
-}
-
-fn ok(request: reqwest::blocking::RequestBuilder) -> Value {
-    let (status, body) = send_json(request);
-    assert!(status.is_success(), "{status}: {body}");
-    body
 }
 
 fn moves(state: &Value) -> Vec<String> {

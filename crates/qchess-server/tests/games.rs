@@ -11,24 +11,10 @@ use serde_json::{Value, json};
 
 mod common;
 
-use common::{seat_token as seat, start};
+use common::{ok_json as ok, seat_token as seat, send_json as send, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(60)).build().expect("client")
-}
-
-/// Sends and reads the JSON answer with its status.
-fn send(request: RequestBuilder) -> (StatusCode, Value) {
-    let response = request.send().expect("the server answers");
-    let status = response.status();
-    let body: Value = response.json().expect("a JSON answer");
-    (status, body)
-}
-
-fn ok(request: RequestBuilder) -> Value {
-    let (status, body) = send(request);
-    assert!(status.is_success(), "{status}: {body}");
-    body
 }
 
 /// Asserts a 4xx in the server's error shape whose message says `says`.

@@ -5,7 +5,6 @@
 //! broken coupler are refused as the service refuses them, and circuits the runner routes with
 //! the calibration never do.
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use qchess_circuit::ir::{Circuit, Gate, QubitRole};
@@ -17,22 +16,16 @@ use qchess_route::target::presets::{FEZ_CONF, FEZ_PROPS};
 use qchess_route::target::{Target, ibm};
 use qchess_server::{ServerKey, ibm as stand_in};
 
+mod ibm_common;
+
 const KEY: &str = "ibm-cloud-key";
 
 /// Serves the IBM routes on their own thread; returns the base URL.
 fn start() -> String {
-    let options = stand_in::IbmOptions::new(Some(ServerKey::new(KEY).expect("a key")), Duration::from_secs(3600));
-    let (sender, receiver) = std::sync::mpsc::channel::<SocketAddr>();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
-            sender.send(listener.local_addr().expect("address")).expect("sends");
-            axum::serve(listener, stand_in::service::<()>(options)).await.expect("serves");
-        });
-    });
-    let addr = receiver.recv_timeout(Duration::from_secs(10)).expect("the server starts");
-    format!("http://{addr}")
+    ibm_common::start_with(stand_in::IbmOptions::new(
+        Some(ServerKey::new(KEY).expect("a key")),
+        Duration::from_secs(3600),
+    ))
 }
 
 fn config(base: &str, cache: Option<&std::path::Path>) -> IbmConfig {

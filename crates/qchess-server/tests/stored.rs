@@ -11,27 +11,15 @@ use qchess_remote::config::PollPolicy;
 use qchess_server::ServerConfig;
 use qchess_store::Location;
 use reqwest::StatusCode;
-use reqwest::blocking::{Client, RequestBuilder};
+use reqwest::blocking::Client;
 use serde_json::{Value, json};
 
 mod common;
 
-use common::{seat_token as seat, start};
+use common::{ok_json as ok, seat_token as seat, send_json as send, start};
 
 fn client() -> Client {
     Client::builder().timeout(Duration::from_secs(60)).build().expect("client")
-}
-
-fn send(request: RequestBuilder) -> (StatusCode, Value) {
-    let response = request.send().expect("the server answers");
-    let status = response.status();
-    (status, response.json().expect("a JSON answer"))
-}
-
-fn ok(request: RequestBuilder) -> Value {
-    let (status, body) = send(request);
-    assert!(status.is_success(), "{status}: {body}");
-    body
 }
 
 /// The stores to run on: a SQLite file, and PostgreSQL when given.

@@ -165,14 +165,7 @@ async fn evaluation(
     let value = replayed(record, permit, move |game| {
         Ok(match evaluate(&game, &limits)? {
             None => json!({ "over": true, "result": game.result().token() }),
-            Some(evaluation) => json!({
-                "over": false,
-                "to_move": evaluation.turn.to_string().to_lowercase(),
-                "score": evaluation.score,
-                "white_expected": evaluation.white_expected,
-                "best": evaluation.best.to_string(),
-                "depth": evaluation.depth,
-            }),
+            Some(evaluation) => Value::Object(evaluation_fields(&evaluation)),
         })
     })
     .await?;
@@ -198,17 +191,12 @@ async fn hint(
                     .take(HINT_MOVES)
                     .map(|(mv, value)| json!({ "move": mv.to_string(), "value": value, "squares": squares_of(mv) }))
                     .collect();
-                json!({
-                    "over": false,
-                    "to_move": evaluation.turn.to_string().to_lowercase(),
-                    "best": evaluation.best.to_string(),
-                    "squares": squares_of(&evaluation.best),
-                    "score": evaluation.score,
-                    "white_expected": evaluation.white_expected,
-                    "line": evaluation.line.iter().map(ToString::to_string).collect::<Vec<_>>(),
-                    "moves": moves,
-                    "depth": evaluation.depth,
-                })
+                let mut fields = evaluation_fields(&evaluation);
+                fields.insert("squares".into(), squares_of(&evaluation.best));
+                fields
+                    .insert("line".into(), json!(evaluation.line.iter().map(ToString::to_string).collect::<Vec<_>>()));
+                fields.insert("moves".into(), Value::Array(moves));
+                Value::Object(fields)
             }
         })
     })
@@ -248,6 +236,18 @@ async fn review(
 }
 
 /// The answer with the game's id and the ply it is about.
+/// What the evaluation and the hint both answer about a position.
+fn evaluation_fields(evaluation: &Evaluation) -> Map<String, Value> {
+    Map::from_iter([
+        ("over".to_owned(), json!(false)),
+        ("to_move".to_owned(), json!(evaluation.turn.to_string().to_lowercase())),
+        ("score".to_owned(), json!(evaluation.score)),
+        ("white_expected".to_owned(), json!(evaluation.white_expected)),
+        ("best".to_owned(), json!(evaluation.best.to_string())),
+        ("depth".to_owned(), json!(evaluation.depth)),
+    ])
+}
+
 fn with_id(mut value: Value, id: &str, ply: usize) -> Value {
     if let Value::Object(map) = &mut value {
         map.insert("id".to_owned(), Value::from(id));

@@ -89,6 +89,13 @@ pub fn send_json(request: reqwest::blocking::RequestBuilder) -> (reqwest::Status
     (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{status}: not JSON ({e}): {text}")))
 }
 
+/// Sends and reads the JSON answer, which must be a success.
+pub fn ok_json(request: reqwest::blocking::RequestBuilder) -> Value {
+    let (status, body) = send_json(request);
+    assert!(status.is_success(), "{status}: {body}");
+    body
+}
+
 /// The token of `side`'s seat (or `spectator`'s), from a new game's answer.
 pub fn seat_token(created: &Value, side: &str) -> String {
     let entry = if side == "spectator" { &created["spectator"] } else { &created["seats"][side] };

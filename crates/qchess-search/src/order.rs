@@ -128,7 +128,9 @@ impl MoveOrder {
         position: &Position,
         weights: &Weights,
     ) {
-        let keys: SmallVec<[f64; 64]> = moves.iter().map(|mv| self.key(mv, best, ply, position, weights)).collect();
+        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+        let keys: SmallVec<[f64; 64]> =
+            moves.iter().map(|mv| self.key(mv, best, &killers, position, weights)).collect();
         let order = best_first(&keys);
         let sorted: SmallVec<[LegalMove; 64]> = order.iter().map(|&index| moves[usize::from(index)]).collect();
         moves.copy_from_slice(&sorted);
@@ -151,8 +153,14 @@ impl MoveOrder {
 
     /// The ordering key of `mv` (higher first): the stored best move, then captures by
     /// expected gain, killers, then quiet moves by history.
-    fn key(&self, mv: &LegalMove, best: Option<LegalMove>, ply: usize, position: &Position, weights: &Weights) -> f64 {
-        let killers = self.killers.get(ply).copied().unwrap_or([None; 2]);
+    fn key(
+        &self,
+        mv: &LegalMove,
+        best: Option<LegalMove>,
+        killers: &[Option<LegalMove>; 2],
+        position: &Position,
+        weights: &Weights,
+    ) -> f64 {
         if Some(*mv) == best {
             1e12
         } else if is_capture(mv) {

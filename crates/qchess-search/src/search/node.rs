@@ -223,21 +223,40 @@ impl Run<'_> {
         {
             return eval - REVERSE_FUTILITY_MARGIN * f64::from(depth);
         }
-        let mut moves = board.game().legal_moves();
-        self.order.sort(&mut moves, stored.and_then(|e| e.best), ply, board.game().position(), &self.config.weights);
-        let alpha_before = alpha;
-        let mut best: Option<(LegalMove, f64)> = None;
         let futile =
             depth == 1 && static_eval.is_some_and(|eval| eval + FUTILITY_MARGIN <= alpha) && alpha.abs() < CERTAIN_WIN;
-        for (index, mv) in moves.iter().enumerate() {
-            let quiet = !is_capture(mv);
-            let quantum = !matches!(mv.typed.squares, MoveSquares::Standard { .. });
-            // Below the root, splits and merges are searched one ply shallower than standard
-            // moves and not at all at the last ply (they change no material there), and
-            // hopeless quiet moves are skipped at the last ply; the first move is always searched.
-            if index > 0 && quiet && depth == 1 && ((quantum && !in_danger && self.config.selective) || futile) {
-                continue;
+        // Below the root, splits and merges are searched one ply shallower than standard moves
+        // and not at all at the last ply (they change no material there), and hopeless quiet
+        // moves are skipped at the last ply: those are dropped before ordering.
+        let skipped =
+            |mv: &LegalMove| !is_capture(mv) && ((is_quantum(mv) && !in_danger && self.config.selective) || futile);
+        let mut moves = board.game().legal_moves();
+        let stored_best = stored.and_then(|e| e.best);
+        if depth == 1 && self.config.selective {
+            if moves.iter().any(|mv| !skipped(mv)) {
+                moves.retain(|mv| !skipped(mv) || Some(*mv) == stored_best);
+            } else {
+                // The first move is always searched: with every move skipped, the best alone.
+                self.order.sort(&mut moves, stored_best, ply, board.game().position(), &self.config.weights);
+                moves.truncate(1);
             }
+        }
+        // The stored best move goes first and the others are sorted only when it does not
+        // cut off: most nodes that have one end there, and ordering the rest is the dearer part.
+        let stored_first = stored_best.and_then(|best| moves.iter().position(|mv| *mv == best));
+        match stored_first {
+            Some(at) => moves[..=at].rotate_right(1),
+            None => self.order.sort(&mut moves, None, ply, board.game().position(), &self.config.weights),
+        }
+        let alpha_before = alpha;
+        let mut best: Option<(LegalMove, f64)> = None;
+        for index in 0..moves.len() {
+            if index == 1 && stored_first.is_some() {
+                self.order.sort(&mut moves[1..], None, ply, board.game().position(), &self.config.weights);
+            }
+            let mv = &moves[index];
+            let quiet = !is_capture(mv);
+            let quantum = is_quantum(mv);
             let late = self.config.selective
                 && quiet
                 && (quantum || index >= LATE_MOVE_INDEX)
@@ -341,6 +360,11 @@ impl Run<'_> {
         self.table.store(Entry { key, depth, score: to_table(best, ply), bound, best: best_move });
         best
     }
+}
+
+/// Whether a move is a split or a merge.
+fn is_quantum(mv: &LegalMove) -> bool {
+    !matches!(mv.typed.squares, MoveSquares::Standard { .. })
 }
 
 /// The score of an ended game for the side to move, `ply` plies below the root: a king

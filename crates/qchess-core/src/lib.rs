@@ -15,6 +15,7 @@
 //! ```
 
 mod bitboard;
+pub mod calendar;
 mod castling;
 pub mod classical;
 mod color;

@@ -118,7 +118,7 @@ impl IonqClient {
         shots: u64,
         deadline: Deadline,
     ) -> Result<JobResult, RemoteError> {
-        let job_id = self.submit_before(input, shots, deadline).await?;
+        let job_id = self.submit_before(input, shots, None, deadline).await?;
         self.wait_before(&job_id, deadline).await?;
         let probabilities = self.probabilities_before(&job_id, input.qubits, deadline).await?;
         Ok(JobResult { job_id, shots, probabilities })
@@ -143,7 +143,7 @@ impl IonqClient {
 
     /// Submits a job and returns its id.
     pub async fn submit(&self, input: &IonqCircuit, shots: u64) -> Result<String, RemoteError> {
-        self.submit_before(input, shots, self.deadline()).await
+        self.submit_before(input, shots, None, self.deadline()).await
     }
 
     /// The overall timeout from now.
@@ -151,8 +151,16 @@ impl IonqClient {
         Deadline::after(self.config.overall_timeout())
     }
 
-    async fn submit_before(&self, input: &IonqCircuit, shots: u64, deadline: Deadline) -> Result<String, RemoteError> {
-        let request = self.job_request(input, shots)?;
+    /// Submits a job, named when `name` is given, within `deadline`; returns its id.
+    async fn submit_before(
+        &self,
+        input: &IonqCircuit,
+        shots: u64,
+        name: Option<&str>,
+        deadline: Deadline,
+    ) -> Result<String, RemoteError> {
+        let mut request = self.job_request(input, shots)?;
+        request.name = name.map(str::to_owned);
         let body = serde_json::to_vec(&request)
             .map_err(|e| RemoteError::MalformedResponse { what: "writing the job".into(), detail: e.to_string() })?;
         let answer =
@@ -340,17 +348,7 @@ impl IonqClient {
         name: &str,
         deadline: Deadline,
     ) -> Result<String, RemoteError> {
-        let mut request = self.job_request(input, shots)?;
-        request.name = Some(name.to_owned());
-        let body = serde_json::to_vec(&request)
-            .map_err(|e| RemoteError::MalformedResponse { what: "writing the job".into(), detail: e.to_string() })?;
-        let answer =
-            self.send("submitting the job", Method::POST, &self.config.jobs_url(), Some(body), deadline).await?;
-        let created: JobCreated = parse(&answer, "submitting the job")?;
-        if created.id.is_empty() {
-            return Err(malformed("submitting the job", "the job id is empty"));
-        }
-        Ok(created.id)
+        self.submit_before(input, shots, Some(name), deadline).await
     }
 
     /// The id of the job named `name` among the newest `within` jobs the provider lists

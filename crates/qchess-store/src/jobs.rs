@@ -2,6 +2,7 @@
 //! is sent ([`JobState::Reserved`]) to its results, and [`GameJournal`], the board's
 //! [`JobJournal`] over them.
 
+use qchess_core::calendar::CivilDate;
 use qchess_remote::JobResult;
 use qchess_remote::journal::{JobEnd, JobJournal, JobKey, JobProgress, JournalError, Recorded, Watch};
 use qchess_remote::probabilities::Probabilities;
@@ -132,18 +133,8 @@ impl JobRow {
 /// `2026-11-26 14:03:43 UTC` of ms since 1970.
 pub fn utc_time(ms: i64) -> String {
     let seconds = ms.div_euclid(1000);
-    let days = seconds.div_euclid(86_400);
     let of_day = seconds.rem_euclid(86_400);
-    // Howard Hinnant's days-to-civil algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let CivilDate { year, month, day } = CivilDate::from_unix_seconds(seconds);
     format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", of_day / 3600, of_day / 60 % 60, of_day % 60)
 }
 

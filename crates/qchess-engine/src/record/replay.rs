@@ -47,19 +47,10 @@ impl RecordInfo {
     }
 }
 
-/// `YYYY.MM.DD` of a day counted from 1970-01-01 (the civil calendar, proleptic Gregorian).
+/// `YYYY.MM.DD` of a day counted from 1970-01-01.
 fn pgn_date(days: u64) -> String {
-    // Howard Hinnant's days-to-civil algorithm, on days since 0000-03-01.
-    let z = days + 719_468;
-    let era = z / 146_097;
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + u64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
+    let date = qchess_core::calendar::CivilDate::from_days_since_epoch(i64::try_from(days).unwrap_or(i64::MAX / 2));
+    format!("{:04}.{:02}.{:02}", date.year, date.month, date.day)
 }
 
 /// Why a record could not be replayed.

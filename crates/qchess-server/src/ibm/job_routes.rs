@@ -7,6 +7,7 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use qchess_core::calendar::CivilDate;
 use serde_json::{Value, json};
 
 use super::noise::{Calibration, IbmNoise};
@@ -85,16 +86,7 @@ fn stored(tokens: &Tokens, id: &str) -> Result<jobs::Job, Box<Response>> {
 fn iso_time(seconds: f64) -> String {
     let whole = seconds.max(0.0) as u64;
     let (days, rest) = (whole / 86_400, whole % 86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
+    let CivilDate { year, month, day } = CivilDate::from_days_since_epoch(days as i64);
     let millis = ((seconds.fract()) * 1000.0) as u32;
     format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z", rest / 3600, rest / 60 % 60, rest % 60)
 }

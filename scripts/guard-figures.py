@@ -158,11 +158,11 @@ GUARDS = [
 # `qchess bench` workloads whose table row the README states: (workload, excerpt of the row,
 # median microseconds per move, games per second or None, peak RSS MiB).
 BENCH_ROWS = [
-    ("fixed", "fixed                2800       0.62      1.27", 0.62, 108388, 5.0),
-    ("random-default", "random-default      57659       2.05      4.17", 2.05, 7728, 11.8),
-    ("random-split-heavy", "random-split-heavy  59398       3.40     37.02", 3.40, 3070, 12.0),
-    ("random-no-merge", "random-no-merge     57349       2.02      3.92", 2.02, 7947, 12.0),
-    ("growth", "growth                 33     148.75  13090.72", 148.75, None, 54.1),
+    ("fixed", "fixed                2800       1.05      2.28", 1.05, 63321, 7.0),
+    ("random-default", "random-default      57659       2.16      5.60", 2.16, 6825, 13.8),
+    ("random-split-heavy", "random-split-heavy  59398       3.71     49.12", 3.71, 2623, 14.0),
+    ("random-no-merge", "random-no-merge     57349       1.93      4.62", 1.93, 7787, 14.0),
+    ("growth", "growth                 33     226.17  19113.75", 226.17, None, 98.7),
 ]
 
 # The routing table's rows over all 24 circuits of a device (Routing onto devices, "One run"):

@@ -43,13 +43,13 @@ impl RecordInfo {
     #[must_use]
     pub fn dated_today(self) -> RecordInfo {
         let seconds = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        RecordInfo { date: pgn_date(seconds / 86_400), ..self }
+        RecordInfo { date: pgn_date(i64::try_from(seconds / 86_400).unwrap_or(0)), ..self }
     }
 }
 
 /// `YYYY.MM.DD` of a day counted from 1970-01-01.
-fn pgn_date(days: u64) -> String {
-    let date = qchess_core::calendar::CivilDate::from_days_since_epoch(i64::try_from(days).unwrap_or(i64::MAX / 2));
+fn pgn_date(days: i64) -> String {
+    let date = qchess_core::calendar::CivilDate::from_days_since_epoch(days);
     format!("{:04}.{:02}.{:02}", date.year, date.month, date.day)
 }
 

@@ -228,8 +228,7 @@ impl Run<'_> {
         // Below the root, splits and merges are searched one ply shallower than standard moves
         // and not at all at the last ply (they change no material there), and hopeless quiet
         // moves are skipped at the last ply: those are dropped before ordering.
-        let skipped =
-            |mv: &LegalMove| !is_capture(mv) && ((is_quantum(mv) && !in_danger && self.config.selective) || futile);
+        let skipped = |mv: &LegalMove| !is_capture(mv) && ((is_quantum(mv) && !in_danger) || futile);
         let mut moves = board.game().legal_moves();
         let stored_best = stored.and_then(|e| e.best);
         if depth == 1 && self.config.selective {

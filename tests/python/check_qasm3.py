@@ -17,10 +17,9 @@ from qiskit import ClassicalRegister, QuantumCircuit, QuantumRegister, transpile
 from qiskit.transpiler import CouplingMap
 from qiskit.quantum_info import Statevector
 
-from check_sim import aer_probabilities, ghz, qft, random_circuit
-from qchess_helpers import Report, goodness_of_fit, probabilities_vector, run_qchess
+from check_sim import aer_probabilities, check_exact, ghz, qft, random_circuit
+from qchess_helpers import Report, goodness_of_fit, run_qchess
 
-TOLERANCE = 1e-9
 SHOTS = 4000
 
 
@@ -130,14 +129,7 @@ def run() -> Report:
         for name, qc in circuits:
             path = Path(tmp) / f"{name}.qasm3"
             path.write_text(qiskit.qasm3.dumps(qc))
-            expected = aer_probabilities(qc)
-            try:
-                exact = run_qchess("sim", str(path), "--exact")
-                ours = probabilities_vector(exact["probabilities"], exact["qubits"])
-                error = float(np.max(np.abs(ours - expected)))
-                report.check(f"exact   {name}", exact["qubits"] == qc.num_qubits and error < TOLERANCE, f"max |dp| = {error:.2e}")
-            except AssertionError as failure:
-                report.check(f"exact   {name}", False, str(failure))
+            check_exact(report, name, qc, path)
 
         # ISA circuits over physical qubits of a 156-qubit line: `qchess sim` runs the qubits used.
         for name, qc in [("ghz_6", ghz(6)), ("random_5q_19", random_circuit(5, 40, 19))]:

@@ -77,6 +77,20 @@ def aer_probabilities(qc: QuantumCircuit) -> np.ndarray:
     return np.abs(np.asarray(state)) ** 2
 
 
+def check_exact(report: Report, name: str, qc: QuantumCircuit, path: Path) -> np.ndarray:
+    """`qchess sim --exact` on `qc` as written at `path` against aer's probabilities, which it
+    returns for the checks that follow."""
+    expected = aer_probabilities(qc)
+    try:
+        exact = run_qchess("sim", str(path), "--exact")
+        ours = probabilities_vector(exact["probabilities"], exact["qubits"])
+        error = float(np.max(np.abs(ours - expected)))
+        report.check(f"exact   {name}", exact["qubits"] == qc.num_qubits and error < TOLERANCE, f"max |dp| = {error:.2e}")
+    except AssertionError as failure:
+        report.check(f"exact   {name}", False, str(failure))
+    return expected
+
+
 def feed_forward() -> tuple[str, int]:
     """Mid-circuit measurement, a classical condition and a reset, written by hand (Qiskit's
     exporter does not write `if`), with its final qubits measured into a second register."""
@@ -102,14 +116,7 @@ def run() -> Report:
         for name, qc in circuits:
             path = Path(tmp) / f"{name}.qasm"
             path.write_text(qiskit.qasm2.dumps(qc))
-            expected = aer_probabilities(qc)
-            try:
-                exact = run_qchess("sim", str(path), "--exact")
-                ours = probabilities_vector(exact["probabilities"], exact["qubits"])
-                error = float(np.max(np.abs(ours - expected)))
-                report.check(f"exact   {name}", exact["qubits"] == qc.num_qubits and error < TOLERANCE, f"max |dp| = {error:.2e}")
-            except AssertionError as failure:
-                report.check(f"exact   {name}", False, str(failure))
+            expected = check_exact(report, name, qc, path)
 
             if qc.num_qubits <= 12:
                 measured = qc.copy()

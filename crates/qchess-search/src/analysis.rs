@@ -13,6 +13,7 @@ use qchess_core::{AlgebraicMove, Color, Notation};
 use qchess_engine::Game;
 use qchess_engine::record::{GameRecord, ReplayError};
 use std::fmt;
+use std::sync::Arc;
 
 use crate::{CERTAIN_WIN, SearchConfig, SearchControl, SearchError, SearchInfo, SearchLimits, Searcher};
 
@@ -110,6 +111,10 @@ pub enum AnalysisError {
     /// The game is over or has no legal move: there is nothing to evaluate.
     #[error("the game is over; there is no move to evaluate")]
     Over,
+    /// The analysis was stopped (its [`SearchControl`]) before it finished: what it had
+    /// found would be judged on unfinished searches.
+    #[error("the analysis was stopped before it finished")]
+    Stopped,
     /// The played action is no move the search plays (a measurement of the checkmate rules).
     #[error("ply {ply}: `{mv}` is not a move the search judges")]
     NotAMove {
@@ -141,17 +146,18 @@ pub struct Evaluation {
     pub depth: u32,
 }
 
-/// Evaluates `game`'s position within `limits` (every root move gets its exact value).
+/// Evaluates `game`'s position within `limits` (every root move gets its exact value), until
+/// `control` says stop.
 pub fn evaluate_position(
     game: &Game,
     config: SearchConfig,
     limits: &SearchLimits,
+    control: &Arc<SearchControl>,
 ) -> Result<Evaluation, AnalysisError> {
     if game.is_over() {
         return Err(AnalysisError::Over);
     }
-    let found = root_values(game, config, limits, &[])
-        .map_err(|source| AnalysisError::Search { ply: game.moves().len() + 1, source })?;
+    let found = root_values(game, config, limits, &[], control)?;
     let turn = game.turn();
     let white_expected =
         if turn == Color::White { expected_score(found.score) } else { 1.0 - expected_score(found.score) };
@@ -166,15 +172,23 @@ pub fn evaluate_position(
     })
 }
 
-/// A search of every root move (or of `only` those) with exact values.
+/// A search of every root move (or of `only` those) with exact values; [`SearchError`]'s
+/// place is taken by [`AnalysisError::Stopped`] when `control` stopped it.
 fn root_values(
     game: &Game,
     config: SearchConfig,
     limits: &SearchLimits,
     only: &[AlgebraicMove],
-) -> Result<SearchInfo, SearchError> {
+    control: &Arc<SearchControl>,
+) -> Result<SearchInfo, AnalysisError> {
     let limits = SearchLimits { every_root_value: true, ..*limits };
-    Searcher::new(config).search_with(game, &limits, only, &SearchControl::new(), &mut |_| {})
+    let found = Searcher::new(config)
+        .search_with(game, &limits, only, control, &mut |_| {})
+        .map_err(|source| AnalysisError::Search { ply: game.moves().len() + 1, source })?;
+    if control.is_stopped() {
+        return Err(AnalysisError::Stopped);
+    }
+    Ok(found)
 }
 
 /// How one move of a game was judged.
@@ -204,16 +218,17 @@ pub struct MoveReview {
     pub depth: u32,
 }
 
-/// Judges the move `played` in `game` (the position before it) from a search within `limits`.
+/// Judges the move `played` in `game` (the position before it) from a search within `limits`,
+/// until `control` says stop.
 pub fn review_move(
     game: &Game,
     played: &Notation,
     config: SearchConfig,
     limits: &SearchLimits,
+    control: &Arc<SearchControl>,
 ) -> Result<MoveReview, AnalysisError> {
     let ply = game.moves().len() + 1;
-    let error = |source| AnalysisError::Search { ply, source };
-    let found = root_values(game, config, limits, &[]).map_err(error)?;
+    let found = root_values(game, config, limits, &[], control)?;
     let mut values = found.root_values.clone();
     let mut depth = found.depth;
     // A move the full search could not hold (past the state budget) is searched on its own.
@@ -222,7 +237,7 @@ pub fn review_move(
             Notation::Move(mv) | Notation::Pair(mv, _) => *mv,
             _ => return Err(AnalysisError::NotAMove { ply, mv: played.to_string() }),
         };
-        let alone = root_values(game, config, limits, &[first]).map_err(error)?;
+        let alone = root_values(game, config, limits, &[first], control)?;
         values.extend(alone.root_values.into_iter().filter(|(mv, _)| same_notation(mv, played)));
         depth = depth.min(alone.depth);
     }
@@ -248,11 +263,13 @@ pub fn review_move(
 }
 
 /// Judges every move of a game record (the checkmate rules' measurements aside), each from a
-/// search within `limits`; `progress` hears of each move as it is judged.
+/// search within `limits`, until `control` says stop; `progress` hears of each move as it is
+/// judged.
 pub fn review_game(
     record: &GameRecord,
     config: SearchConfig,
     limits: &SearchLimits,
+    control: &Arc<SearchControl>,
     progress: &mut dyn FnMut(&MoveReview),
 ) -> Result<Vec<MoveReview>, AnalysisError> {
     let game = record.replay().map_err(|e| AnalysisError::Replay(Box::new(e)))?;
@@ -274,7 +291,7 @@ pub fn review_game(
         if !matches!(mv, Notation::Move(_) | Notation::Pair(..)) {
             continue;
         }
-        let review = review_move(&game, mv, config, limits)?;
+        let review = review_move(&game, mv, config, limits, control)?;
         progress(&review);
         reviews.push(review);
     }

@@ -5,9 +5,9 @@ mod common;
 use common::game;
 use qchess_core::Notation;
 use qchess_search::analysis::{
-    BLUNDER, INACCURACY, Judgement, MISTAKE, evaluate_position, expected_score, review_game, review_move,
+    AnalysisError, BLUNDER, INACCURACY, Judgement, MISTAKE, evaluate_position, expected_score, review_game, review_move,
 };
-use qchess_search::{SearchConfig, SearchLimits, WIN};
+use qchess_search::{SearchConfig, SearchControl, SearchLimits, WIN};
 
 fn notation(text: &str) -> Notation {
     text.parse().unwrap()
@@ -34,11 +34,13 @@ fn expected_scores_and_judgements_follow_the_thresholds() {
 fn taking_the_rook_is_best_and_leaving_the_queen_en_prise_a_blunder() {
     let position = game("3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", &[]);
     let limits = SearchLimits::depth(2);
-    let best = review_move(&position, &notation("d1xd8"), SearchConfig::default(), &limits).unwrap();
+    let best =
+        review_move(&position, &notation("d1xd8"), SearchConfig::default(), &limits, &SearchControl::new()).unwrap();
     assert_eq!(best.judgement, Judgement::Best, "{best:?}");
     assert_eq!(best.loss, 0.0);
     assert!(best.before > 400.0);
-    let blunder = review_move(&position, &notation("e1f2"), SearchConfig::default(), &limits).unwrap();
+    let blunder =
+        review_move(&position, &notation("e1f2"), SearchConfig::default(), &limits, &SearchControl::new()).unwrap();
     assert_eq!(blunder.judgement, Judgement::Blunder, "{blunder:?}");
     assert_eq!(blunder.best.map(|mv| mv.to_string()), Some("d1xd8".to_owned()));
     assert!(blunder.after < -400.0, "{blunder:?}");
@@ -51,7 +53,9 @@ fn taking_the_rook_is_best_and_leaving_the_queen_en_prise_a_blunder() {
 fn a_split_that_might_lose_the_queen_is_scored_by_its_probability() {
     let position = game("8/8/8/1k6/1r6/8/8/Q3K3 w - - 0 1", &[]);
     let limits = SearchLimits::depth(2);
-    let value = |mv: &str| review_move(&position, &notation(mv), SearchConfig::default(), &limits).unwrap().after;
+    let value = |mv: &str| {
+        review_move(&position, &notation(mv), SearchConfig::default(), &limits, &SearchControl::new()).unwrap().after
+    };
     let (safe, half, hanging) = (value("a1a2"), value("a1^a2a4"), value("a1a4"));
     assert!(safe > half && half > hanging, "safe {safe}, half {half}, hanging {hanging}");
     // Half the queen is about half of what losing all of it costs.
@@ -62,7 +66,8 @@ fn a_split_that_might_lose_the_queen_is_scored_by_its_probability() {
 #[test]
 fn a_position_evaluation_gives_every_move_and_white_expected_score() {
     let position = game("3r4/8/8/8/8/8/k7/3Q3K b - - 0 1", &[]);
-    let evaluation = evaluate_position(&position, SearchConfig::default(), &SearchLimits::depth(2)).unwrap();
+    let evaluation =
+        evaluate_position(&position, SearchConfig::default(), &SearchLimits::depth(2), &SearchControl::new()).unwrap();
     assert_eq!(evaluation.best.to_string(), "d8xd1");
     assert!(evaluation.white_expected < 0.5);
     assert_eq!(evaluation.moves.len(), position.legal_moves().len());
@@ -74,9 +79,28 @@ fn a_game_review_judges_every_move_and_marks_the_blunder() {
     let played = game("3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", &["e1f2", "d8xd1", "f2e3"]);
     let record = qchess_engine::record::GameRecord::from_game(&played, &Default::default());
     let mut heard = 0;
-    let reviews = review_game(&record, SearchConfig::default(), &SearchLimits::depth(2), &mut |_| heard += 1).unwrap();
+    let reviews =
+        review_game(&record, SearchConfig::default(), &SearchLimits::depth(2), &SearchControl::new(), &mut |_| {
+            heard += 1
+        })
+        .unwrap();
     assert_eq!((reviews.len(), heard), (3, 3));
     assert_eq!(reviews[0].judgement, Judgement::Blunder);
     assert_eq!(reviews[1].judgement, Judgement::Best);
     assert_eq!(reviews.iter().map(|r| r.ply).collect::<Vec<_>>(), vec![1, 2, 3]);
+}
+
+#[test]
+fn a_stopped_analysis_says_so_instead_of_judging_on_unfinished_searches() {
+    let played = game("3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", &["e1f2", "d8xd1", "f2e3"]);
+    let record = qchess_engine::record::GameRecord::from_game(&played, &Default::default());
+    let control = SearchControl::new();
+    control.stop();
+    let limits = SearchLimits::depth(2);
+    let stopped = evaluate_position(&played, SearchConfig::default(), &limits, &control);
+    assert!(matches!(stopped, Err(AnalysisError::Stopped)), "{stopped:?}");
+    let mut heard = 0;
+    let review = review_game(&record, SearchConfig::default(), &limits, &control, &mut |_| heard += 1);
+    assert!(matches!(review, Err(AnalysisError::Stopped)), "{review:?}");
+    assert_eq!(heard, 0);
 }

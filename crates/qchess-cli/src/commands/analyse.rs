@@ -11,7 +11,7 @@ use anyhow::Result;
 use qchess_core::Color;
 use qchess_engine::record::{FileError, GameRecord};
 use qchess_search::analysis::{AnalysisError, Judgement, MoveReview, review_game};
-use qchess_search::{CERTAIN_WIN, SearchConfig, SearchLimits, WIN};
+use qchess_search::{CERTAIN_WIN, SearchConfig, SearchControl, SearchLimits, WIN};
 use serde_json::{Value, json};
 
 use crate::exit::{bad_input, bad_input_at};
@@ -40,10 +40,12 @@ pub fn run(args: Args, json: bool) -> Result<()> {
         Some(depth) => SearchLimits::depth(depth),
         None => SearchLimits::movetime(Duration::from_millis(args.movetime)),
     };
-    let reviews = review_game(&record, SearchConfig::default(), &limits, &mut |_| {}).map_err(|e| match e {
-        AnalysisError::Replay(_) => bad_input_at(format!("--record {}", args.record.display()), e),
-        other => anyhow::Error::new(other),
-    })?;
+    let reviews = review_game(&record, SearchConfig::default(), &limits, &SearchControl::new(), &mut |_| {}).map_err(
+        |e| match e {
+            AnalysisError::Replay(_) => bad_input_at(format!("--record {}", args.record.display()), e),
+            other => anyhow::Error::new(other),
+        },
+    )?;
     let limit = match args.depth {
         Some(depth) => format!("{depth} plies per position"),
         None => format!("{} ms per position", args.movetime),

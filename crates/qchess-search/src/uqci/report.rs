@@ -5,7 +5,7 @@ use qchess_engine::Game;
 use qchess_engine::record::GameRecord;
 
 use crate::analysis::{MoveReview, review_move};
-use crate::{CERTAIN_WIN, SearchConfig, SearchInfo, SearchLimits, WIN};
+use crate::{CERTAIN_WIN, SearchConfig, SearchControl, SearchInfo, SearchLimits, WIN};
 
 /// A score as UQCI writes it: `cp N`, or `mate N` for a certain king capture N moves on
 /// (negative when the side to move's king is captured).
@@ -71,7 +71,8 @@ pub fn judge_last_move(game: &Game, config: SearchConfig, limits: &SearchLimits)
     record.mode_changes.retain(|change| change.before_ply <= moves);
     record.result = qchess_engine::GameResult::Ongoing;
     let judged = record.replay().map_err(|e| qchess_core::text::with_causes(&e)).and_then(|before| {
-        review_move(&before, &last.declared, config, limits).map_err(|e| qchess_core::text::with_causes(&e))
+        review_move(&before, &last.declared, config, limits, &SearchControl::new())
+            .map_err(|e| qchess_core::text::with_causes(&e))
     });
     Some(match judged {
         Ok(review) => judgement_line(&review),

@@ -10,7 +10,8 @@
 //!   for each marked move the board before it.
 //!
 //! Each takes `movetime` (milliseconds per position, 10 to 10000; 300 by default) or `depth`
-//! (1 to 8 plies). The game's record is read from the game store as of its last change (a
+//! (1 to 8 plies, each position searched for at most the longest move time, 10 s, however far
+//! it got by then). The game's record is read from the game store as of its last change (a
 //! move still waiting for its provider's job is not in it yet) and the searches run on a copy
 //! replayed from it, so the game's own thread is never held up. A game that is over has no
 //! evaluation or hint: `over` is true and there is no move.
@@ -20,7 +21,8 @@
 //! work out from the game's record with any engine, so keeping it from the players of a game
 //! between two people would protect nothing. Its searches take a processor each for up to
 //! their limit (a review, one limit per move), so the server runs at most four per processor
-//! at once and answers 429 while that many are running.
+//! at once and answers 429 while that many are running. A request whose client goes away
+//! stops its search (a review, before its next move), which frees its place.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -33,7 +35,7 @@ use qchess_core::{Notation, Square};
 use qchess_engine::Game;
 use qchess_engine::record::GameRecord;
 use qchess_search::analysis::{Evaluation, MoveReview, evaluate_position, review_game};
-use qchess_search::{SearchConfig, SearchLimits};
+use qchess_search::{SearchConfig, SearchControl, SearchLimits};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -45,6 +47,10 @@ use crate::error::ApiError;
 
 /// Milliseconds per position when the request names no limit.
 const DEFAULT_MOVETIME_MS: u64 = 300;
+
+/// The longest a request may search one position, in milliseconds: the largest `movetime`,
+/// and the bound on a `depth`.
+const MAX_MOVETIME_MS: u64 = 10_000;
 
 /// Moves listed with their values in a hint.
 const HINT_MOVES: usize = 5;
@@ -69,14 +75,19 @@ impl LimitQuery {
     fn limits(&self) -> Result<SearchLimits, ApiError> {
         match (self.depth, self.movetime) {
             (Some(_), Some(_)) => Err(ApiError::bad_request("give depth or movetime, not both")),
-            (Some(depth), None) if (1..=8).contains(&depth) => Ok(SearchLimits::depth(depth)),
+            (Some(depth), None) if (1..=8).contains(&depth) => Ok(SearchLimits {
+                movetime: Some(Duration::from_millis(MAX_MOVETIME_MS)),
+                ..SearchLimits::depth(depth)
+            }),
             (Some(depth), None) => Err(ApiError::bad_request(format!("depth: {depth} is not from 1 to 8"))),
             (None, movetime) => {
                 let ms = movetime.unwrap_or(DEFAULT_MOVETIME_MS);
-                if (10..=10_000).contains(&ms) {
+                if (10..=MAX_MOVETIME_MS).contains(&ms) {
                     Ok(SearchLimits::movetime(Duration::from_millis(ms)))
                 } else {
-                    Err(ApiError::bad_request(format!("movetime: {ms} is not from 10 to 10000 milliseconds")))
+                    Err(ApiError::bad_request(format!(
+                        "movetime: {ms} is not from 10 to {MAX_MOVETIME_MS} milliseconds"
+                    )))
                 }
             }
         }
@@ -123,16 +134,29 @@ async fn prepare(
     Ok(Prepared { limits, record: qchess_store::replay::export(&stored), permit })
 }
 
-/// Runs `work` on the blocking pool with the game replayed from `record`, holding `permit`.
+/// Stops a search when the request it serves ends: answered, or dropped because its client
+/// went away (the server then drops the request's handler).
+struct StopOnDrop(Arc<SearchControl>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// Runs `work` on the blocking pool with the game replayed from `record`, holding `permit`,
+/// with a control that stops it when this request is dropped.
 async fn replayed<T: Send + 'static>(
     record: GameRecord,
     permit: OwnedSemaphorePermit,
-    work: impl FnOnce(Game) -> Result<T, ApiError> + Send + 'static,
+    work: impl FnOnce(Game, &Arc<SearchControl>) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
+    let control = SearchControl::new();
+    let _stop = StopOnDrop(control.clone());
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let game = record.replay().map_err(|e| internal(&e))?;
-        work(game)
+        work(game, &control)
     })
     .await
     .map_err(|_| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, "the analysis stopped unexpectedly"))?
@@ -146,11 +170,11 @@ fn internal(error: &(dyn std::error::Error + 'static)) -> ApiError {
 }
 
 /// The evaluation of `game`, or `None` when it is over.
-fn evaluate(game: &Game, limits: &SearchLimits) -> Result<Option<Evaluation>, ApiError> {
+fn evaluate(game: &Game, limits: &SearchLimits, control: &Arc<SearchControl>) -> Result<Option<Evaluation>, ApiError> {
     if game.is_over() {
         return Ok(None);
     }
-    evaluate_position(game, SearchConfig::default(), limits).map(Some).map_err(|e| internal(&e))
+    evaluate_position(game, SearchConfig::default(), limits, control).map(Some).map_err(|e| internal(&e))
 }
 
 /// `GET /api/games/{id}/evaluation`.
@@ -162,8 +186,8 @@ async fn evaluation(
 ) -> Result<Json<Value>, ApiError> {
     let Prepared { limits, record, permit } = prepare(&state, &id, &caller, query).await?;
     let ply = record.moves.len();
-    let value = replayed(record, permit, move |game| {
-        Ok(match evaluate(&game, &limits)? {
+    let value = replayed(record, permit, move |game, control| {
+        Ok(match evaluate(&game, &limits, control)? {
             None => json!({ "over": true, "result": game.result().token() }),
             Some(evaluation) => Value::Object(evaluation_fields(&evaluation)),
         })
@@ -181,8 +205,8 @@ async fn hint(
 ) -> Result<Json<Value>, ApiError> {
     let Prepared { limits, record, permit } = prepare(&state, &id, &caller, query).await?;
     let ply = record.moves.len();
-    let value = replayed(record, permit, move |game| {
-        Ok(match evaluate(&game, &limits)? {
+    let value = replayed(record, permit, move |game, control| {
+        Ok(match evaluate(&game, &limits, control)? {
             None => json!({ "over": true, "result": game.result().token() }),
             Some(evaluation) => {
                 let moves: Vec<Value> = evaluation
@@ -213,8 +237,9 @@ async fn review(
 ) -> Result<Json<Value>, ApiError> {
     let Prepared { limits, record, permit } = prepare(&state, &id, &caller, query).await?;
     let ply = record.moves.len();
-    let value = replayed(record.clone(), permit, move |game| {
-        let reviews = review_game(&record, SearchConfig::default(), &limits, &mut |_| {}).map_err(|e| internal(&e))?;
+    let value = replayed(record.clone(), permit, move |game, control| {
+        let reviews =
+            review_game(&record, SearchConfig::default(), &limits, control, &mut |_| {}).map_err(|e| internal(&e))?;
         let boards = boards_before_each_move(game);
         let moves: Vec<Value> = reviews
             .iter()

@@ -43,13 +43,15 @@ pub(crate) struct Tracker {
     pub end: Option<GameEnd>,
     /// The board drawn when every square was measured (fifty-move rule, repetition).
     pub measured: Option<Bitboard>,
+    /// With `measured`: each king's probability of being present (white, black) just before.
+    pub kings_before_measurement: Option<[f64; 2]>,
 }
 
 impl Tracker {
     /// The state at the start of a game.
     pub fn start(position: Position) -> Tracker {
         let count_at_reset = piece_count(position.probabilities());
-        Tracker { position, ply: 0, count_at_reset, end: None, measured: None }
+        Tracker { position, ply: 0, count_at_reset, end: None, measured: None, kings_before_measurement: None }
     }
 
     /// Whether every square is certain and no full-board measurement was made: only such
@@ -132,6 +134,7 @@ impl Tracker {
         self.count_at_reset = count_at_reset;
         self.end = None;
         self.measured = None;
+        self.kings_before_measurement = None;
         Ok(changed)
     }
 
@@ -160,7 +163,15 @@ impl Tracker {
         }
         fen.castling = keep_standing_rights(&fen, &SquareProbabilities::classical(measured));
         let position = Position::new(fen, SquareProbabilities::classical(measured))?;
-        Ok(Tracker { position, measured: Some(measured), ..self.clone() })
+        let kings_before_measurement = Some(Color::ALL.map(|color| self.king_presence(color)));
+        Ok(Tracker { position, measured: Some(measured), kings_before_measurement, ..self.clone() })
+    }
+
+    /// The probability that `color`'s king is present: the sum over the squares its label is
+    /// on, since the king stands on at most one of them in each basis state.
+    pub fn king_presence(&self, color: Color) -> f64 {
+        let squares = self.position.squares_of(Piece::new(color, Role::King));
+        squares.into_iter().map(|square| self.position.probability(square)).sum::<f64>().min(1.0)
     }
 }
 

@@ -3,7 +3,7 @@
 //! depth-limited expectimax value that a full-width search of every move and every outcome
 //! gives, whatever windows its chance nodes derive.
 
-use qchess_core::{Bitboard, Fen};
+use qchess_core::{Bitboard, Color, Fen};
 use qchess_engine::ai::RandomMover;
 use qchess_engine::{EndReason, Game, GameOptions, GameResult};
 use qchess_search::branch::for_each_outcome;
@@ -23,10 +23,14 @@ fn full_width(game: &mut Game, depth: i32, quiescence: i32, ply: usize, nodes: &
         return None;
     }
     if let Some(end) = game.end() {
-        if matches!(end.reason, EndReason::FiftyMoveRule | EndReason::ThreefoldRepetition) {
-            return Some(0.0);
-        }
         let win = WIN - ply as f64;
+        // A claim is worth its expected result: P(only the mover's king found) less P(only
+        // the other's), the difference of the two kings' presence before the measurement.
+        if matches!(end.reason, EndReason::FiftyMoveRule | EndReason::ThreefoldRepetition) {
+            let kings = game.kings_before_measurement().expect("a claim measured the board");
+            let (white, black) = (kings[0], kings[1]);
+            return Some(if game.turn() == Color::White { white - black } else { black - white } * win);
+        }
         return Some(match end.result {
             result if result == GameResult::win_for(game.turn()) => win,
             result if result == GameResult::win_for(!game.turn()) => -win,

@@ -78,6 +78,23 @@ fn chance_nodes_weigh_outcomes_by_their_exact_probabilities() {
 
 /// Material only, at the classical values (pawn 100, knight 310, bishop 330, rook 500, queen
 /// 900) that the expected values in these tests are worked out with.
+/// A fifty-move claim scores its expected result, not a draw: Black, with half its king left
+/// (split to d8 and f8, the d8 half taken by the rook), must let the counter reach 100, and
+/// the board is then measured: Black loses when its king is not found, half the time.
+#[test]
+fn a_fifty_move_claim_scores_the_kings_chances_before_the_measurement() {
+    let position = game("4k3/8/8/8/8/8/8/3RK3 b - - 97 60", &["e8^d8f8", "d1xd8"]);
+    assert_eq!(position.fifty_move_counter(), 99);
+    let found = search(&position, 2);
+    let expected = -0.5 * (WIN - 1.0);
+    assert!((found.score - expected).abs() < 1e-6, "{} against {expected}", found.score);
+    // White, a ply before, takes the half king for that chance rather than wait.
+    let before = game("4k3/8/8/8/8/8/8/3RK3 b - - 97 60", &["e8^d8f8"]);
+    let white = search(&before, 3);
+    assert_eq!(white.best.notation.to_string(), "d1xd8", "{white:?}");
+    assert!(white.score >= 0.5 * (WIN - 2.0) - 1e-6, "{}", white.score);
+}
+
 fn classical_material() -> Weights {
     Weights { material: [100.0, 310.0, 330.0, 500.0, 900.0], ..Weights::material_only() }
 }

@@ -270,6 +270,14 @@ impl Game {
         self.tracker.measured
     }
 
+    /// With [`measured_board`](Self::measured_board): each king's probability of being present
+    /// (white, black) just before the measurement. The claim's result was drawn from those:
+    /// whatever the kings' correlation, White's expected score from it was
+    /// `(1 + white - black) / 2`.
+    pub fn kings_before_measurement(&self) -> Option<[f64; 2]> {
+        self.tracker.kings_before_measurement
+    }
+
     /// `side` resigns (or, with `reason` [`EndReason::Time`](crate::EndReason), loses on time):
     /// the other side wins. Refused once the game is over. Undoing the last move takes the
     /// resignation back with it.

@@ -16,7 +16,7 @@
 //! Depths at or below 0 are quiescence: stand pat on the evaluation, then only captures, at
 //! most [`SearchConfig::quiescence_plies`](super::SearchConfig) deep.
 
-use qchess_core::{LegalMove, MoveSquares};
+use qchess_core::{Color, LegalMove, MoveSquares};
 use qchess_engine::{EndReason, Game, GameResult};
 
 use super::board::SearchBoard;
@@ -367,15 +367,20 @@ fn is_quantum(mv: &LegalMove) -> bool {
 }
 
 /// The score of an ended game for the side to move, `ply` plies below the root: a king
-/// capture is a win (sooner is better), every other end a draw. Claims (fifty moves,
-/// repetition) measure the whole board at random, so their expected value is taken as a draw.
+/// capture is a win (sooner is better), every other end a draw. A claim (fifty moves,
+/// repetition) measures the whole board at random: it scores what it is worth before the
+/// draw, the chance that only the side to move's king is found less the chance that only the
+/// other's is, which is the difference of their presence probabilities (a chance node's
+/// value, as for a king capture that may happen), not the result this copy happened to draw.
 fn terminal_score(game: &Game, ply: usize) -> Option<f64> {
     let end = game.end()?;
-    if matches!(end.reason, EndReason::FiftyMoveRule | EndReason::ThreefoldRepetition) {
-        return Some(0.0);
-    }
     let mover = game.turn();
     let win = WIN - ply as f64;
+    if matches!(end.reason, EndReason::FiftyMoveRule | EndReason::ThreefoldRepetition) {
+        let [white, black] = game.kings_before_measurement().unwrap_or([1.0, 1.0]);
+        let edge = if mover == Color::White { white - black } else { black - white };
+        return Some(edge * win);
+    }
     Some(match end.result {
         result if result == GameResult::win_for(mover) => win,
         result if result == GameResult::win_for(!mover) => -win,

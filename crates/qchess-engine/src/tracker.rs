@@ -163,15 +163,8 @@ impl Tracker {
         }
         fen.castling = keep_standing_rights(&fen, &SquareProbabilities::classical(measured));
         let position = Position::new(fen, SquareProbabilities::classical(measured))?;
-        let kings_before_measurement = Some(Color::ALL.map(|color| self.king_presence(color)));
+        let kings_before_measurement = Some(Color::ALL.map(|color| self.position.king_presence(color)));
         Ok(Tracker { position, measured: Some(measured), kings_before_measurement, ..self.clone() })
-    }
-
-    /// The probability that `color`'s king is present: the sum over the squares its label is
-    /// on, since the king stands on at most one of them in each basis state.
-    pub fn king_presence(&self, color: Color) -> f64 {
-        let squares = self.position.squares_of(Piece::new(color, Role::King));
-        squares.into_iter().map(|square| self.position.probability(square)).sum::<f64>().min(1.0)
     }
 }
 

@@ -314,6 +314,14 @@ impl Position {
         self.kinds[kind_index(piece)]
     }
 
+    /// The probability that `color`'s king is present: the sum over the squares labelled with
+    /// it, as it stands on at most one of them in each basis state (below 1 once part of it
+    /// was captured).
+    pub fn king_presence(&self, color: Color) -> f64 {
+        let kings = self.squares_of(Piece::new(color, Role::King));
+        kings.into_iter().map(|square| self.probability(square)).sum::<f64>().min(1.0)
+    }
+
     /// The side to move.
     pub fn turn(&self) -> Color {
         self.turn

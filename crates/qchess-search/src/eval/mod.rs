@@ -17,6 +17,10 @@
 //!   the king for staying on its back rank; times the probability.
 //! - **King superposition**: `1 - max P(king square)`: a king spread over several squares cannot
 //!   be captured with certainty by one move.
+//! - **King presence**: `P(king present)`, the sum over its squares: a king partly captured
+//!   loses the games in which the rest of it is found missing. A claim (fifty moves,
+//!   repetition) measures every square and is decided by exactly that, and it is the end of
+//!   more than a third of the games between the search's levels.
 //!
 //! All weights are in [`Weights`], the one place to tune them.
 
@@ -48,6 +52,8 @@ pub struct Weights {
     pub king_superposition: f64,
     /// For having the move.
     pub tempo: f64,
+    /// Per unit of probability that the king is present.
+    pub king_presence: f64,
 }
 
 impl Default for Weights {
@@ -65,6 +71,7 @@ impl Default for Weights {
             piece_square: 1.0,
             king_superposition: 40.0,
             tempo: 10.0,
+            king_presence: 1000.0,
         }
     }
 }
@@ -79,12 +86,13 @@ impl Weights {
             piece_square: 0.0,
             king_superposition: 0.0,
             tempo: 0.0,
+            king_presence: 0.0,
             ..Weights::default()
         }
     }
 
     /// The weights in the order of [`terms`]: material of pawn to queen, piece-square scale,
-    /// mobility, king superposition, king capture now, king danger, tempo.
+    /// mobility, king superposition, king capture now, king danger, tempo, king presence.
     pub fn to_vector(&self) -> [f64; TERMS] {
         let m = self.material;
         [
@@ -99,6 +107,7 @@ impl Weights {
             self.king_capture_now,
             self.king_danger,
             self.tempo,
+            self.king_presence,
         ]
     }
 
@@ -112,6 +121,7 @@ impl Weights {
             king_capture_now: v[8],
             king_danger: v[9],
             tempo: v[10],
+            king_presence: v[11],
         }
     }
 
@@ -140,6 +150,7 @@ pub fn evaluate_with(position: &Position, weights: &Weights, terms: &KeptTerms) 
     let squares = if us == Color::White { terms.squares() } else { -terms.squares() };
     let mut score = squares + weights.mobility * (terms.mobility(us) - terms.mobility(!us));
     score += weights.king_superposition * (king_spread(position, us) - king_spread(position, !us));
+    score += weights.king_presence * (position.king_presence(us) - position.king_presence(!us));
     score += weights.tempo;
     score += weights.king_capture_now * king_capture_probability(position, !us);
     score -= weights.king_danger * king_capture_probability(position, us);
@@ -147,13 +158,14 @@ pub fn evaluate_with(position: &Position, weights: &Weights, terms: &KeptTerms) 
 }
 
 /// How many terms the evaluation weighs: [`terms`] and [`Weights::to_vector`].
-pub const TERMS: usize = 11;
+pub const TERMS: usize = 12;
 
 /// The evaluation's terms for the side to move, in the order of [`Weights::to_vector`]:
 /// [`evaluate`] is their sum weighed by the weights. Material of each role (pawn to queen)
 /// and the piece-square bonus, the side to move's less the opponent's; mobility, likewise;
 /// king spread, likewise; the probability that the side to move can capture the enemy king
-/// now; minus the probability that its own king can be captured; and 1 for the tempo. What
+/// now; minus the probability that its own king can be captured; 1 for the tempo; and the
+/// kings' presence, the side to move's less the opponent's. What
 /// a fit of the weights to game outcomes works with ([`crate::tune`]).
 pub fn terms(position: &Position) -> [f64; TERMS] {
     let us = position.turn();
@@ -174,6 +186,7 @@ pub fn terms(position: &Position) -> [f64; TERMS] {
     terms[8] = king_capture_probability(position, !us);
     terms[9] = -king_capture_probability(position, us);
     terms[10] = 1.0;
+    terms[11] = position.king_presence(us) - position.king_presence(!us);
     terms
 }
 
@@ -253,6 +266,18 @@ mod tests {
             let value = evaluate(position, &weights);
             assert!((sum - value).abs() < 1e-9, "after {mv}: terms give {sum}, the evaluation {value}");
         }
+    }
+
+    #[test]
+    fn a_partly_captured_king_counts_by_its_presence() {
+        let fen: qchess_core::Fen = "4k3/8/8/8/8/8/8/3RK3 b - - 0 1".parse().unwrap();
+        let mut game = qchess_engine::Game::new(&fen, qchess_engine::GameOptions::default()).unwrap();
+        game.play("e8^d8f8").unwrap();
+        game.play("d1xd8").unwrap();
+        let weights = Weights { king_presence: 1000.0, ..Weights::material_only() };
+        // Black to move, a rook down, and half its king taken with d8.
+        assert!((game.position().king_presence(Color::Black) - 0.5).abs() < 1e-9);
+        assert!((evaluate(game.position(), &weights) - (-500.0 - 500.0)).abs() < 1e-9);
     }
 
     #[test]

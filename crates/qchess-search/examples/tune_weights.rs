@@ -21,7 +21,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         free = [false; TERMS];
         for index in list.split(',') {
             let index: usize = index.trim().parse()?;
-            *free.get_mut(index).ok_or("a weight index is below 11")? = true;
+            *free
+                .get_mut(index)
+                .ok_or(format!("weight index {index}: the weights are numbered 0 to {}", TERMS - 1))? = true;
         }
     }
     let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)?

@@ -172,8 +172,8 @@ pub fn evaluate_position(
     })
 }
 
-/// A search of every root move (or of `only` those) with exact values; [`SearchError`]'s
-/// place is taken by [`AnalysisError::Stopped`] when `control` stopped it.
+/// A search of every root move (or of `only` those) with exact values, or
+/// [`AnalysisError::Stopped`] when `control` stopped it before it finished.
 fn root_values(
     game: &Game,
     config: SearchConfig,

@@ -165,8 +165,8 @@ pub const TERMS: usize = 12;
 /// and the piece-square bonus, the side to move's less the opponent's; mobility, likewise;
 /// king spread, likewise; the probability that the side to move can capture the enemy king
 /// now; minus the probability that its own king can be captured; 1 for the tempo; and the
-/// kings' presence, the side to move's less the opponent's. What
-/// a fit of the weights to game outcomes works with ([`crate::tune`]).
+/// kings' presence, the side to move's less the opponent's. What a fit of the weights to game
+/// outcomes works with ([`crate::tune`]).
 pub fn terms(position: &Position) -> [f64; TERMS] {
     let us = position.turn();
     let mut terms = [0.0; TERMS];

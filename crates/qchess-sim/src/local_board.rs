@@ -43,7 +43,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::sparse::{DEFAULT_STATE_CAP, IMPOSSIBLE_PROBABILITY, SimError, SparseState};
-use undo::{Change, LowWords};
+use undo::{Change, GatesOnly, LowWords};
 
 /// A snapshot is taken before a move when none of the previous `SNAPSHOT_INTERVAL - 1` moves
 /// has one, so undo replays at most that many moves after a snapshot of a small state.
@@ -136,6 +136,9 @@ pub struct LocalBoard {
     spare: Vec<Box<SparseState>>,
     /// Low-word probabilities read from recent states.
     low_words: LowWords,
+    /// The last move, when it changed the state by gates only: its probabilities are read
+    /// again on the positions it touched alone.
+    last_gates_only: Option<GatesOnly>,
 }
 
 impl LocalBoard {
@@ -161,6 +164,7 @@ impl LocalBoard {
             next_version: 1,
             spare: Vec::new(),
             low_words: LowWords::default(),
+            last_gates_only: None,
         }
     }
 
@@ -187,7 +191,7 @@ impl LocalBoard {
     /// [`QuantumBoard::square_probabilities`] written into `out`, whose storage is reused
     /// (a game reads them after every move).
     pub fn read_square_probabilities(&mut self, out: &mut SquareProbabilities) {
-        out.probabilities = self.low_word_probabilities();
+        self.read_low_word_probabilities(&mut out.probabilities);
         out.standard_errors = None;
         for square in self.register.classical_occupancy() {
             out.probabilities[usize::from(square)] = 1.0;
@@ -208,6 +212,9 @@ impl LocalBoard {
     /// on error the caller puts the board back.
     fn run_move(&mut self, mv: &TypedMove, change: &mut Change) -> Result<MoveReport, BoardError> {
         let step = self.register.begin(mv)?;
+        if matches!(step, Step::Measure(_)) {
+            change.measure();
+        }
         let report = match step {
             Step::Done(result) => {
                 self.sync(change)?;
@@ -275,6 +282,7 @@ impl LocalBoard {
             match circuit.qubits[index].role {
                 QubitRole::Square { square, .. } => {
                     let position = u8::from(square);
+                    change.touch(1 << position);
                     // The square's previous qubit was unhooked before this one was made.
                     if let Some(previous) = self.state.qubit_at(position) {
                         self.state.retire(previous)?;
@@ -289,7 +297,12 @@ impl LocalBoard {
         }
         for index in self.applied_ops..end {
             match &circuit.ops[index] {
-                Op::Gate { gate, condition: None } => self.state.apply_gate(gate)?,
+                Op::Gate { gate, condition: None } => {
+                    for &qubit in &gate.targets {
+                        change.touch(self.state.position(qubit).map_or(0, |position| 1 << position));
+                    }
+                    self.state.apply_gate(gate)?
+                }
                 other => {
                     return Err(BoardError::Backend(Box::new(SimError::MalformedGate(format!(
                         "the move compiler emitted an unexpected op: {other:?}"
@@ -343,6 +356,7 @@ impl LocalBoard {
             return Ok(());
         }
         self.before_change(change);
+        change.touch(dropped | unused);
         self.state.retire_constant(dropped, ones)?;
         // The entangled ones become branch labels, one by one. Retiring a qubit never moves
         // another live one, so the positions stay valid.
@@ -371,10 +385,12 @@ impl QuantumBoard for LocalBoard {
         let before = self.register.checkpoint();
         let version_before = self.version;
         let mut change = Change::with_snapshot();
+        self.last_gates_only = None;
         match self.run_move(mv, &mut change) {
             Ok(report) => {
                 let recorded = mv.with_outcome(report.outcome);
                 let kept_state = !change.changed();
+                self.last_gates_only = GatesOnly::of(&change, version_before, self.version);
                 let snapshot = change.into_snapshot();
                 self.history.push(AppliedMove { mv: recorded, report, before, snapshot, kept_state, version_before });
                 Ok(report)
@@ -388,6 +404,7 @@ impl QuantumBoard for LocalBoard {
 
     fn undo(&mut self) -> Result<(), BoardError> {
         let moves = self.history.len().checked_sub(1).ok_or(BoardError::NothingToUndo)?;
+        self.last_gates_only = None;
         if self.history[moves].kept_state {
             self.register.rollback(&self.history[moves].before);
             self.sync_counters();

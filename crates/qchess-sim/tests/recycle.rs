@@ -3,8 +3,11 @@
 //! with clean reuse only, with resets, and with measured qubits reused, gives exactly the board distribution of the
 //! move-by-move simulation, on fewer qubits. Real games are checked in qchess-engine's tests.
 
+mod common;
+
 use std::collections::BTreeMap;
 
+use common::{random_move, region};
 use proptest::prelude::*;
 use qchess_circuit::compiler::Register;
 use qchess_circuit::ir::{Circuit, Op};
@@ -12,30 +15,8 @@ use qchess_circuit::recycle::{Recycled, Recycling, recycle};
 use qchess_core::{Bitboard, QuantumBoard, Square, TypedMove};
 use qchess_sim::auto::{AutoLimits, probabilities};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-
-/// The squares moves are drawn from: a 4x4 corner, so slides have paths and states stay small.
-fn region() -> Vec<Square> {
-    (0..4u8).flat_map(|rank| (0..4u8).filter_map(move |file| Square::from_coords(file, rank))).collect()
-}
-
-/// A random typed move over the region; the board decides whether it is valid.
-fn random_move(rng: &mut ChaCha8Rng, squares: &[Square]) -> String {
-    let mut pick = || squares[rng.random_range(0..squares.len())];
-    let (a, b, c) = (pick(), pick(), pick());
-    let variants = ["BASIC", "EXCLUDED", "CAPTURE"];
-    let variant = variants[rng.random_range(0..3)];
-    match rng.random_range(0..8) {
-        0 | 1 => format!("{a}^{b}{c}:SPLIT_JUMP:BASIC"),
-        2 => format!("{a}{b}^{c}:MERGE_JUMP:BASIC"),
-        3 => format!("{a}^{b}{c}:SPLIT_SLIDE:BASIC"),
-        4 => format!("{a}{b}^{c}:MERGE_SLIDE:BASIC"),
-        5 => format!("{a}{b}:SLIDE:{variant}"),
-        6 => format!("{a}{b}:PAWN_CAPTURE:CAPTURE"),
-        _ => format!("{a}{b}:JUMP:{variant}"),
-    }
-}
 
 /// Plays `moves` valid random moves from `occupancy`, deciding outcomes exactly.
 fn random_game(seed: u64, moves: usize) -> LocalBoard {

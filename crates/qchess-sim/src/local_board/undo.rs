@@ -26,6 +26,11 @@ pub(super) struct Change {
     snapshot_wanted: bool,
     changed: bool,
     snapshot: Option<Box<SparseState>>,
+    /// The low-word positions whose probability the move's gates, new qubits and retired
+    /// qubits may have changed.
+    touched: u64,
+    /// Whether the move measured (then any position's probability may have changed).
+    measured: bool,
 }
 
 impl Change {
@@ -42,6 +47,38 @@ impl Change {
     /// The snapshot of the state before the change, if one was taken.
     pub(super) fn into_snapshot(self) -> Option<Box<SparseState>> {
         self.snapshot
+    }
+
+    /// Notes that the probabilities of the positions in `positions` (low word) may change.
+    pub(super) fn touch(&mut self, positions: u128) {
+        self.touched |= positions as u64;
+    }
+
+    /// Notes that the move measured.
+    pub(super) fn measure(&mut self) {
+        self.measured = true;
+    }
+
+    /// The positions whose probability may differ from the state's before the move, when that
+    /// is all that may (the move changed the state and measured nothing).
+    fn touched_only(&self) -> Option<u64> {
+        (self.changed && !self.measured).then_some(self.touched)
+    }
+}
+
+/// A move that changed the state by gates (and new and retired qubits) only: the state's
+/// versions before and after it, and the low-word positions whose probability may differ.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct GatesOnly {
+    before: u64,
+    after: u64,
+    touched: u64,
+}
+
+impl GatesOnly {
+    /// What `change` did, between the versions `before` and `after`, when it only ran gates.
+    pub(super) fn of(change: &Change, before: u64, after: u64) -> Option<GatesOnly> {
+        change.touched_only().map(|touched| GatesOnly { before, after, touched })
     }
 }
 
@@ -62,11 +99,13 @@ impl LowWords {
             .map(|(_, p)| p)
     }
 
-    fn store(&mut self, depth: usize, version: u64, probabilities: [f64; 64]) {
+    fn store(&mut self, depth: usize, version: u64, probabilities: &[f64; 64]) {
         if self.slots.len() <= depth {
             self.slots.resize(depth + 1, (u64::MAX, [0.0; 64]));
         }
-        self.slots[depth] = (version, probabilities);
+        let slot = &mut self.slots[depth];
+        slot.0 = version;
+        slot.1 = *probabilities;
     }
 }
 
@@ -78,16 +117,25 @@ impl LocalBoard {
         self.version
     }
 
-    /// The probability of each low-word position (each quantum square's occupancy), reused
-    /// from an earlier read of a state of the same version.
-    pub(super) fn low_word_probabilities(&mut self) -> [f64; 64] {
+    /// Writes the probability of each low-word position (each quantum square's occupancy)
+    /// into `out`, reused from an earlier read of a state of the same version.
+    pub(super) fn read_low_word_probabilities(&mut self, out: &mut [f64; 64]) {
         let depth = self.history.len();
         if let Some(probabilities) = self.low_words.find(depth, self.version) {
-            return *probabilities;
+            *out = *probabilities;
+            return;
         }
-        let probabilities = self.state.low_word_probabilities();
-        self.low_words.store(depth, self.version, probabilities);
-        probabilities
+        // After a move of gates only, the probabilities read before it stand but on the
+        // positions it touched.
+        let before = self
+            .last_gates_only
+            .filter(|gates| gates.after == self.version)
+            .and_then(|gates| Some((self.low_words.find(depth.checked_sub(1)?, gates.before)?, gates.touched)));
+        match before {
+            Some((before, touched)) => self.state.low_word_probabilities_after(before, touched, out),
+            None => *out = self.state.low_word_probabilities(),
+        }
+        self.low_words.store(depth, self.version, out);
     }
 
     /// Called before a move first changes the state: snapshots it if wanted and gives the

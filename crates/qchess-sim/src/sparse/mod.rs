@@ -493,6 +493,38 @@ impl SparseState {
         distribution
     }
 
+    /// [`SparseState::low_word_probabilities`] given `before`, the probabilities of an earlier
+    /// state that differs from this one only on the positions in `changed` (gates on those
+    /// positions' qubits since, which leave every other qubit's probability as it was): only
+    /// those are read again, summed exactly as the full read sums them, and the others are
+    /// kept, so a square a move did not touch keeps its probability to the bit. States of
+    /// 2^10 basis states or more are read in full. The result is written into `out`.
+    pub fn low_word_probabilities_after(&self, before: &[f64; 64], changed: u64, out: &mut [f64; 64]) {
+        if self.entries.len() >= BYTE_TABLE_STATES {
+            *out = self.low_word_probabilities();
+            return;
+        }
+        let mut sums = [0.0; 64];
+        let mut norm = 0.0;
+        for entry in &self.entries {
+            let p = entry.amp.norm_sqr();
+            norm += p;
+            let mut bits = entry.key as u64 & changed;
+            while bits != 0 {
+                sums[bits.trailing_zeros() as usize] += p;
+                bits &= bits - 1;
+            }
+        }
+        *out = *before;
+        let mut remaining = changed;
+        while remaining != 0 {
+            let position = remaining.trailing_zeros() as usize;
+            remaining &= remaining - 1;
+            // A position no state sets is 0, as the full read leaves it (even with no states).
+            out[position] = if sums[position] == 0.0 { 0.0 } else { sums[position] / norm };
+        }
+    }
+
     /// Probability that each low-word position is 1.
     pub fn low_word_probabilities(&self) -> [f64; 64] {
         let mut weights = [0.0; 64];

@@ -345,3 +345,38 @@ fn large_states_give_identical_results_on_any_number_of_threads() {
         assert!(threaded_probabilities == probabilities, "{threads} threads changed the probabilities");
     }
 }
+
+/// Reading again only the positions gates touched gives the full read: to the bit on those
+/// positions (summed the same way), and every other position as it was, which the gates did
+/// not change (to rounding, where the full read may differ in the last bits).
+#[test]
+fn reading_the_touched_positions_again_matches_the_full_read() {
+    let mut s = SparseState::new();
+    for (qubit, position) in [(0u32, 1u8), (1, 9), (2, 17), (3, 40)] {
+        s.add_qubit_at(Qubit(qubit), position).expect("free");
+    }
+    s.apply_gate(&Gate::x(Qubit(0))).expect("gate");
+    s.apply_gate(&Gate::iswap(Qubit(0), Qubit(1), 0.5)).expect("a split");
+    s.apply_gate(&Gate::x(Qubit(2))).expect("gate");
+    s.apply_gate(&Gate::iswap(Qubit(2), Qubit(3), 0.25)).expect("an uneven split");
+    let before = s.low_word_probabilities();
+    // Gates on positions 1 and 9 only: a controlled exchange, then an uneven one.
+    s.apply_gate(&Gate::iswap(Qubit(1), Qubit(0), 0.5).controlled(Qubit(2))).expect("gate");
+    s.apply_gate(&Gate::iswap(Qubit(0), Qubit(1), 0.3)).expect("gate");
+    let touched = 1u64 << 1 | 1 << 9;
+    let full = s.low_word_probabilities();
+    let mut again = [0.0; 64];
+    s.low_word_probabilities_after(&before, touched, &mut again);
+    for position in 0..64 {
+        if touched >> position & 1 == 1 {
+            assert_eq!(again[position].to_bits(), full[position].to_bits(), "position {position}");
+        } else {
+            assert_eq!(again[position], before[position], "position {position}");
+            assert!((again[position] - full[position]).abs() < 1e-15, "position {position}");
+        }
+    }
+    assert!((again[1] - before[1]).abs() > 1e-3, "the gates moved probability between 1 and 9");
+    // With no states at all, a touched position reads 0 as the full read has it.
+    SparseState::new().low_word_probabilities_after(&[0.5; 64], 1 << 3, &mut again);
+    assert_eq!((again[3], again[4]), (0.0, 0.5));
+}

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use num_complex::Complex64;
 use qchess_core::{Bitboard, MoveReport, QuantumBoard, Square, TypedMove};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
+use rand::RngExt;
+use rand_chacha::ChaCha8Rng;
 
 pub const EPS: f64 = 1e-12;
 pub const H: f64 = std::f64::consts::FRAC_1_SQRT_2;
@@ -102,5 +104,27 @@ pub fn assert_report(report: MoveReport, proceeded: bool, outcome: Option<bool>,
     match (report.outcome_probability, probability) {
         (Some(got), Some(p)) => assert!((got - p).abs() < EPS, "{report:?}"),
         (got, p) => assert_eq!(got, p, "{report:?}"),
+    }
+}
+
+/// The squares moves are drawn from: a 4x4 corner, so slides have paths and states stay small.
+pub fn region() -> Vec<Square> {
+    (0..4u8).flat_map(|rank| (0..4u8).filter_map(move |file| Square::from_coords(file, rank))).collect()
+}
+
+/// A random typed move over the region; the board decides whether it is valid.
+pub fn random_move(rng: &mut ChaCha8Rng, squares: &[Square]) -> String {
+    let mut pick = || squares[rng.random_range(0..squares.len())];
+    let (a, b, c) = (pick(), pick(), pick());
+    let variants = ["BASIC", "EXCLUDED", "CAPTURE"];
+    let variant = variants[rng.random_range(0..3)];
+    match rng.random_range(0..8) {
+        0 | 1 => format!("{a}^{b}{c}:SPLIT_JUMP:BASIC"),
+        2 => format!("{a}{b}^{c}:MERGE_JUMP:BASIC"),
+        3 => format!("{a}^{b}{c}:SPLIT_SLIDE:BASIC"),
+        4 => format!("{a}{b}^{c}:MERGE_SLIDE:BASIC"),
+        5 => format!("{a}{b}:SLIDE:{variant}"),
+        6 => format!("{a}{b}:PAWN_CAPTURE:CAPTURE"),
+        _ => format!("{a}{b}:JUMP:{variant}"),
     }
 }

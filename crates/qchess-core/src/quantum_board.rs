@@ -26,13 +26,26 @@ pub struct MoveReport {
 
 /// Occupancy probability of each square, indexed by square, with an optional standard error
 /// for backends that estimate them from samples.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct SquareProbabilities {
     /// Probability that each square is occupied.
     pub probabilities: [f64; 64],
     /// Standard error of each probability; `None` when they are exact. Boxed, so that exact
     /// probabilities (what a search copies at every move) carry no second table.
     pub standard_errors: Option<Box<[f64; 64]>>,
+}
+
+impl Clone for SquareProbabilities {
+    fn clone(&self) -> SquareProbabilities {
+        SquareProbabilities { probabilities: self.probabilities, standard_errors: self.standard_errors.clone() }
+    }
+
+    /// Copies in place: a search copies the probabilities at every move.
+    fn clone_from(&mut self, source: &SquareProbabilities) {
+        let SquareProbabilities { probabilities, standard_errors } = source;
+        self.probabilities = *probabilities;
+        self.standard_errors.clone_from(standard_errors);
+    }
 }
 
 impl SquareProbabilities {

@@ -31,7 +31,7 @@ use crate::GameEnd;
 
 /// The classical state after some plies; the game keeps the one before each ply, so undo
 /// puts it back as it was.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub(crate) struct Tracker {
     /// Pieces, probabilities, turn, rights, en passant, fifty-move counter, move number.
     pub position: Position,
@@ -45,6 +45,27 @@ pub(crate) struct Tracker {
     pub measured: Option<Bitboard>,
     /// With `measured`: each king's probability of being present (white, black) just before.
     pub kings_before_measurement: Option<[f64; 2]>,
+}
+
+impl Clone for Tracker {
+    fn clone(&self) -> Tracker {
+        Tracker {
+            position: self.position.clone(),
+            ply: self.ply,
+            count_at_reset: self.count_at_reset,
+            end: self.end,
+            measured: self.measured,
+            kings_before_measurement: self.kings_before_measurement,
+        }
+    }
+
+    /// Copies in place (undo puts the tracker back at every node of a search).
+    fn clone_from(&mut self, source: &Tracker) {
+        let Tracker { position, ply, count_at_reset, end, measured, kings_before_measurement } = source;
+        self.position.clone_from(position);
+        (self.ply, self.count_at_reset, self.end) = (*ply, *count_at_reset, *end);
+        (self.measured, self.kings_before_measurement) = (*measured, *kings_before_measurement);
+    }
 }
 
 impl Tracker {

@@ -110,7 +110,7 @@ pub enum PositionError {
 
 /// The classical side of a quantum position: piece kinds, turn, rights, counters and the
 /// occupancy probability of every square.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct Position {
     board: [Option<Piece>; 64],
     probabilities: SquareProbabilities,
@@ -127,6 +127,49 @@ pub struct Position {
     fullmove_number: u32,
     /// The Zobrist key (see [`Position::zobrist`]).
     key: u64,
+}
+
+impl Clone for Position {
+    fn clone(&self) -> Position {
+        Position {
+            board: self.board,
+            probabilities: self.probabilities.clone(),
+            full: self.full,
+            empty: self.empty,
+            colors: self.colors,
+            kinds: self.kinds,
+            turn: self.turn,
+            castling: self.castling,
+            en_passant: self.en_passant,
+            halfmove_clock: self.halfmove_clock,
+            fullmove_number: self.fullmove_number,
+            key: self.key,
+        }
+    }
+
+    /// Copies in place, field by field: a game keeps the position before every move and
+    /// puts it back on undo, so a search copies positions at every node.
+    fn clone_from(&mut self, source: &Position) {
+        let Position {
+            board,
+            probabilities,
+            full,
+            empty,
+            colors,
+            kinds,
+            turn,
+            castling,
+            en_passant,
+            halfmove_clock,
+            fullmove_number,
+            key,
+        } = source;
+        self.board = *board;
+        self.probabilities.clone_from(probabilities);
+        (self.full, self.empty, self.colors, self.kinds) = (*full, *empty, *colors, *kinds);
+        (self.turn, self.castling, self.en_passant) = (*turn, *castling, *en_passant);
+        (self.halfmove_clock, self.fullmove_number, self.key) = (*halfmove_clock, *fullmove_number, *key);
+    }
 }
 
 impl Position {
@@ -415,6 +458,22 @@ mod tests {
         assert_eq!(position.pieces_of(Color::Black).count(), 16);
         assert_eq!(position.squares_of(Piece::new(Color::White, Role::Knight)), Bitboard(0x42));
         assert_eq!(position.squares_of(Piece::new(Color::Black, Role::Pawn)), Bitboard(0xFF << 48));
+    }
+
+    #[test]
+    fn a_copy_in_place_is_the_position_with_its_errors_and_key() {
+        let source = fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+        let mut probabilities = SquareProbabilities::classical(source.occupancy());
+        probabilities.probabilities[usize::from(Square::B1)] = 0.5;
+        probabilities.standard_errors = Some(Box::new([0.01; 64]));
+        let source = Position::new(source, probabilities).expect("valid");
+        let mut copy = Position::start();
+        copy.clone_from(&source);
+        assert_eq!(copy, source);
+        assert_eq!(copy.zobrist(), source.zobrist());
+        assert_eq!(source.clone(), source);
+        copy.clone_from(&Position::start());
+        assert_eq!(copy, Position::start());
     }
 
     #[test]

@@ -54,19 +54,22 @@ impl Game {
     /// Runs one ply: `play` takes its board steps, then the rules decide how the game stands.
     /// Any error takes every step back.
     fn play_ply(&mut self, play: impl FnOnce(&mut Turn<'_>) -> Result<(), GameError>) -> Result<PlayedMove, GameError> {
-        let mut snapshot = Snapshot { tracker: self.tracker.clone(), rng_word: self.rng.get_word_pos(), steps: 0 };
+        // The snapshot goes on its stack first, so the tracker is copied once, into its place.
+        self.snapshots.push(Snapshot { tracker: self.tracker.clone(), rng_word: self.rng.get_word_pos(), steps: 0 });
         let mut turn = Turn::new(self);
         let outcome = play(&mut turn);
         let (steps, played) = turn.finish();
-        snapshot.steps = steps;
+        if let Some(snapshot) = self.snapshots.last_mut() {
+            snapshot.steps = steps;
+        }
         let mut played = match (outcome, played) {
             (Ok(()), Some(played)) => played,
             (Ok(()), None) => {
-                self.roll_back(&snapshot)?;
+                self.take_back_ply()?;
                 return Err(GameError::NothingPlayed);
             }
             (Err(error), _) => {
-                self.roll_back(&snapshot)?;
+                self.take_back_ply()?;
                 return Err(error);
             }
         };
@@ -74,7 +77,7 @@ impl Game {
             match self.options.rules.rules().decide(self) {
                 Ok(end) => end,
                 Err(error) => {
-                    self.roll_back(&snapshot)?;
+                    self.take_back_ply()?;
                     return Err(error);
                 }
             }
@@ -83,21 +86,30 @@ impl Game {
         };
         self.tracker.end = end;
         played.code = end.map_or(MoveCode::Success, |end| end.code);
-        played.changed = if self.tracker.measured.is_some() {
-            qchess_core::Bitboard::FULL
-        } else {
-            // Steps a rule set took back within the ply may have changed a square only for a
-            // while: keep the squares that differ in the end.
-            let (now, before) = (&self.tracker.position, &snapshot.tracker.position);
-            played
-                .changed
-                .into_iter()
-                .filter(|&sq| now.piece_at(sq) != before.piece_at(sq) || now.probability(sq) != before.probability(sq))
-                .collect()
+        played.changed = match self.snapshots.last() {
+            Some(snapshot) if self.tracker.measured.is_none() => {
+                // Steps a rule set took back within the ply may have changed a square only
+                // for a while: keep the squares that differ in the end.
+                let (now, before) = (&self.tracker.position, &snapshot.tracker.position);
+                played
+                    .changed
+                    .into_iter()
+                    .filter(|&sq| {
+                        now.piece_at(sq) != before.piece_at(sq) || now.probability(sq) != before.probability(sq)
+                    })
+                    .collect()
+            }
+            _ => qchess_core::Bitboard::FULL,
         };
-        self.snapshots.push(snapshot);
         self.played.push(played);
         Ok(played)
+    }
+
+    /// Takes back the board steps of the ply being played and restores the state from before
+    /// it (its snapshot, the last, is dropped).
+    fn take_back_ply(&mut self) -> Result<(), GameError> {
+        let Some(snapshot) = self.snapshots.pop() else { return Ok(()) };
+        self.roll_back(&snapshot)
     }
 
     /// Takes back the board steps of a ply and restores the state from before it.
@@ -106,7 +118,7 @@ impl Game {
             self.board.undo().map_err(GameError::Backend)?;
         }
         if snapshot.steps > 0 || self.tracker != snapshot.tracker {
-            self.tracker = snapshot.tracker.clone();
+            self.tracker.clone_from(&snapshot.tracker);
         }
         self.rewind_rng(snapshot.rng_word);
         Ok(())
@@ -142,16 +154,20 @@ impl Game {
     /// Takes back the last move: the board's undo of each of its steps and the tracker's
     /// snapshot. Returns the move taken back.
     pub fn undo(&mut self) -> Result<PlayedMove, GameError> {
-        let (Some(played), Some(snapshot)) = (self.played.last().copied(), self.snapshots.last()) else {
+        let (Some(played), Some(&Snapshot { rng_word, steps, .. })) =
+            (self.played.last().copied(), self.snapshots.last())
+        else {
             return Err(GameError::NothingToUndo);
         };
-        for _ in 0..snapshot.steps {
+        for _ in 0..steps {
             self.board.undo().map_err(GameError::Backend)?;
         }
-        self.rewind_rng(snapshot.rng_word);
-        if let Some(snapshot) = self.snapshots.pop() {
-            self.tracker = snapshot.tracker;
+        self.rewind_rng(rng_word);
+        if let Some(snapshot) = self.snapshots.last() {
+            self.tracker.clone_from(&snapshot.tracker);
         }
+        // Dropped where it lies: moving it out first would be a second copy.
+        self.snapshots.truncate(self.snapshots.len() - 1);
         self.played.pop();
         self.drop_mode_changes_after(self.played.len());
         Ok(played)

@@ -77,10 +77,14 @@ pub fn quantum_hash(board: &LocalBoard) -> u64 {
             }
             occupied
         };
+        // Both parts of an amplitude on the grid fit in 32 bits (|x| <= 1 is at most 10^9
+        // grid steps), so one word holds them apart and one mix hashes them.
+        let packed = (grid(amplitude.re) as u64 & u64::from(u32::MAX)) | (grid(amplitude.im) as u64) << 32;
         let label = key & labels;
         let fold = (label as u64) ^ ((label >> 64) as u64).rotate_left(32);
-        let amplitude = mix(grid(amplitude.re) as u64 ^ mix(grid(amplitude.im) as u64));
-        sum = sum.wrapping_add(mix(occupied ^ mix(fold ^ amplitude)));
+        // Most states have no branch labels: a fold of 0 costs no mix.
+        let rest = if fold == 0 { mix(packed) } else { mix(fold ^ mix(packed)) };
+        sum = sum.wrapping_add(mix(occupied ^ rest));
     }
     sum
 }

@@ -9,7 +9,10 @@
 //! state had before the move: two equal versions on one board always mean the same state, with
 //! the same qubit on every square ([`LocalBoard::state_version`]). The board reuses the
 //! low-word probabilities it read from a state of the same version, and a caller can do the
-//! same with anything it derives from the state (a search's hash of it).
+//! same with anything it derives from the state (a search's hash of it). After a move that
+//! changed the state by gates only (no measurement), it reads again only the positions the
+//! move's gates, new qubits and retired qubits touched: a gate leaves every other qubit's
+//! probability as it was, so those keep the value read before the move, to the bit.
 
 use qchess_core::BoardError;
 

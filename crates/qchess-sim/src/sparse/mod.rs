@@ -504,50 +504,42 @@ impl SparseState {
             *out = self.low_word_probabilities();
             return;
         }
+        *out = *before;
+        self.sum_low_words(changed, out);
+    }
+
+    /// Writes the probability of each low-word position in `positions` into `out`, one
+    /// addition per set bit of each state (the read of small states); the other positions of
+    /// `out` are left as they are. A position no state sets is 0.
+    fn sum_low_words(&self, positions: u64, out: &mut [f64; 64]) {
         let mut sums = [0.0; 64];
-        let mut norm = 0.0;
+        let (mut norm, mut set) = (0.0, 0u64);
         for entry in &self.entries {
             let p = entry.amp.norm_sqr();
             norm += p;
-            let mut bits = entry.key as u64 & changed;
+            let mut bits = entry.key as u64 & positions;
+            set |= bits;
             while bits != 0 {
                 sums[bits.trailing_zeros() as usize] += p;
                 bits &= bits - 1;
             }
         }
-        *out = *before;
-        let mut remaining = changed;
+        let mut remaining = positions;
         while remaining != 0 {
             let position = remaining.trailing_zeros() as usize;
             remaining &= remaining - 1;
-            // A position no state sets is 0, as the full read leaves it (even with no states).
-            out[position] = if sums[position] == 0.0 { 0.0 } else { sums[position] / norm };
+            out[position] = if set >> position & 1 == 1 { sums[position] / norm } else { 0.0 };
         }
     }
 
     /// Probability that each low-word position is 1.
     pub fn low_word_probabilities(&self) -> [f64; 64] {
         let mut weights = [0.0; 64];
-        let mut norm = 0.0;
         if self.entries.len() < BYTE_TABLE_STATES {
-            for entry in &self.entries {
-                let p = entry.amp.norm_sqr();
-                norm += p;
-                let mut bits = entry.key as u64;
-                while bits != 0 {
-                    weights[bits.trailing_zeros() as usize] += p;
-                    bits &= bits - 1;
-                }
-            }
-            // Only positions some state sets have weight.
-            let mut set = self.entries.iter().fold(0u64, |set, e| set | e.key as u64);
-            while set != 0 {
-                let position = set.trailing_zeros() as usize;
-                set &= set - 1;
-                weights[position] /= norm;
-            }
+            self.sum_low_words(u64::MAX, &mut weights);
             return weights;
         }
+        let mut norm = 0.0;
         // One addition per byte of the word instead of one per set bit: the weight of each
         // value of each byte, then each bit's weight from the values that set it.
         let blocks: Vec<&[Entry]> = self.entries.chunks(PROBABILITY_BLOCK).collect();

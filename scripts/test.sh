@@ -3,7 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-section() { printf '\n==== %s ==== (%s, %ss in)\n' "$*" "$(date +%T)" "$SECONDS"; }
+# Every build here starts from a clean tree in CI, where incremental caches only take disk.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
+free_disk() { df -h --output=avail . | tail -n 1 | tr -d ' '; }
+section() { printf '\n==== %s ==== (%s, %ss in, %s free)\n' "$*" "$(date +%T)" "$SECONDS" "$(free_disk)"; }
 
 section "rustfmt"
 cargo fmt --all --check
@@ -18,9 +22,9 @@ section "tests"
 cargo test --workspace --locked
 
 section "game store on PostgreSQL (a throwaway cluster; its tests fail, not skip, here)"
-tests/store/with-postgres.sh sh -c 'cargo test --locked -p qchess-store --test store --test seats &&
-    cargo test --locked -p qchess-server --test stored &&
-    cargo test --locked -p qchess-cli --test cli store_instances'
+# `--workspace` keeps the features of the test build above, so nothing is compiled again.
+tests/store/with-postgres.sh sh -c 'cargo test --workspace --locked --test store --test seats --test stored &&
+    cargo test --workspace --locked --test cli store_instances'
 
 section "documented figures: regression guards on the release build (scripts/guard-figures.py)"
 cargo build --release --locked -p qchess-cli

@@ -3,7 +3,7 @@
 //! migrations under a lock so that processes opening one store at once apply them once.
 
 use std::sync::Once;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor, Row};
@@ -42,6 +42,13 @@ impl std::fmt::Debug for Keeper {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Keeper")
     }
+}
+
+/// Whether SQLite refused because another connection holds the database (`SQLITE_BUSY` or
+/// `SQLITE_LOCKED`, extended codes included).
+fn is_locked(error: &sqlx::Error) -> bool {
+    let code = error.as_database_error().and_then(|e| e.code()).and_then(|code| code.parse::<u32>().ok());
+    code.is_some_and(|code| matches!(code & 0xff, 5 | 6))
 }
 
 /// Milliseconds since 1970.
@@ -107,11 +114,30 @@ impl Store {
         };
         let store = Store { pool, dialect, location: shown, _keeper: keeper };
         if let Location::Sqlite(_) = location {
-            // Readers go on while a writer writes; the mode stays with the file.
-            store.run("switching to WAL", sqlx::query("PRAGMA journal_mode = WAL")).await?;
+            store.switch_to_wal().await?;
         }
         store.migrate().await?;
         Ok(store)
+    }
+
+    /// Puts a SQLite store in WAL mode, so readers go on while a writer writes (the mode stays
+    /// with the file). The switch needs the file to itself: while another process opening a
+    /// new store holds it, SQLite answers "database is locked" at once instead of waiting its
+    /// busy timeout, so the switch is tried again, for as long as that timeout.
+    async fn switch_to_wal(&self) -> Result<(), StoreError> {
+        let doing = "switching to WAL";
+        let deadline = Instant::now() + Duration::from_millis(BUSY_TIMEOUT_MS);
+        let mut pause = Duration::from_millis(2);
+        loop {
+            match sqlx::query("PRAGMA journal_mode = WAL").execute(&self.pool).await {
+                Ok(_) => return Ok(()),
+                Err(error) if is_locked(&error) && Instant::now() < deadline => {
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(Duration::from_millis(100));
+                }
+                Err(error) => return Err(self.failed(doing, error)),
+            }
+        }
     }
 
     /// Where the store is (a URL's password hidden).

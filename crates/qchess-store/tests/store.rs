@@ -58,6 +58,22 @@ async fn opening_twice_migrates_once() {
     }
 }
 
+/// Processes that open a new SQLite store at once all open it: switching the file to WAL
+/// finds the database locked while another opener holds it, and SQLite says so at once
+/// rather than waiting its busy timeout.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_new_sqlite_store_opened_by_several_at_once_opens_for_each() {
+    let dir = tempfile::tempdir().expect("a directory");
+    for round in 0..20 {
+        let location = Location::Sqlite(dir.path().join(format!("new-{round}.db")));
+        let opened = futures_join(|| Store::open(&location)).await;
+        for store in &opened {
+            let store = store.as_ref().unwrap_or_else(|e| panic!("round {round}: {e}"));
+            assert_eq!(store.schema_version().await.expect("a version"), VERSION);
+        }
+    }
+}
+
 /// Opens the store four times at once.
 async fn futures_join<F: Future<Output = Result<Store, StoreError>>>(
     open: impl Fn() -> F,

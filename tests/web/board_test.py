@@ -391,12 +391,14 @@ def check_waiting_move_cancel_and_your_games(board, artifacts):
     board.open("?backend=remote&white=human&black=human&seed=3")
     remote = board.state()["id"]
     assert remote != first
-    # A move on the slow provider waits for its job, and says so.
+    # A move on the slow provider waits for its job, and says so: at first only that it waits
+    # (the job is not reserved yet), then which job and where.
     board.click("b1")
     board.click("a3", shift=True)
     board.click("c3", shift=True)
     waiting = board.wait(lambda: board.driver.find_element(By.CSS_SELECTOR, '[data-testid="waiting"]').is_displayed()
-                         and board.text("waiting-text"), "the waiting move")
+                         and "for job " in board.text("waiting-text") and board.text("waiting-text"),
+                         "the waiting move's job")
     assert waiting.startswith("b1^a3c3 waits") and "for job " in waiting and "on http://127.0.0.1:" in waiting, waiting
     board.driver.save_screenshot(os.path.join(artifacts, "waiting.png"))
     assert board.state()["moves"] == [] and board.state()["waiting"] is True

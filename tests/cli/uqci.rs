@@ -93,7 +93,7 @@ fn the_handshake_lists_the_official_options() {
     let mut gui = Gui::start();
     gui.send("uci");
     gui.expect("uciok", Duration::from_secs(10));
-    for option in ["forceturn", "forcewin", "forcemeasure", "resturl", "Level", "Hash", "Rules"] {
+    for option in ["forceturn", "forcewin", "forcemeasure", "resturl", "Level", "ScoreScale", "Hash", "Rules"] {
         assert!(gui.seen.iter().any(|l| l.starts_with(&format!("option name {option} "))), "{option}: {:?}", gui.seen);
     }
     assert!(gui.seen[0].starts_with("id name qchess"));

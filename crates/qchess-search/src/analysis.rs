@@ -3,7 +3,10 @@
 //! Every value is the search's exact chance-node value
 //! ([`SearchLimits::every_root_value`]): a move that measures is worth each outcome's value
 //! weighed by that outcome's exact probability, so a split that only might lose the queen is
-//! scored by the probability that it does. A move is judged by what it gave away: the
+//! scored by the probability that it does. The search plays for expected score at
+//! [`SCORE_SCALE`] ([`crate::score`]), so the chances mix linearly in expected score too: a
+//! move that loses the king with probability 0.3 in an even game keeps 0.7 of an even game's
+//! expected score, 0.35. A move is judged by what it gave away: the
 //! expected score (0 to 1, [`expected_score`]) of the best move less that of the move played,
 //! both from the mover's view, before the dice of its measurement were rolled. The
 //! judgements follow the usual chess thresholds on that loss: an inaccuracy from
@@ -33,7 +36,9 @@ pub const SCORE_SCALE: f64 = 400.0;
 
 /// The expected score (0 to 1) of a value in centipawns for the side it belongs to: certain
 /// wins and losses are 1 and 0, every other value goes through the logistic curve
-/// `1 / (1 + 10^(-value / SCORE_SCALE))`.
+/// `1 / (1 + 10^(-value / SCORE_SCALE))`. For the values of an analysis (a search for expected
+/// score at this scale) it is exact: a value mixing a chance on a king with a position reads
+/// as the mixture of their expected scores.
 pub fn expected_score(value: f64) -> f64 {
     if value >= CERTAIN_WIN {
         1.0
@@ -182,6 +187,9 @@ fn root_values(
     control: &Arc<SearchControl>,
 ) -> Result<SearchInfo, AnalysisError> {
     let limits = SearchLimits { every_root_value: true, ..*limits };
+    // Searched for expected score at the judgements' own scale, so the expected score of
+    // every value is exact: the chances a move's measurements mix, weighed linearly.
+    let config = SearchConfig { score_scale: Some(SCORE_SCALE), ..config };
     let found = Searcher::new(config)
         .search_with(game, &limits, only, control, &mut |_| {})
         .map_err(|source| AnalysisError::Search { ply: game.moves().len() + 1, source })?;

@@ -10,6 +10,8 @@
 //!   a transposition table keyed on the classical position plus a hash of the quantum state,
 //!   quiescence included; quiescence on captures, losing captures skipped; a state-size
 //!   budget; time control ([`SearchLimits`]).
+//! - [`score`]: the scale of the search's values: it plays for expected score, so a chance
+//!   on the king and a position mix by their probabilities.
 //! - [`eval`]: the evaluation, with every weight in [`Weights`]; [`tune`] fits them to game
 //!   outcomes.
 //! - [`analysis`]: what a position is worth, the best move and line, and each move of a game
@@ -44,6 +46,7 @@ pub mod matchplay;
 mod order;
 pub mod player;
 pub mod remote;
+pub mod score;
 mod search;
 pub mod table;
 pub mod tune;
@@ -51,7 +54,7 @@ pub mod uqci;
 
 pub use eval::Weights;
 pub use limits::{Clock, MAX_DEPTH, SearchControl, SearchLimits};
-pub use search::{CERTAIN_WIN, SearchConfig, SearchInfo, Searcher, WIN};
+pub use search::{CERTAIN_WIN, DEFAULT_SCORE_SCALE, SearchConfig, SearchInfo, Searcher, WIN};
 pub use table::position_key;
 
 /// Why a search could not run.

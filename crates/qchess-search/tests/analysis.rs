@@ -7,7 +7,7 @@ use qchess_core::Notation;
 use qchess_search::analysis::{
     AnalysisError, BLUNDER, INACCURACY, Judgement, MISTAKE, evaluate_position, expected_score, review_game, review_move,
 };
-use qchess_search::{SearchConfig, SearchControl, SearchLimits, WIN};
+use qchess_search::{SearchConfig, SearchControl, SearchLimits, WIN, Weights};
 
 fn notation(text: &str) -> Notation {
     text.parse().unwrap()
@@ -72,6 +72,23 @@ fn a_position_evaluation_gives_every_move_and_white_expected_score() {
     assert!(evaluation.white_expected < 0.5);
     assert_eq!(evaluation.moves.len(), position.legal_moves().len());
     assert!(evaluation.moves.windows(2).all(|pair| pair[0].1 >= pair[1].1));
+}
+
+/// A chance on the king is an expected score like any other: the knight, split over f7 and
+/// d7, takes the king on h8 from f7 half the time, and leaves a knight against a pawn the
+/// other half. White's expected score is exactly the mixture, `0.5 * 1 + 0.5 * E(210)`, not
+/// the certain win a centipawn value of half a king capture would read as.
+#[test]
+fn a_chance_on_the_king_gives_the_mixture_of_expected_scores() {
+    let position = game("7k/p7/8/4N3/8/8/8/K7 w - - 0 1", &["e5^f7d7", "a7a6"]);
+    let weights = Weights { material: [100.0, 310.0, 330.0, 500.0, 900.0], ..Weights::material_only() };
+    let config = SearchConfig { weights, quiescence_plies: 0, ..SearchConfig::default() };
+    let evaluation = evaluate_position(&position, config, &SearchLimits::depth(1), &SearchControl::new()).unwrap();
+    assert_eq!(evaluation.best.to_string(), "f7xh8");
+    // The win one ply on is worth `WIN - 1`, a hair under an expected score of 1.
+    let win = (1.0 + (WIN - 1.0) / WIN) / 2.0;
+    let wanted = 0.5 * win + 0.5 * expected_score(210.0);
+    assert!((evaluation.white_expected - wanted).abs() < 1e-9, "{} against {wanted}", evaluation.white_expected);
 }
 
 #[test]

@@ -8,6 +8,7 @@ use qchess_engine::ai::RandomMover;
 use qchess_engine::{EndReason, Game, GameOptions, GameResult};
 use qchess_search::branch::for_each_outcome;
 use qchess_search::eval::evaluate;
+use qchess_search::score::{centipawns, leaf_value};
 use qchess_search::{SearchConfig, SearchLimits, Searcher, WIN, Weights};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
@@ -38,10 +39,12 @@ fn full_width(game: &mut Game, depth: i32, quiescence: i32, ply: usize, nodes: &
         });
     }
     let weights = Weights::default();
+    // An evaluation as the search weighs it (expected score, or centipawns).
+    let leaf = |game: &Game| leaf_value(evaluate(game.position(), &weights), SearchConfig::default().score_scale);
     let (moves, mut best) = if depth > 0 {
         (game.legal_moves(), f64::NEG_INFINITY)
     } else {
-        let stand = evaluate(game.position(), &weights);
+        let stand = leaf(game);
         if -depth >= quiescence {
             return Some(stand);
         }
@@ -54,7 +57,7 @@ fn full_width(game: &mut Game, depth: i32, quiescence: i32, ply: usize, nodes: &
         let values: Option<Vec<f64>> = values.expect("a legal move plays").into_iter().collect();
         best = best.max(values?.iter().sum());
     }
-    Some(if best == f64::NEG_INFINITY { evaluate(game.position(), &weights) } else { best })
+    Some(if best == f64::NEG_INFINITY { leaf(game) } else { best })
 }
 
 /// `fen` after `plies` random moves (splits and merges among them) seeded by `seed`, on a
@@ -87,6 +90,8 @@ fn check_exact(game: &mut Game, depth: u32, quiescence: i32) -> bool {
         ..SearchConfig::default()
     };
     let found = Searcher::new(config).search(game, &SearchLimits::depth(depth)).unwrap();
+    // The search reports centipawns: the full-width value read the same way.
+    let expected = centipawns(expected, config.score_scale);
     assert!(
         (found.score - expected).abs() <= 1e-6 * expected.abs().max(1.0),
         "depth {depth}, quiescence {quiescence}: search {} against full width {expected} after {:?}",

@@ -5,6 +5,7 @@ use proptest::prelude::*;
 use qchess_core::Fen;
 use qchess_engine::ai::RandomMover;
 use qchess_engine::{Game, GameOptions, RuleSet};
+use qchess_search::score::centipawns;
 use qchess_search::{SearchConfig, SearchLimits, Searcher, WIN, Weights};
 
 mod common;
@@ -69,7 +70,7 @@ fn chance_nodes_weigh_outcomes_by_their_exact_probabilities() {
     let setup = ["g1^f3h3", "a7a6", "f3^e5d4", "a6a5"];
     let position = game("7k/p2q4/8/6r1/8/8/8/K5N1 w - - 0 1", &setup);
     assert!((position.probability("e5".parse().unwrap()) - 0.25).abs() < 1e-12);
-    let config = SearchConfig { weights: classical_material(), quiescence_plies: 0, ..SearchConfig::default() };
+    let config = material_config();
     let found = Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap();
     assert_eq!(found.best.to_string(), "h3xg5");
     // White's knight (310) against Black's queen, pawn and half a rook: exactly -940 for White.
@@ -86,23 +87,54 @@ fn a_fifty_move_claim_scores_the_kings_chances_before_the_measurement() {
     let position = game("4k3/8/8/8/8/8/8/3RK3 b - - 97 60", &["e8^d8f8", "d1xd8"]);
     assert_eq!(position.fifty_move_counter(), 99);
     let found = search(&position, 2);
-    let expected = -0.5 * (WIN - 1.0);
+    // Reported in centipawns, as the search played for expected score reads it back.
+    let scale = SearchConfig::default().score_scale;
+    let expected = centipawns(-0.5 * (WIN - 1.0), scale);
     assert!((found.score - expected).abs() < 1e-6, "{} against {expected}", found.score);
     // White, a ply before, takes the half king for that chance rather than wait.
     let before = game("4k3/8/8/8/8/8/8/3RK3 b - - 97 60", &["e8^d8f8"]);
     let white = search(&before, 3);
     assert_eq!(white.best.notation.to_string(), "d1xd8", "{white:?}");
-    assert!(white.score >= 0.5 * (WIN - 2.0) - 1e-6, "{}", white.score);
+    assert!(white.score >= centipawns(0.5 * (WIN - 2.0), scale) - 1e-6, "{}", white.score);
+}
+
+/// Played for expected score, a chance on the king and the position it leaves mix by their
+/// probabilities as the game's results do. The knight is split over f7 and d7; taking the king
+/// on h8 from f7 measures whether it is there: half the time it is (a win), half the time it
+/// was all on d7 and nothing happens, a knight against a pawn. Read as an expected score the
+/// value is exactly `0.5 * 1 + 0.5 * E(210)`; valued in centipawns (`0.5 * WIN + 105`) the
+/// logistic curve would read a certain win.
+#[test]
+fn a_chance_on_the_king_is_weighed_by_expected_score() {
+    let position = game("7k/p7/8/4N3/8/8/8/K7 w - - 0 1", &["e5^f7d7", "a7a6"]);
+    let scale = 400.0;
+    let config = SearchConfig { score_scale: Some(scale), ..material_config() };
+    let found = Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap();
+    assert_eq!(found.best.to_string(), "f7xh8", "{found:?}");
+    let expected_score = |cp: f64| 1.0 / (1.0 + 10f64.powf(-cp / scale));
+    // The win one ply on is worth `WIN - 1`, a hair under an expected score of 1.
+    let win = (1.0 + (WIN - 1.0) / WIN) / 2.0;
+    let wanted = 0.5 * win + 0.5 * expected_score(310.0 - 100.0);
+    assert!((expected_score(found.score) - wanted).abs() < 1e-9, "{found:?}: {wanted}");
+    let centipawn_valued = Searcher::new(material_config()).search(&position, &SearchLimits::depth(1)).unwrap();
+    assert!((centipawn_valued.score - (0.5 * (WIN - 1.0) + 105.0)).abs() < 1e-6, "{centipawn_valued:?}");
+    assert_eq!(expected_score(centipawn_valued.score), 1.0);
 }
 
 fn classical_material() -> Weights {
     Weights { material: [100.0, 310.0, 330.0, 500.0, 900.0], ..Weights::material_only() }
 }
 
+/// A depth-1 search of material only, valued in centipawns (expected material), without
+/// captures past it.
+fn material_config() -> SearchConfig {
+    SearchConfig { weights: classical_material(), quiescence_plies: 0, score_scale: None, ..SearchConfig::default() }
+}
+
 /// The material-only search at depth 1 of `fen` after `setup`.
 fn material_choice(fen: &str, setup: &[&str]) -> qchess_search::SearchInfo {
     let position = game(fen, setup);
-    let config = SearchConfig { weights: classical_material(), quiescence_plies: 0, ..SearchConfig::default() };
+    let config = material_config();
     Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap()
 }
 
@@ -153,7 +185,7 @@ fn observer_pairs_are_searched_at_the_root() {
     for mv in ["e4^e5c2", "g8f8"] {
         position.play(mv).unwrap();
     }
-    let config = SearchConfig { weights: classical_material(), quiescence_plies: 0, ..SearchConfig::default() };
+    let config = material_config();
     let found = Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap();
     let pair = found.pair.expect("a pair is best");
     assert!(["e5e8|c2c7", "e5c7|c2c7"].contains(&pair.to_string().as_str()), "{found:?}");

@@ -20,6 +20,7 @@ use crate::branch::Branch;
 use crate::eval::Weights;
 use crate::limits::{Deadline, SearchControl, SearchLimits};
 use crate::order::MoveOrder;
+use crate::score::centipawns;
 use crate::table::Table;
 use board::SearchBoard;
 
@@ -28,6 +29,9 @@ pub const WIN: f64 = 100_000.0;
 
 /// Scores at least this far from 0 are certain wins or losses.
 pub const CERTAIN_WIN: f64 = WIN - 1000.0;
+
+/// The default [`SearchConfig::score_scale`].
+pub const DEFAULT_SCORE_SCALE: f64 = 2170.0;
 
 /// How the search is set up.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,6 +50,12 @@ pub struct SearchConfig {
     /// cut-offs from the table). Off, it returns the exact value of the depth-limited game
     /// tree, every move and capture searched: slower, for checking the search itself.
     pub selective: bool,
+    /// Centipawns of evaluation that make a 10-to-1 favourite, when the search plays for
+    /// expected score: an evaluation then enters it as
+    /// [`leaf_value`](crate::score::leaf_value), so chance nodes mix king captures and
+    /// positions by their probabilities as the game's results do ([`crate::score`]). `None`:
+    /// evaluations enter as they are, in centipawns. Either way the search reports centipawns.
+    pub score_scale: Option<f64>,
 }
 
 impl Default for SearchConfig {
@@ -56,6 +66,7 @@ impl Default for SearchConfig {
             hash_megabytes: 16,
             quiescence_plies: 4,
             selective: true,
+            score_scale: Some(DEFAULT_SCORE_SCALE),
         }
     }
 }
@@ -70,7 +81,8 @@ pub struct SearchInfo {
     /// An observer-rules pair (`e5e8|c2c7`, offensive superposition) that scored better than
     /// [`best`](Self::best): then it is the move to play. Pairs are searched at the root only.
     pub pair: Option<Notation>,
-    /// Its score in centipawns from the side to move's view (see [`WIN`]).
+    /// Its score in centipawns from the side to move's view (see [`WIN`] and
+    /// [`crate::score`]).
     pub score: f64,
     /// The depth of the last finished iteration (0 when none finished).
     pub depth: u32,
@@ -245,7 +257,7 @@ impl Searcher {
                     && found.pair.is_none()
                 {
                     found.best = mv;
-                    found.score = score;
+                    found.score = centipawns(score, self.config.score_scale);
                     found.pv = vec![mv.notation];
                 }
                 break;
@@ -254,10 +266,11 @@ impl Searcher {
                 RootMove::Single(mv) => (mv, None),
                 RootMove::Pair(pair) => (found.best, Some(pair)),
             };
+            let scale = self.config.score_scale;
             found = SearchInfo {
                 best,
                 pair,
-                score,
+                score: centipawns(score, scale),
                 depth,
                 seldepth: run.seldepth as u32,
                 nodes: run.nodes,
@@ -268,7 +281,7 @@ impl Searcher {
                 } else {
                     principal_variation(&mut copy, run.table, best, depth as usize)
                 },
-                root_values: run.root_values.clone(),
+                root_values: run.root_values.iter().map(|&(mv, value)| (mv, centipawns(value, scale))).collect(),
             };
             report(&found);
             if score.abs() >= CERTAIN_WIN {

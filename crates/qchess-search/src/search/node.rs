@@ -54,6 +54,11 @@ const REVERSE_FUTILITY_MARGIN: f64 = 120.0;
 const REVERSE_FUTILITY_DEPTH: i32 = 2;
 
 impl Run<'_> {
+    /// An evaluation in centipawns as the search weighs it ([`SearchConfig::score_scale`]).
+    fn leaf(&self, cp: f64) -> f64 {
+        crate::score::leaf_value(cp, self.config.score_scale)
+    }
+
     /// Counts a node; says whether the search must stop.
     fn enter(&mut self, ply: usize) -> bool {
         self.nodes += 1;
@@ -204,7 +209,7 @@ impl Run<'_> {
             return 0.0;
         }
         if ply + 1 >= MAX_PLY {
-            return board.evaluate(&self.config.weights);
+            return self.leaf(board.evaluate(&self.config.weights));
         }
         let key = board.key();
         let stored = self.table.probe(key);
@@ -219,12 +224,13 @@ impl Run<'_> {
         let static_eval = (shallow && !in_danger).then(|| board.evaluate(&self.config.weights));
         if let Some(eval) = static_eval
             && beta.abs() < CERTAIN_WIN
-            && eval - REVERSE_FUTILITY_MARGIN * f64::from(depth) >= beta
+            && self.leaf(eval - REVERSE_FUTILITY_MARGIN * f64::from(depth)) >= beta
         {
-            return eval - REVERSE_FUTILITY_MARGIN * f64::from(depth);
+            return self.leaf(eval - REVERSE_FUTILITY_MARGIN * f64::from(depth));
         }
-        let futile =
-            depth == 1 && static_eval.is_some_and(|eval| eval + FUTILITY_MARGIN <= alpha) && alpha.abs() < CERTAIN_WIN;
+        let futile = depth == 1
+            && static_eval.is_some_and(|eval| self.leaf(eval + FUTILITY_MARGIN) <= alpha)
+            && alpha.abs() < CERTAIN_WIN;
         // Below the root, splits and merges are searched one ply shallower than standard moves
         // and not at all at the last ply (they change no material there), and hopeless quiet
         // moves are skipped at the last ply: those are dropped before ordering.
@@ -282,7 +288,7 @@ impl Run<'_> {
         }
         let Some((best_move, score)) = best else {
             // Nothing could be searched (every move past the budget): judge the position as it is.
-            return board.evaluate(&self.config.weights);
+            return self.leaf(board.evaluate(&self.config.weights));
         };
         let bound = Bound::of(score, alpha_before, beta);
         self.table.store(Entry { key, depth, score: to_table(score, ply), bound, best: Some(best_move) });
@@ -310,7 +316,8 @@ impl Run<'_> {
             return 0.0;
         }
         let weights = self.config.weights;
-        let stand = board.evaluate(&weights);
+        let stand_cp = board.evaluate(&weights);
+        let stand = self.leaf(stand_cp);
         if stand >= beta || level >= self.config.quiescence_plies || ply + 1 >= MAX_PLY {
             return stand;
         }
@@ -335,7 +342,7 @@ impl Run<'_> {
             // captures always are.
             if self.config.selective {
                 let hopeless = outlook.gain <= 0.0
-                    || stand + outlook.gain + DELTA_MARGIN < alpha
+                    || self.leaf(stand_cp + outlook.gain + DELTA_MARGIN) < alpha
                     || outlook.is_losing(mv, board.game().position());
                 if hopeless && !outlook.takes_king {
                     continue;

@@ -10,6 +10,7 @@
 //! | `CapDepth` | check | false | every `go` searches at most `Level` plies, also with a move time or a clock: the engine plays as the player `ai:LEVEL` |
 //! | `MultiPV` | spin 1..256 | 1 | report the best N root moves, each with its exact value (`info ... multipv K score ...`) |
 //! | `Analyse` | check | false | a `go` on a position reached by moves first judges the last move (`info string judgement ...`, see [`analysis`](crate::analysis)) |
+//! | `ScoreScale` | spin 0..100000 | 2170 | centipawns of evaluation that make a 10-to-1 favourite when the search plays for expected score ([`score`](crate::score)); 0: it weighs outcomes in centipawns |
 //! | `Hash` | spin 1..4096 | 16 | transposition table, MB |
 //! | `StateBudget` | spin 16..4194304 | 4096 | largest quantum state (basis states) the search grows |
 //! | `Seed` | spin | 0 | seed of the measurement outcomes the engine's own board draws |
@@ -20,9 +21,12 @@ use qchess_core::Fen;
 use qchess_core::text::with_causes;
 use qchess_engine::{Game, GameOptions, RuleSet};
 
-use crate::SearchConfig;
+use crate::{DEFAULT_SCORE_SCALE, SearchConfig};
 use crate::player::{DEFAULT_LEVEL, MAX_LEVEL, level_config};
 use crate::remote::RestBoard;
+
+/// The largest `ScoreScale`.
+pub const MAX_SCORE_SCALE: u32 = 100_000;
 
 /// Every option's value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +47,8 @@ pub struct EngineOptions {
     pub multi_pv: usize,
     /// `Analyse`.
     pub analyse: bool,
+    /// `ScoreScale`: 0 for centipawns.
+    pub score_scale: u32,
     /// `Hash`, in MB.
     pub hash_megabytes: usize,
     /// `StateBudget`.
@@ -64,6 +70,7 @@ impl Default for EngineOptions {
             cap_depth: false,
             multi_pv: 1,
             analyse: false,
+            score_scale: DEFAULT_SCORE_SCALE as u32,
             hash_megabytes: 16,
             state_budget: SearchConfig::default().state_budget,
             seed: 0,
@@ -85,6 +92,7 @@ impl EngineOptions {
             "option name CapDepth type check default false".to_owned(),
             "option name MultiPV type spin default 1 min 1 max 256".to_owned(),
             "option name Analyse type check default false".to_owned(),
+            format!("option name ScoreScale type spin default {} min 0 max {MAX_SCORE_SCALE}", defaults.score_scale),
             format!("option name Hash type spin default {} min 1 max 4096", defaults.hash_megabytes),
             format!("option name StateBudget type spin default {} min 16 max 4194304", defaults.state_budget),
             "option name Seed type spin default 0 min 0 max 2147483647".to_owned(),
@@ -125,6 +133,7 @@ impl EngineOptions {
             "capdepth" => self.cap_depth = check()?,
             "multipv" => self.multi_pv = spin(1, 256)? as usize,
             "analyse" | "analyze" => self.analyse = check()?,
+            "scorescale" => self.score_scale = spin(0, u64::from(MAX_SCORE_SCALE))? as u32,
             "hash" => self.hash_megabytes = spin(1, 4096)? as usize,
             "statebudget" => self.state_budget = spin(16, 1 << 22)? as usize,
             "seed" => self.seed = spin(0, i32::MAX as u64)?,
@@ -145,7 +154,12 @@ impl EngineOptions {
     /// The search configuration these options give.
     pub fn search_config(&self) -> SearchConfig {
         let (config, _) = level_config(self.level);
-        SearchConfig { hash_megabytes: self.hash_megabytes, state_budget: self.state_budget, ..config }
+        SearchConfig {
+            hash_megabytes: self.hash_megabytes,
+            state_budget: self.state_budget,
+            score_scale: (self.score_scale > 0).then_some(f64::from(self.score_scale)),
+            ..config
+        }
     }
 
     /// A game from `start` on the board these options name.
@@ -173,6 +187,10 @@ mod tests {
         options.set("resturl", Some("http://127.0.0.1:8080")).unwrap();
         assert!(!options.force_turn);
         assert_eq!(options.level, 4);
+        assert_eq!(options.search_config().score_scale, Some(2170.0));
+        options.set("ScoreScale", Some("0")).unwrap();
+        assert_eq!(options.search_config().score_scale, None);
+        assert!(options.set("ScoreScale", Some("-1")).is_err());
         assert_eq!(options.rest_url.as_deref(), Some("http://127.0.0.1:8080"));
         assert_eq!(
             options.set("Level", Some("99")).unwrap_err(),

@@ -21,9 +21,9 @@ use qchess_core::Fen;
 use qchess_core::text::with_causes;
 use qchess_engine::{Game, GameOptions, RuleSet};
 
-use crate::{DEFAULT_SCORE_SCALE, SearchConfig};
 use crate::player::{DEFAULT_LEVEL, MAX_LEVEL, level_config};
 use crate::remote::RestBoard;
+use crate::{DEFAULT_SCORE_SCALE, SearchConfig};
 
 /// The largest `ScoreScale`.
 pub const MAX_SCORE_SCALE: u32 = 100_000;

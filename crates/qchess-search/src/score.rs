@@ -73,7 +73,5 @@ mod tests {
         let value = 0.2 * WIN + 0.8 * leaf_value(500.0, Some(scale));
         let expected = expected_score(centipawns(value, Some(scale)), scale);
         assert!((expected - (0.2 + 0.8 * rook)).abs() < 1e-12, "{expected}");
-        // The value stays far from the certain wins that mean a capture for sure.
-        assert!(leaf_value(50_000.0, Some(scale)) < CERTAIN_WIN);
     }
 }

@@ -30,7 +30,8 @@ pub const WIN: f64 = 100_000.0;
 /// Scores at least this far from 0 are certain wins or losses.
 pub const CERTAIN_WIN: f64 = WIN - 1000.0;
 
-/// The default [`SearchConfig::score_scale`].
+/// The default [`SearchConfig::score_scale`]: the scale the fit of the evaluation to
+/// self-play outcomes found ([`crate::tune`]: `400 / k` for its `k = 0.1847`).
 pub const DEFAULT_SCORE_SCALE: f64 = 2170.0;
 
 /// How the search is set up.

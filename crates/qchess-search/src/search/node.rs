@@ -224,9 +224,11 @@ impl Run<'_> {
         let static_eval = (shallow && !in_danger).then(|| board.evaluate(&self.config.weights));
         if let Some(eval) = static_eval
             && beta.abs() < CERTAIN_WIN
-            && self.leaf(eval - REVERSE_FUTILITY_MARGIN * f64::from(depth)) >= beta
         {
-            return self.leaf(eval - REVERSE_FUTILITY_MARGIN * f64::from(depth));
+            let reduced = self.leaf(eval - REVERSE_FUTILITY_MARGIN * f64::from(depth));
+            if reduced >= beta {
+                return reduced;
+            }
         }
         let futile = depth == 1
             && static_eval.is_some_and(|eval| self.leaf(eval + FUTILITY_MARGIN) <= alpha)

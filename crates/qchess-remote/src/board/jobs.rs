@@ -219,9 +219,9 @@ impl Runner {
     }
 }
 
-/// Whether a failed submission may have reached the provider (a timeout, a broken connection,
-/// a 500): its reservation is then kept, so the next try asks the provider first.
-fn may_have_been_taken(error: &RemoteBoardError) -> bool {
+/// Whether a request failed on the way rather than by the provider's answer (a timeout, a
+/// broken connection, a 500).
+fn transient(error: &RemoteBoardError) -> bool {
     matches!(
         error,
         RemoteBoardError::Remote(
@@ -272,7 +272,18 @@ pub(super) fn run_journaled(
         }
     };
     wait(runner, runtime, journaled, provider, backend, &key, &job_id, foreground)?;
-    let result = runner.collect(runtime, circuit, &job_id, shots, foreground.unwrap_or_else(|| runner.deadline()))?;
+    let collected = runner.collect(runtime, circuit, &job_id, shots, foreground.unwrap_or_else(|| runner.deadline()));
+    let result = match (collected, foreground) {
+        (Ok(result), _) => result,
+        // The foreground limit ran out while the results were on their way (the body read cut
+        // short, a timed-out request): the move detaches as at any other point of the wait, and
+        // taking it up again reads the results, which the provider keeps.
+        (Err(error), Some(limit)) if transient(&error) && limit.passed() => {
+            let reason = DetachReason::TimedOut(limit.timeout);
+            return Err(RemoteBoardError::Detached { job_id, backend: backend.to_owned(), reason });
+        }
+        (Err(error), _) => return Err(error),
+    };
     journaled.journal.completed(&key, &result).map_err(journal_error)?;
     Ok((result, submitted))
 }
@@ -292,7 +303,9 @@ fn submit(
             Ok(job_id)
         }
         Err(error) => {
-            if !may_have_been_taken(&error) {
+            // A submission that failed on the way may have reached the provider: its
+            // reservation is kept, so the next try asks the provider first.
+            if !transient(&error) {
                 journal.release(key, name).map_err(journal_error)?;
             }
             Err(error)

@@ -1,9 +1,9 @@
 //! The client and the remote board against a misbehaving provider: an axum server on
 //! 127.0.0.1 that answers each request as its script says (429, 500, malformed JSON, a job that
-//! never finishes, a dropped connection) and otherwise like a correct IonQ API backed by the
-//! exact simulator.
+//! never finishes, a dropped connection, a late answer) and otherwise like a correct IonQ API
+//! backed by the exact simulator.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -19,7 +19,8 @@ use qchess_circuit::ir::{Circuit, Gate, QubitRole};
 use qchess_core::{Bitboard, QuantumBoard, Square, TypedMove};
 use qchess_qasm::ionq::IonqCircuit;
 use qchess_remote::config::{ApiKey, PollPolicy, ProviderConfig, RetryPolicy};
-use qchess_remote::{IonqClient, RemoteBoard, RemoteBoardConfig, RemoteError};
+use qchess_remote::journal::{JobEnd, JobJournal, JobKey, JobProgress, JournalError, Recorded, WaitPolicy, Watch};
+use qchess_remote::{IonqClient, JobResult, RemoteBoard, RemoteBoardConfig, RemoteError};
 use qchess_sim::sparse::SparseState;
 use serde_json::{Value, json};
 
@@ -34,6 +35,8 @@ enum Act {
     Malformed,
     /// The connection is dropped without an answer.
     Drop,
+    /// A correct answer, a second late.
+    Late,
 }
 
 #[derive(Default)]
@@ -70,6 +73,7 @@ fn misbehave(act: Act) -> Option<Response> {
         Act::Malformed => Some((StatusCode::OK, "{\"id\": \"job-0\", \"status\": ").into_response()),
         // A panicking handler makes hyper close the connection without an answer.
         Act::Drop => panic!("scripted dropped connection"),
+        Act::Late => None,
     }
 }
 
@@ -94,7 +98,11 @@ async fn status(State(fake): State<Arc<Fake>>, Path(id): Path<String>) -> Respon
 
 async fn results(State(fake): State<Arc<Fake>>, Path(id): Path<String>) -> Response {
     fake.fetches.fetch_add(1, Ordering::SeqCst);
-    if let Some(response) = misbehave(next(&fake.results)) {
+    let act = next(&fake.results);
+    if act == Act::Late {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    if let Some(response) = misbehave(act) {
         return response;
     }
     let index: usize = id.trim_start_matches("job-").parse().expect("our id");
@@ -292,6 +300,69 @@ fn a_failed_move_or_query_leaves_the_remote_board_unchanged() {
     let probabilities = board.square_probabilities().expect("probabilities");
     assert_eq!(probabilities.get(Square::E5), 1.0);
     assert_eq!(probabilities.get(Square::H3), 0.0);
+}
+
+/// A job journal in memory: what a game store records, without the store.
+#[derive(Default)]
+struct MemoryJournal {
+    records: HashMap<JobKey, Recorded>,
+}
+
+impl JobJournal for MemoryJournal {
+    fn find(&mut self, key: &JobKey) -> Result<Option<Recorded>, JournalError> {
+        Ok(self.records.get(key).cloned())
+    }
+    fn reserve(&mut self, key: &JobKey) -> Result<String, JournalError> {
+        let name = format!("move-{}", self.records.len());
+        self.records.insert(key.clone(), Recorded::Reserved { name: name.clone() });
+        Ok(name)
+    }
+    fn release(&mut self, key: &JobKey, _name: &str) -> Result<(), JournalError> {
+        self.records.remove(key);
+        Ok(())
+    }
+    fn submitted(&mut self, key: &JobKey, _name: &str, job_id: &str) -> Result<(), JournalError> {
+        self.records.insert(key.clone(), Recorded::Submitted { job_id: job_id.to_owned() });
+        Ok(())
+    }
+    fn progress(&mut self, _key: &JobKey, _job_id: &str, _progress: &JobProgress) -> Result<Watch, JournalError> {
+        Ok(Watch::Continue)
+    }
+    fn completed(&mut self, key: &JobKey, result: &JobResult) -> Result<(), JournalError> {
+        self.records.insert(key.clone(), Recorded::Completed(result.clone()));
+        Ok(())
+    }
+    fn ended(&mut self, key: &JobKey, _job_id: &str, _end: &JobEnd) -> Result<(), JournalError> {
+        self.records.remove(key);
+        Ok(())
+    }
+}
+
+/// With a foreground limit (`--timeout`), a move whose job has finished but whose results
+/// arrive after the limit detaches like a wait at the limit (the job keeps its place), and
+/// taking the move up again reads the results.
+#[test]
+fn results_that_arrive_after_the_foreground_limit_detach_the_move() {
+    let fake = Arc::new(Fake::default());
+    let url = start(Arc::clone(&fake));
+    let wait = WaitPolicy { foreground: Some(Duration::from_millis(300)), detach_on_interrupt: false };
+    let mut board = RemoteBoard::new(
+        Bitboard::from_square(Square::G1) | Bitboard::from_square(Square::E2),
+        RemoteBoardConfig::new(config(&url)),
+    )
+    .expect("board")
+    .with_journal(Box::new(MemoryJournal::default()), wait);
+    let mv = |text: &str| text.parse::<TypedMove>().expect("valid");
+    board.apply(&mv("g1^f3h3:SPLIT_JUMP:BASIC")).expect("a split needs no job");
+    fake.results.lock().expect("script").push_back(Act::Late);
+    let error = board.apply(&mv("f3e5.m1:JUMP:CAPTURE")).expect_err("the results come too late");
+    let said = qchess_core::text::with_causes(&error);
+    assert!(said.contains("keeps its place at the provider"), "{said}");
+    assert_eq!(fake.submits.load(Ordering::SeqCst), 1);
+    // Taken up again: the same job, its results read this time.
+    let report = board.apply(&mv("f3e5.m1:JUMP:CAPTURE")).expect("the results arrive");
+    assert_eq!(report.outcome_probability.map(|p| (p * 1e9).round() / 1e9), Some(0.5));
+    assert_eq!(fake.submits.load(Ordering::SeqCst), 1, "no second submission");
 }
 
 /// Set in the child process of [`ctrl_c_while_waiting_cancels_the_job`].

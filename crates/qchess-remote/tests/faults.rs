@@ -35,7 +35,7 @@ enum Act {
     Malformed,
     /// The connection is dropped without an answer.
     Drop,
-    /// A correct answer, a second late.
+    /// A correct answer, three seconds late.
     Late,
 }
 
@@ -100,7 +100,7 @@ async fn results(State(fake): State<Arc<Fake>>, Path(id): Path<String>) -> Respo
     fake.fetches.fetch_add(1, Ordering::SeqCst);
     let act = next(&fake.results);
     if act == Act::Late {
-        tokio::time::sleep(Duration::from_secs(1)).await;
+        tokio::time::sleep(Duration::from_secs(3)).await;
     }
     if let Some(response) = misbehave(act) {
         return response;
@@ -345,7 +345,7 @@ impl JobJournal for MemoryJournal {
 fn results_that_arrive_after_the_foreground_limit_detach_the_move() {
     let fake = Arc::new(Fake::default());
     let url = start(Arc::clone(&fake));
-    let wait = WaitPolicy { foreground: Some(Duration::from_millis(300)), detach_on_interrupt: false };
+    let wait = WaitPolicy { foreground: Some(Duration::from_secs(1)), detach_on_interrupt: false };
     let mut board = RemoteBoard::new(
         Bitboard::from_square(Square::G1) | Bitboard::from_square(Square::E2),
         RemoteBoardConfig::new(config(&url)),

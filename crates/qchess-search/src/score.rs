@@ -41,11 +41,7 @@ pub fn centipawns(value: f64, score_scale: Option<f64>) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The expected score of a value in centipawns at `scale` (short of the certain wins).
-    fn expected_score(cp: f64, scale: f64) -> f64 {
-        1.0 / (1.0 + 10f64.powf(-cp / scale))
-    }
+    use crate::analysis::{SCORE_SCALE, expected_score};
 
     #[test]
     fn centipawns_read_back_the_evaluation() {
@@ -64,14 +60,15 @@ mod tests {
 
     #[test]
     fn a_chance_on_the_king_mixes_linearly_in_expected_score() {
-        let scale = 400.0;
+        // The coach's curve: exact for values of a search at its scale.
+        let scale = Some(SCORE_SCALE);
         // Even otherwise, and the king lost with probability 0.3: 0.7 of an even game.
-        let value = 0.3 * -WIN + 0.7 * leaf_value(0.0, Some(scale));
-        assert!((expected_score(centipawns(value, Some(scale)), scale) - 0.35).abs() < 1e-12);
-        // A rook up (E = 1 / (1 + 10^(-500/400))) and a 0.2 chance to take the king.
-        let rook = 1.0 / (1.0 + 10f64.powf(-500.0 / scale));
-        let value = 0.2 * WIN + 0.8 * leaf_value(500.0, Some(scale));
-        let expected = expected_score(centipawns(value, Some(scale)), scale);
+        let value = 0.3 * -WIN + 0.7 * leaf_value(0.0, scale);
+        assert!((expected_score(centipawns(value, scale)) - 0.35).abs() < 1e-12);
+        // A rook up and a 0.2 chance to take the king.
+        let rook = expected_score(500.0);
+        let value = 0.2 * WIN + 0.8 * leaf_value(500.0, scale);
+        let expected = expected_score(centipawns(value, scale));
         assert!((expected - (0.2 + 0.8 * rook)).abs() < 1e-12, "{expected}");
     }
 }

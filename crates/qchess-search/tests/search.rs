@@ -5,6 +5,7 @@ use proptest::prelude::*;
 use qchess_core::Fen;
 use qchess_engine::ai::RandomMover;
 use qchess_engine::{Game, GameOptions, RuleSet};
+use qchess_search::analysis::{SCORE_SCALE, expected_score};
 use qchess_search::score::centipawns;
 use qchess_search::{SearchConfig, SearchLimits, Searcher, WIN, Weights};
 
@@ -107,11 +108,9 @@ fn a_fifty_move_claim_scores_the_kings_chances_before_the_measurement() {
 #[test]
 fn a_chance_on_the_king_is_weighed_by_expected_score() {
     let position = game("7k/p7/8/4N3/8/8/8/K7 w - - 0 1", &["e5^f7d7", "a7a6"]);
-    let scale = 400.0;
-    let config = SearchConfig { score_scale: Some(scale), ..material_config() };
+    let config = SearchConfig { score_scale: Some(SCORE_SCALE), ..material_config() };
     let found = Searcher::new(config).search(&position, &SearchLimits::depth(1)).unwrap();
     assert_eq!(found.best.to_string(), "f7xh8", "{found:?}");
-    let expected_score = |cp: f64| 1.0 / (1.0 + 10f64.powf(-cp / scale));
     // The win one ply on is worth `WIN - 1`, a hair under an expected score of 1.
     let win = (1.0 + (WIN - 1.0) / WIN) / 2.0;
     let wanted = 0.5 * win + 0.5 * expected_score(310.0 - 100.0);

@@ -231,7 +231,7 @@ fn route(circuit: &GameCircuit, device: &Device, repeats: usize) -> Result<Route
     let equivalence = check_equivalence(&program, &compiled.ops, &compiled.initial_layout, &compiled.final_layout, 0)
         .map_err(|e| what(&format!("the routed circuit failed verification: {e}")))?;
     let info = EmitInfo {
-        qubit_names: export.circuit.qubits.iter().map(|q| q.name.clone()).collect(),
+        qubit_names: export.circuit.qubits.iter().map(|q| q.name().into_owned()).collect(),
         circuit_clbits: export.circuit.clbits,
     };
     times.sort_unstable();

@@ -42,7 +42,7 @@
 //! ```
 
 use crate::compiler::Register;
-use crate::ir::{Circuit, Gate, Op, PostSelection, Qubit, QubitInfo, QubitRole};
+use crate::ir::{Circuit, Gate, Op, PostSelection, Qubit, QubitRole};
 
 /// Which dead qubits may be reused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,7 +147,7 @@ pub fn recycle(register: &Register, recycling: Recycling) -> Recycled {
                 physical.ops.push(Op::Reset { qubit: reused });
                 reused
             } else {
-                physical.add_named_qubit(info.role, info.name)
+                physical.add_qubit_info(info)
             };
             map[qubit] = Some(place);
         }
@@ -159,8 +159,7 @@ pub fn recycle(register: &Register, recycling: Recycling) -> Recycled {
         }
     }
     for &qubit in starting.last().into_iter().flatten() {
-        let QubitInfo { role, name } = logical.qubits[qubit].clone();
-        map[qubit] = Some(physical.add_named_qubit(role, name));
+        map[qubit] = Some(physical.add_qubit_info(logical.qubits[qubit].clone()));
     }
     physical.postselect = logical
         .postselect

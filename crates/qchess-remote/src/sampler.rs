@@ -133,7 +133,7 @@ impl IbmRunner {
         compiled.num_clbits = circuit.clbits + compiled.final_layout.len() as u32;
         compiled.esp = device.target().estimated_success(&compiled.ops);
         let info = EmitInfo {
-            qubit_names: circuit.qubits.iter().map(|q| q.name.clone()).collect(),
+            qubit_names: circuit.qubits.iter().map(|q| q.name().into_owned()).collect(),
             circuit_clbits: circuit.clbits,
         };
         Ok(to_qasm(&compiled, device.target(), &info, QasmVersion::V3))

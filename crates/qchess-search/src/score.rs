@@ -38,6 +38,42 @@ pub fn centipawns(value: f64, score_scale: Option<f64>) -> f64 {
     }
 }
 
+/// The evaluation in centipawns below which [`leaf_value`] falls below `value`: for any `cp`,
+/// `leaf_value(cp) < value` exactly when `cp < evaluation_below(value)` (to the rounding of
+/// `tanh` and its inverse). Lets a node compare many evaluations with one bound at the price
+/// of one inverse.
+pub fn evaluation_below(value: f64, score_scale: Option<f64>) -> f64 {
+    match score_scale {
+        // Every evaluation maps below a value past the clamp, none below one at its floor.
+        Some(_) if value > CERTAIN_WIN - 1.0 => f64::INFINITY,
+        Some(_) if value <= -CERTAIN_WIN + 1.0 => f64::NEG_INFINITY,
+        _ => centipawns(value, score_scale),
+    }
+}
+
+/// One value of a search's scale that many evaluations in centipawns are compared with:
+/// mapped back once ([`evaluation_below`]) instead of mapping every evaluation.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct ValueBound {
+    value: f64,
+    floor: f64,
+    score_scale: Option<f64>,
+}
+
+impl ValueBound {
+    /// The bound at `value`, for a search with `score_scale`.
+    pub(crate) fn new(value: f64, score_scale: Option<f64>) -> ValueBound {
+        ValueBound { value, floor: evaluation_below(value, score_scale), score_scale }
+    }
+
+    /// Whether `leaf_value(cp) < value`, as mapping `cp` would say: an evaluation so close
+    /// to the floor that rounding could decide is mapped after all.
+    pub(crate) fn maps_below(&self, cp: f64) -> bool {
+        let near = self.floor.is_finite() && (cp - self.floor).abs() <= 1e-6 * (1.0 + self.floor.abs());
+        if near { leaf_value(cp, self.score_scale) < self.value } else { cp < self.floor }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,6 +92,27 @@ mod tests {
         assert!((-920.0..-919.0).contains(&far), "{far}");
         assert_eq!(leaf_value(123.0, None), 123.0);
         assert_eq!(centipawns(WIN - 5.0, Some(400.0)), WIN - 5.0);
+    }
+
+    #[test]
+    fn evaluations_below_a_value_are_the_ones_that_map_below_it() {
+        for scale in [None, Some(400.0), Some(2170.0)] {
+            for value in
+                [-WIN, -CERTAIN_WIN + 1.0, -50_000.0, -3.0, 0.0, 250.0, 99_000.0, CERTAIN_WIN - 1.0, CERTAIN_WIN, WIN]
+            {
+                let bound = evaluation_below(value, scale);
+                for cp in [-100_000.0, -5000.0, -901.0, -1.0, 0.0, 3.0, 450.0, 5000.0, 100_000.0] {
+                    assert_eq!(leaf_value(cp, scale) < value, cp < bound, "{cp} against {value} at {scale:?}");
+                    let mapped = leaf_value(cp, scale) < value;
+                    assert_eq!(ValueBound::new(value, scale).maps_below(cp), mapped);
+                    // At the floor itself, the mapping decides.
+                    if bound.is_finite() {
+                        let at = ValueBound::new(value, scale);
+                        assert_eq!(at.maps_below(bound), leaf_value(bound, scale) < value);
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -155,7 +155,7 @@ fn a_routed_game_circuit_gives_the_local_probabilities() {
     let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).expect("lowers");
     let compiled = compile(&program, &target, &CompileOptions::default()).expect("routes");
     let info = EmitInfo {
-        qubit_names: export.circuit.qubits.iter().map(|q| q.name.clone()).collect(),
+        qubit_names: export.circuit.qubits.iter().map(|q| q.name().into_owned()).collect(),
         circuit_clbits: export.circuit.clbits,
     };
     let qasm = to_qasm(&compiled, &target, &info, QasmVersion::V3);

@@ -27,6 +27,7 @@
 mod gate;
 mod gate_kind;
 
+use std::borrow::Cow;
 use std::fmt;
 
 use qchess_core::Square;
@@ -97,13 +98,47 @@ impl QubitRole {
 }
 
 /// A qubit's role and printable name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct QubitInfo {
     /// What the qubit stands for.
     pub role: QubitRole,
-    /// Name used in debug output and in the header comments of exported circuits.
-    pub name: String,
+    /// The name it was given, or `None` for one generated from the role and `number`.
+    given: Option<String>,
+    /// The qubit's index when it was added: generated ancilla names carry it.
+    number: u32,
 }
+
+impl QubitInfo {
+    /// Name used in debug output and in the header comments of exported circuits: the one
+    /// given, or `e4`, `e4_1` for a later generation, `anc3_path`. Generated names are built
+    /// here rather than when the qubit is added: a search adds and drops qubits by the
+    /// million and prints none.
+    pub fn name(&self) -> Cow<'_, str> {
+        if let Some(given) = &self.given {
+            return Cow::Borrowed(given);
+        }
+        let index = self.number;
+        Cow::Owned(match self.role {
+            QubitRole::Square { square, generation: 0 } => square.to_string(),
+            QubitRole::Square { square, generation } => format!("{square}_{generation}"),
+            QubitRole::Path => format!("anc{index}_path"),
+            QubitRole::Condition => format!("anc{index}_cond"),
+            QubitRole::Captured => format!("anc{index}_captured"),
+            QubitRole::EnPassant => format!("anc{index}_ep"),
+            QubitRole::Scratch => format!("anc{index}_scratch"),
+            QubitRole::General => format!("q{index}"),
+        })
+    }
+}
+
+/// Qubits are equal when their roles and names are.
+impl PartialEq for QubitInfo {
+    fn eq(&self, other: &QubitInfo) -> bool {
+        self.role == other.role && self.name() == other.name()
+    }
+}
+
+impl Eq for QubitInfo {}
 
 /// A named, contiguous classical register (OpenQASM `creg`), used by classical conditions.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,25 +219,22 @@ impl Circuit {
         Circuit::default()
     }
 
-    /// Adds a qubit with a generated name (`e4`, `e4_1` for a later generation, `anc3_path`).
+    /// Adds a qubit with a generated name (`e4`, `e4_1` for a later generation, `anc3_path`;
+    /// see [`QubitInfo::name`]).
     pub fn add_qubit(&mut self, role: QubitRole) -> Qubit {
-        let index = self.qubits.len() as u32;
-        let name = match role {
-            QubitRole::Square { square, generation: 0 } => square.to_string(),
-            QubitRole::Square { square, generation } => format!("{square}_{generation}"),
-            QubitRole::Path => format!("anc{index}_path"),
-            QubitRole::Condition => format!("anc{index}_cond"),
-            QubitRole::Captured => format!("anc{index}_captured"),
-            QubitRole::EnPassant => format!("anc{index}_ep"),
-            QubitRole::Scratch => format!("anc{index}_scratch"),
-            QubitRole::General => format!("q{index}"),
-        };
-        self.add_named_qubit(role, name)
+        let number = self.qubits.len() as u32;
+        self.add_qubit_info(QubitInfo { role, given: None, number })
     }
 
     /// Adds a qubit with an explicit name.
     pub fn add_named_qubit(&mut self, role: QubitRole, name: String) -> Qubit {
-        self.qubits.push(QubitInfo { role, name });
+        let number = self.qubits.len() as u32;
+        self.add_qubit_info(QubitInfo { role, given: Some(name), number })
+    }
+
+    /// Adds a qubit of another circuit, keeping its role and name.
+    pub fn add_qubit_info(&mut self, info: QubitInfo) -> Qubit {
+        self.qubits.push(info);
         Qubit(self.qubits.len() as u32 - 1)
     }
 
@@ -263,7 +295,7 @@ impl Circuit {
 impl fmt::Display for Circuit {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, q) in self.qubits.iter().enumerate() {
-            writeln!(f, "q{i} = {}", q.name)?;
+            writeln!(f, "q{i} = {}", q.name())?;
         }
         for op in &self.ops {
             match op {

@@ -151,7 +151,7 @@ fn without_idle_qubits(circuit: &Circuit) -> Option<(Circuit, Vec<String>)> {
     let mut index = vec![Qubit(u32::MAX); circuit.num_qubits()];
     let mut compact = Circuit { clbits: circuit.clbits, registers: circuit.registers.clone(), ..Circuit::default() };
     for (q, info) in circuit.qubits.iter().enumerate().filter(|&(q, _)| used[q]) {
-        index[q] = compact.add_named_qubit(info.role, info.name.clone());
+        index[q] = compact.add_qubit_info(info.clone());
     }
     let map = |q: Qubit| index[q.index()];
     compact.ops = circuit
@@ -170,7 +170,7 @@ fn without_idle_qubits(circuit: &Circuit) -> Option<(Circuit, Vec<String>)> {
         .collect();
     compact.postselect =
         circuit.postselect.iter().map(|p| qchess_circuit::ir::PostSelection { qubit: map(p.qubit), ..*p }).collect();
-    let names = compact.qubits.iter().map(|q| q.name.clone()).collect();
+    let names = compact.qubits.iter().map(|q| q.name().into_owned()).collect();
     Some((compact, names))
 }
 

@@ -39,7 +39,7 @@ pub(super) fn header(circuit: &Circuit, layout: &Layout) -> Result<Vec<Statement
         "Qubit i is bit i of every result: q[0] is the least significant bit, and so is the first bit of the first classical register.".to_string(),
     ];
     for (index, info) in circuit.qubits.iter().enumerate() {
-        lines.push(format!("q[{index}]: {} ({})", printable(&info.name), describe(info.role)));
+        lines.push(format!("q[{index}]: {} ({})", printable(&info.name()), describe(info.role)));
     }
     if circuit.postselect.is_empty() {
         lines.push("Post-selection: none.".into());
@@ -59,7 +59,7 @@ pub(super) fn header(circuit: &Circuit, layout: &Layout) -> Result<Vec<Statement
                 operand_text(&bit),
                 u8::from(selection.value),
                 selection.qubit.0,
-                printable(&qubit.name)
+                printable(&qubit.name())
             ));
         }
     }

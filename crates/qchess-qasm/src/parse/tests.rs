@@ -36,7 +36,7 @@ fn assert_same_unitary(a: &Circuit, b: &Circuit) {
 fn registers_flatten_in_declaration_order() {
     let circuit =
         parse_ok("qreg a[2];\ncreg m[1];\nqreg b[1];\ncreg n[2];\nx b[0];\nmeasure a -> n;\nmeasure b[0] -> m[0];\n");
-    let names: Vec<&str> = circuit.qubits.iter().map(|q| q.name.as_str()).collect();
+    let names: Vec<String> = circuit.qubits.iter().map(|q| q.name().into_owned()).collect();
     assert_eq!(names, ["a[0]", "a[1]", "b[0]"]);
     assert_eq!(circuit.clbits, 3);
     assert_eq!((circuit.registers[0].name.as_str(), circuit.registers[0].start), ("m", 0));

@@ -162,7 +162,7 @@ impl<'p> Translator<'p> {
             let row: Vec<Qubit> =
                 lists.iter().map(|list| if list.len() == 1 { list[0] } else { list[i.min(list.len() - 1)] }).collect();
             if let Some(repeated) = row.iter().enumerate().find(|(k, q)| row[..*k].contains(q)).map(|(_, q)| *q) {
-                let qubit = &self.circuit.qubits[repeated.index()].name;
+                let qubit = self.circuit.qubits[repeated.index()].name();
                 return Err((format!("`{}` is applied to {qubit} twice", excerpt(name)), at));
             }
             rows.push(row);

@@ -24,6 +24,7 @@ use super::{CERTAIN_WIN, Run, WIN};
 use crate::branch::Branch;
 use crate::eval::king_capture_probability;
 use crate::order::{MAX_PLY, MoveOrder, is_capture};
+use crate::score::ValueBound;
 use crate::table::{Bound, Entry};
 
 /// Nodes between looks at the clock.
@@ -337,6 +338,8 @@ impl Run<'_> {
         let mut best = stand;
         let mut best_move = None;
         let captures = MoveOrder::sort_captures(&board.game().legal_captures(), board.game().position(), &weights);
+        // The delta test compares evaluations with alpha: mapped back once per alpha.
+        let mut delta_bound = ValueBound::new(alpha, self.config.score_scale);
         for (outlook, mv) in &captures {
             // Captures that take nothing of the enemy's (onto its superposed squares with no
             // enemy piece, or where the gain is less than the capturer's tenth), captures that
@@ -344,7 +347,7 @@ impl Run<'_> {
             // captures always are.
             if self.config.selective {
                 let hopeless = outlook.gain <= 0.0
-                    || self.leaf(stand_cp + outlook.gain + DELTA_MARGIN) < alpha
+                    || delta_bound.maps_below(stand_cp + outlook.gain + DELTA_MARGIN)
                     || outlook.is_losing(mv, board.game().position());
                 if hopeless && !outlook.takes_king {
                     continue;
@@ -359,7 +362,10 @@ impl Run<'_> {
                 best = value;
                 best_move = Some(*mv);
             }
-            alpha = alpha.max(value);
+            if value > alpha {
+                alpha = value;
+                delta_bound = ValueBound::new(alpha, self.config.score_scale);
+            }
             if alpha >= beta {
                 break;
             }

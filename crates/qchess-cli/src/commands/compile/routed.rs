@@ -80,7 +80,7 @@ pub fn run(spec: &str, exports: Vec<(Option<(usize, String)>, Export)>, args: &A
                     .map_err(|e| anyhow!("the compiled circuit failed verification: {e}"))?;
         }
         let info = EmitInfo {
-            qubit_names: export.circuit.qubits.iter().map(|q| q.name.clone()).collect(),
+            qubit_names: export.circuit.qubits.iter().map(|q| q.name().into_owned()).collect(),
             circuit_clbits: export.circuit.clbits,
         };
         let qasm = to_qasm(&compiled, &target, &info, version);

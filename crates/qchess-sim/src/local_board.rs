@@ -232,8 +232,7 @@ impl LocalBoard {
                     // A forced outcome is kept in the same pass that finds its probability; the
                     // caller puts the state back if it was impossible.
                     Some(outcome) => {
-                        self.before_change(change);
-                        let one = self.state.collapse_counting(request.qubit, request.qubit_value(outcome))?;
+                        let one = self.collapse_counting(change, request.qubit, request.qubit_value(outcome))?;
                         let proceed = if request.proceed_value { one } else { 1.0 - one };
                         (outcome, if outcome { proceed } else { 1.0 - proceed })
                     }

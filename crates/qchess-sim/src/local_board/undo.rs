@@ -144,15 +144,49 @@ impl LocalBoard {
     /// Called before a move first changes the state: snapshots it if wanted and gives the
     /// state its new version.
     pub(super) fn before_change(&mut self, change: &mut Change) {
+        if self.begin_change(change) {
+            change.snapshot = self.snapshot_buffer().map(|mut snapshot| {
+                snapshot.as_mut().clone_from(&self.state);
+                snapshot
+            });
+        }
+    }
+
+    /// Collapses `qubit` to `value` ([`SparseState::collapse_counting`]) as a change of the
+    /// move. When it is the move's first change and the move snapshots the state, the state
+    /// itself becomes the snapshot and the collapse writes the new state into the snapshot's
+    /// buffer: one pass over the state instead of a copy and a pass.
+    pub(super) fn collapse_counting(
+        &mut self,
+        change: &mut Change,
+        qubit: qchess_circuit::ir::Qubit,
+        value: bool,
+    ) -> Result<f64, crate::sparse::SimError> {
+        // An unknown qubit (the one error of a collapse) fails before the state changes.
+        if self.state.position(qubit).is_none() || !self.begin_change(change) {
+            return self.state.collapse_counting(qubit, value);
+        }
+        match self.snapshot_buffer() {
+            Some(mut snapshot) => {
+                std::mem::swap(snapshot.as_mut(), &mut self.state);
+                let one = self.state.collapse_counting_from(&snapshot, qubit, value);
+                change.snapshot = Some(snapshot);
+                one
+            }
+            None => self.state.collapse_counting(qubit, value),
+        }
+    }
+
+    /// Marks the move changed and gives the state its new version, on its first change;
+    /// says whether the state must be snapshotted first.
+    fn begin_change(&mut self, change: &mut Change) -> bool {
         if change.changed {
-            return;
+            return false;
         }
         change.changed = true;
-        if change.snapshot_wanted {
-            change.snapshot = self.take_snapshot();
-        }
         self.version = self.next_version;
         self.next_version += 1;
+        change.snapshot_wanted
     }
 
     /// Puts the board back as it was before a move that failed: the register alone when the
@@ -236,9 +270,9 @@ impl LocalBoard {
         }
     }
 
-    /// A snapshot of the current state for undo, if the last one is the snapshot interval's
-    /// moves back and it fits the budget.
-    fn take_snapshot(&mut self) -> Option<Box<SparseState>> {
+    /// A buffer for a snapshot of the current state for undo (the caller fills it), if the
+    /// last snapshot is the snapshot interval's moves back and the state fits the budget.
+    fn snapshot_buffer(&mut self) -> Option<Box<SparseState>> {
         let recent = self.history.len().saturating_sub(self.options.snapshot_interval.max(1) - 1);
         if self.history[recent..].iter().any(|applied| applied.snapshot.is_some()) {
             return None;
@@ -258,8 +292,6 @@ impl LocalBoard {
             oldest += 1;
         }
         self.snapshot_states += size;
-        let mut snapshot = self.spare.pop().unwrap_or_default();
-        snapshot.as_mut().clone_from(&self.state);
-        Some(snapshot)
+        Some(self.spare.pop().unwrap_or_default())
     }
 }

@@ -10,6 +10,8 @@ use qchess_circuit::ir::Qubit;
 use super::SimError;
 
 const NOT_LIVE: u8 = u8::MAX;
+/// The owner of a position no live qubit holds.
+const NO_OWNER: u32 = u32::MAX;
 const HIGH: u128 = !(u64::MAX as u128);
 
 /// Positions of live qubits and branch labels.
@@ -17,8 +19,9 @@ const HIGH: u128 = !(u64::MAX as u128);
 pub(super) struct Layout {
     /// Position of each qubit by index, `NOT_LIVE` if it is not in the state.
     position: Vec<u8>,
-    /// The qubit at each position, for live positions.
-    owner: Vec<Option<Qubit>>,
+    /// The index of the qubit at each position, `NO_OWNER` where none is live: four bytes a
+    /// position rather than an `Option`'s eight, as undo snapshots copy it with every state.
+    owner: Vec<u32>,
     /// Positions held by live qubits.
     live: u128,
     /// Positions held by branch labels.
@@ -41,7 +44,7 @@ impl Clone for Layout {
 
 impl Layout {
     pub(super) fn new() -> Layout {
-        Layout { position: Vec::new(), owner: vec![None; 128], live: 0, labels: 0 }
+        Layout { position: Vec::new(), owner: vec![NO_OWNER; 128], live: 0, labels: 0 }
     }
 
     /// The position of a live qubit.
@@ -54,7 +57,7 @@ impl Layout {
 
     /// The live qubit at a position.
     pub(super) fn owner(&self, position: u8) -> Option<Qubit> {
-        self.owner[usize::from(position)]
+        Some(self.owner[usize::from(position)]).filter(|&index| index != NO_OWNER).map(Qubit)
     }
 
     pub(super) fn live_mask(&self) -> u128 {
@@ -67,7 +70,7 @@ impl Layout {
 
     /// Live qubits with their positions, in position order.
     pub(super) fn live(&self) -> impl Iterator<Item = (Qubit, u8)> + '_ {
-        self.owner.iter().enumerate().filter_map(|(p, q)| q.map(|q| (q, p as u8)))
+        self.owner.iter().enumerate().filter(|&(_, &q)| q != NO_OWNER).map(|(p, &q)| (Qubit(q), p as u8))
     }
 
     pub(super) fn is_free(&self, position: u8) -> bool {
@@ -81,6 +84,10 @@ impl Layout {
     }
 
     pub(super) fn place(&mut self, qubit: Qubit, position: u8) -> Result<(), SimError> {
+        // The last index stands for "no owner"; no circuit gets that far.
+        if qubit.0 == NO_OWNER {
+            return Err(SimError::UnknownQubit(qubit));
+        }
         if self.position(qubit).is_ok() {
             return Err(SimError::QubitExists(qubit));
         }
@@ -91,7 +98,7 @@ impl Layout {
             self.position.resize(qubit.index() + 1, NOT_LIVE);
         }
         self.position[qubit.index()] = position;
-        self.owner[usize::from(position)] = Some(qubit);
+        self.owner[usize::from(position)] = qubit.0;
         self.live |= 1u128 << position;
         Ok(())
     }
@@ -100,7 +107,7 @@ impl Layout {
     pub(super) fn remove(&mut self, qubit: Qubit) -> Result<u8, SimError> {
         let position = self.position(qubit)?;
         self.position[qubit.index()] = NOT_LIVE;
-        self.owner[usize::from(position)] = None;
+        self.owner[usize::from(position)] = NO_OWNER;
         self.live &= !(1u128 << position);
         Ok(position)
     }

@@ -90,6 +90,39 @@ pub struct SparseState {
     threads: usize,
 }
 
+/// The sums of one collapse pass: which states a measured value keeps, and their weights,
+/// summed in storage order as they are met.
+#[derive(Debug, Clone, Copy)]
+struct Collapse {
+    mask: u128,
+    wanted: u128,
+    /// Weight of the states that read 1, of all states, and of the kept ones.
+    ones: f64,
+    total: f64,
+    norm: f64,
+}
+
+impl Collapse {
+    fn of(position: u8, value: bool) -> Collapse {
+        let mask = 1u128 << position;
+        Collapse { mask, wanted: if value { mask } else { 0 }, ones: 0.0, total: 0.0, norm: 0.0 }
+    }
+
+    /// Adds the state's weight to the sums; says whether the collapse keeps it.
+    fn keeps(&mut self, entry: &Entry) -> bool {
+        let p = entry.amp.norm_sqr();
+        self.total += p;
+        if entry.key & self.mask != 0 {
+            self.ones += p;
+        }
+        let keep = entry.key & self.mask == self.wanted;
+        if keep {
+            self.norm += p;
+        }
+        keep
+    }
+}
+
 impl Clone for SparseState {
     fn clone(&self) -> SparseState {
         SparseState {
@@ -285,32 +318,45 @@ impl SparseState {
     /// as [`SparseState::probability`], from the same pass). For a caller whose outcome is
     /// forced, which puts the state back itself when that outcome had probability 0.
     pub(crate) fn collapse_counting(&mut self, qubit: Qubit, value: bool) -> Result<f64, SimError> {
-        let mask = 1u128 << self.layout.position(qubit)?;
-        let wanted = if value { mask } else { 0 };
-        // The kept states' norm, summed in storage order as they are kept.
-        let (mut ones, mut total, mut norm) = (0.0, 0.0, 0.0);
-        self.entries.retain(|e| {
-            let p = e.amp.norm_sqr();
-            total += p;
-            if e.key & mask != 0 {
-                ones += p;
-            }
-            let keep = e.key & mask == wanted;
-            if keep {
-                norm += p;
-            }
-            keep
-        });
+        let mut collapse = Collapse::of(self.layout.position(qubit)?, value);
+        self.entries.retain(|e| collapse.keeps(e));
+        Ok(self.normalize_after(collapse))
+    }
+
+    /// [`SparseState::collapse_counting`] of `source`, written over this state (its storage
+    /// reused): the same state and probability from one pass over `source`, for an undo
+    /// snapshot that keeps `source` as it was instead of copying it.
+    pub(crate) fn collapse_counting_from(
+        &mut self,
+        source: &SparseState,
+        qubit: Qubit,
+        value: bool,
+    ) -> Result<f64, SimError> {
+        let mut collapse = Collapse::of(source.layout.position(qubit)?, value);
+        self.layout.clone_from(&source.layout);
+        self.clbits.clone_from(&source.clbits);
+        self.cap = source.cap;
+        self.threads = source.threads;
+        self.entries.clear();
+        self.entries.reserve(source.entries.len());
+        self.entries.extend(source.entries.iter().filter(|e| collapse.keeps(e)).copied());
+        Ok(self.normalize_after(collapse))
+    }
+
+    /// Rescales the states a collapse kept to norm 1 (none left: nothing to scale); returns
+    /// the probability that the qubit read 1 before.
+    fn normalize_after(&mut self, collapse: Collapse) -> f64 {
+        let Collapse { ones, total, norm, .. } = collapse;
         let one = if total > 0.0 { ones / total } else { 0.0 };
         if norm <= 0.0 {
-            return Ok(one);
+            return one;
         }
         self.trim_storage();
         let scale = 1.0 / f64::sqrt(norm);
         for entry in &mut self.entries {
             entry.amp *= scale;
         }
-        Ok(one)
+        one
     }
 
     /// Measures `qubit`: draws the outcome from `rng` with its exact probability and projects.

@@ -380,3 +380,32 @@ fn reading_the_touched_positions_again_matches_the_full_read() {
     SparseState::new().low_word_probabilities_after(&[0.5; 64], 1 << 3, &mut again);
     assert_eq!((again[3], again[4]), (0.0, 0.5));
 }
+
+/// Collapsing into another state's storage gives the state and probability collapsing in
+/// place gives, to the bit, and leaves the source as it was; an unknown qubit is an error.
+#[test]
+fn collapsing_from_a_source_matches_collapsing_in_place() {
+    let mut source = state(6);
+    for q in 0..4 {
+        source.apply_gate(&Gate::one(GateKind::H, Qubit(q))).expect("gate");
+    }
+    source.apply_gate(&Gate::iswap(Qubit(1), Qubit(4), 0.5)).expect("split");
+    source.apply_gate(&Gate::iswap(Qubit(4), Qubit(2), 0.5)).expect("exchange");
+    let before: Vec<_> = source.amplitudes().collect();
+    // Storage that held another state, with more room than needed.
+    let mut reused = state(9);
+    for q in 0..8 {
+        reused.apply_gate(&Gate::one(GateKind::H, Qubit(q))).expect("gate");
+    }
+    for (qubit, value) in [(0, true), (2, false), (4, true), (5, true)] {
+        let mut in_place = source.clone();
+        let expected = in_place.collapse_counting(Qubit(qubit), value).expect("collapse");
+        let found = reused.collapse_counting_from(&source, Qubit(qubit), value).expect("collapse");
+        assert_eq!(found.to_bits(), expected.to_bits(), "qubit {qubit} = {value}");
+        assert_eq!(reused.amplitudes().collect::<Vec<_>>(), in_place.amplitudes().collect::<Vec<_>>());
+        assert_eq!(reused.live_positions(), in_place.live_positions());
+        assert_eq!(reused.low_word_probabilities(), in_place.low_word_probabilities());
+        assert_eq!(source.amplitudes().collect::<Vec<_>>(), before);
+    }
+    assert!(matches!(reused.collapse_counting_from(&source, Qubit(7), true), Err(SimError::UnknownQubit(_))));
+}

@@ -235,14 +235,16 @@ fn side(kernel: &Kernel, key: u128) -> Option<usize> {
 
 /// Rewrites the keys and amplitudes of `entries` by a monomial gate.
 fn monomial_on(entries: &mut [Entry], kernel: &Kernel, row: [usize; 4], factor: [Complex64; 4]) {
-    let clear = !kernel.target_mask();
+    // A state's target bits spell its column; moving it to its row flips the bits that differ.
+    let flip: [u128; 4] = std::array::from_fn(|column| kernel.bits(column) ^ kernel.bits(row[column]));
+    let scaled = factor.map(|f| f != ONE);
     for entry in entries {
         if !kernel.applies(entry.key) {
             continue;
         }
         let column = kernel.index(entry.key);
-        entry.key = (entry.key & clear) | kernel.bits(row[column]);
-        if factor[column] != ONE {
+        entry.key ^= flip[column];
+        if scaled[column] {
             entry.amp *= factor[column];
         }
     }

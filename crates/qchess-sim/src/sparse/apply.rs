@@ -237,16 +237,59 @@ fn side(kernel: &Kernel, key: u128) -> Option<usize> {
 fn monomial_on(entries: &mut [Entry], kernel: &Kernel, row: [usize; 4], factor: [Complex64; 4]) {
     // A state's target bits spell its column; moving it to its row flips the bits that differ.
     let flip: [u128; 4] = std::array::from_fn(|column| kernel.bits(column) ^ kernel.bits(row[column]));
+    // A gate on squares' qubits alone (the low word) need not look at the high word.
+    if (kernel.target_mask() | kernel.control_mask) >> 64 == 0 {
+        monomial_in::<u64>(entries, kernel, flip, factor);
+    } else {
+        monomial_in::<u128>(entries, kernel, flip, factor);
+    }
+}
+
+/// [`monomial_on`] reading keys as `W` (the low word, or the whole key).
+fn monomial_in<W: KeyWord>(entries: &mut [Entry], kernel: &Kernel, flip: [u128; 4], factor: [Complex64; 4]) {
+    let [first, second] = kernel.targets.map(W::of);
+    let (control_mask, control_value) = (W::of(kernel.control_mask), W::of(kernel.control_value));
+    let flip = flip.map(W::of);
     let scaled = factor.map(|f| f != ONE);
     for entry in entries {
-        if !kernel.applies(entry.key) {
+        let key = W::of(entry.key);
+        if key & control_mask != control_value {
             continue;
         }
-        let column = kernel.index(entry.key);
-        entry.key ^= flip[column];
+        let column = usize::from(key & first != W::ZERO) | usize::from(key & second != W::ZERO) << 1;
+        entry.key ^= flip[column].widen();
         if scaled[column] {
             entry.amp *= factor[column];
         }
+    }
+}
+
+/// The part of a key a gate reads: the low word when all its qubits are there.
+trait KeyWord: Copy + Eq + std::ops::BitAnd<Output = Self> {
+    const ZERO: Self;
+    /// The part of `key` this word holds.
+    fn of(key: u128) -> Self;
+    /// Back to a whole key (the high word 0 for the low word).
+    fn widen(self) -> u128;
+}
+
+impl KeyWord for u64 {
+    const ZERO: u64 = 0;
+    fn of(key: u128) -> u64 {
+        key as u64
+    }
+    fn widen(self) -> u128 {
+        u128::from(self)
+    }
+}
+
+impl KeyWord for u128 {
+    const ZERO: u128 = 0;
+    fn of(key: u128) -> u128 {
+        key
+    }
+    fn widen(self) -> u128 {
+        self
     }
 }
 

@@ -409,3 +409,29 @@ fn collapsing_from_a_source_matches_collapsing_in_place() {
     }
     assert!(matches!(reused.collapse_counting_from(&source, Qubit(7), true), Err(SimError::UnknownQubit(_))));
 }
+
+/// Monomial gates on qubits in the low word only, and on ones in the high word (ancillas),
+/// as targets and as controls, agree with the matrix.
+#[test]
+fn monomial_gates_agree_with_the_matrix_in_either_word() {
+    let mut s = state(3);
+    let (high, higher) = (Qubit(3), Qubit(4));
+    assert!(s.add_qubit(high).expect("room") >= 64);
+    assert!(s.add_qubit(higher).expect("room") >= 64);
+    for q in [0, 1, 2, 3] {
+        s.apply_gate(&Gate::one(GateKind::H, Qubit(q))).expect("gate");
+    }
+    let gates = [
+        Gate::iswap(Qubit(0), Qubit(1), 1.0),
+        Gate::iswap(Qubit(0), Qubit(2), -1.0).controlled(Qubit(1)),
+        Gate::iswap(Qubit(1), high, 1.0),
+        Gate::iswap(Qubit(2), Qubit(0), 1.0).controlled(high),
+        Gate { kind: GateKind::Swap, targets: [higher, Qubit(1)].into_iter().collect(), controls: Default::default() },
+        Gate::iswap(Qubit(1), Qubit(2), -1.0).controlled(higher),
+    ];
+    for gate in gates {
+        let expected = reference(&s, &gate);
+        s.apply_gate(&gate).expect("gate");
+        assert_matches(&s, &expected);
+    }
+}

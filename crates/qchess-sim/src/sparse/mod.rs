@@ -108,17 +108,16 @@ impl Collapse {
         Collapse { mask, wanted: if value { mask } else { 0 }, ones: 0.0, total: 0.0, norm: 0.0 }
     }
 
-    /// Adds the state's weight to the sums; says whether the collapse keeps it.
+    /// Adds the state's weight to the sums; says whether the collapse keeps it. Adds 0 to
+    /// the sums a state is not part of rather than branching on the random bit (the same sums:
+    /// they are never -0).
     fn keeps(&mut self, entry: &Entry) -> bool {
         let p = entry.amp.norm_sqr();
+        let bit = entry.key & self.mask;
+        let keep = bit == self.wanted;
         self.total += p;
-        if entry.key & self.mask != 0 {
-            self.ones += p;
-        }
-        let keep = entry.key & self.mask == self.wanted;
-        if keep {
-            self.norm += p;
-        }
+        self.ones += if bit != 0 { p } else { 0.0 };
+        self.norm += if keep { p } else { 0.0 };
         keep
     }
 }

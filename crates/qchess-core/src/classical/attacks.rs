@@ -105,14 +105,15 @@ pub(crate) fn line(a: usize, b: usize) -> u64 {
     BETWEEN_AND_LINE.1[a][b]
 }
 
+/// The ray from `sq` in direction `dir`, cut after its first occupied square. Without a
+/// branch on whether the ray is blocked: a stand-in blocker on the board's last square in
+/// the ray's direction (h8 going up, a1 going down), from which no ray goes on, cuts nothing.
 #[inline]
 fn ray_attacks(dir: usize, sq: usize, occupied: u64) -> u64 {
     let ray = RAYS[dir][sq];
     let blockers = ray & occupied;
-    if blockers == 0 {
-        return ray;
-    }
-    let first = if TOWARDS_HIGHER[dir] { blockers.trailing_zeros() } else { 63 - blockers.leading_zeros() };
+    let first =
+        if TOWARDS_HIGHER[dir] { (blockers | 1 << 63).trailing_zeros() } else { 63 - (blockers | 1).leading_zeros() };
     ray ^ RAYS[dir][first as usize]
 }
 
@@ -156,6 +157,14 @@ mod tests {
 
     fn idx(sq: Square) -> usize {
         usize::from(sq)
+    }
+
+    #[test]
+    fn no_ray_goes_on_from_the_last_square_in_its_direction() {
+        for dir in 0..8 {
+            let last = if TOWARDS_HIGHER[dir] { 63 } else { 0 };
+            assert_eq!(RAYS[dir][last], 0, "direction {dir}");
+        }
     }
 
     #[test]

@@ -42,7 +42,7 @@ pub fn centipawns(value: f64, score_scale: Option<f64>) -> f64 {
 /// `leaf_value(cp) < value` exactly when `cp < evaluation_below(value)` (to the rounding of
 /// `tanh` and its inverse). Lets a node compare many evaluations with one bound at the price
 /// of one inverse.
-pub fn evaluation_below(value: f64, score_scale: Option<f64>) -> f64 {
+pub(crate) fn evaluation_below(value: f64, score_scale: Option<f64>) -> f64 {
     match score_scale {
         // Every evaluation maps below a value past the clamp, none below one at its floor.
         Some(_) if value > CERTAIN_WIN - 1.0 => f64::INFINITY,

@@ -338,8 +338,9 @@ impl Run<'_> {
         let mut best = stand;
         let mut best_move = None;
         let captures = MoveOrder::sort_captures(&board.game().legal_captures(), board.game().position(), &weights);
-        // The delta test compares evaluations with alpha: mapped back once per alpha.
-        let mut delta_bound = ValueBound::new(alpha, self.config.score_scale);
+        // The delta test compares evaluations with alpha: mapped back once per alpha, and only
+        // when a capture gets as far as that test.
+        let mut delta_bound: Option<ValueBound> = None;
         for (outlook, mv) in &captures {
             // Captures that take nothing of the enemy's (onto its superposed squares with no
             // enemy piece, or where the gain is less than the capturer's tenth), captures that
@@ -347,7 +348,9 @@ impl Run<'_> {
             // captures always are.
             if self.config.selective {
                 let hopeless = outlook.gain <= 0.0
-                    || delta_bound.maps_below(stand_cp + outlook.gain + DELTA_MARGIN)
+                    || delta_bound
+                        .get_or_insert_with(|| ValueBound::new(alpha, self.config.score_scale))
+                        .maps_below(stand_cp + outlook.gain + DELTA_MARGIN)
                     || outlook.is_losing(mv, board.game().position());
                 if hopeless && !outlook.takes_king {
                     continue;
@@ -364,7 +367,7 @@ impl Run<'_> {
             }
             if value > alpha {
                 alpha = value;
-                delta_bound = ValueBound::new(alpha, self.config.score_scale);
+                delta_bound = None;
             }
             if alpha >= beta {
                 break;

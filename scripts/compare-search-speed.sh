@@ -2,8 +2,9 @@
 # The search's speed against another build on the same positions: runs
 # `qchess bench --workload search` (30 positions from seeded random games, 100 ms each, one
 # thread) with this build and with OTHER_QCHESS in turns, RUNS times each, and prints each
-# run's nodes per second, both builds' medians and their ratio, and the load average at the
-# start and end. Turns share whatever else the machine is doing between the two builds.
+# run's nodes per second, both builds' medians and their ratio, the median and spread of the
+# ratios run by run (each run against the other build's run beside it), and the load average
+# at the start and end. Turns share whatever else the machine is doing between the two builds.
 #
 #   scripts/compare-search-speed.sh OTHER_QCHESS [RUNS]
 #
@@ -40,4 +41,6 @@ this = [int(x) for x in sys.argv[1].split()]
 that = [int(x) for x in sys.argv[2].split()]
 a, b = statistics.median(this), statistics.median(that)
 print(f"median: this build {a:.0f} nodes/s, other {b:.0f} nodes/s, ratio {a / b:.2f}")
+pairs = [x / y for x, y in zip(this, that)]
+print(f"run by run: median ratio {statistics.median(pairs):.3f}, from {min(pairs):.3f} to {max(pairs):.3f}")
 PY

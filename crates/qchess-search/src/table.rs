@@ -15,7 +15,7 @@
 
 use std::hash::{Hash, Hasher};
 
-use qchess_core::LegalMove;
+use qchess_core::{LegalMove, TypedMove};
 use qchess_engine::Game;
 use qchess_sim::local_board::LocalBoard;
 use rustc_hash::FxHasher;
@@ -23,7 +23,8 @@ use rustc_hash::FxHasher;
 /// Amplitudes are rounded to multiples of this before hashing.
 pub const AMPLITUDE_GRID: f64 = 1e-9;
 
-/// Bytes per table entry, for sizing the table from megabytes.
+/// Bytes per table entry, for sizing the table from megabytes (twice a [`Slot`]'s size, as
+/// it has always been counted: the number of entries a size gives does not change).
 const ENTRY_BYTES: usize = 64;
 
 /// The key of the game's current position. See the [module docs](self).
@@ -144,10 +145,44 @@ pub struct Entry {
     pub best: Option<LegalMove>,
 }
 
+/// An entry as the table keeps it: 32 bytes, aligned to 32 so that a probe reads one cache
+/// line (an [`Entry`] takes 40, and every other one would straddle two lines). The best move
+/// is kept as its typed move, whose notation [`LegalMove::canonical`] gives back, and the
+/// depth in 16 bits.
+#[derive(Debug, Clone, Copy)]
+#[repr(align(32))]
+struct Slot {
+    key: u64,
+    score: f64,
+    best: Option<TypedMove>,
+    depth: i16,
+    bound: Bound,
+}
+
+// Kept to one slot per half cache line (the table's whole point of packing).
+const _: () = assert!(std::mem::size_of::<Option<Slot>>() == 32);
+
+impl Slot {
+    fn of(entry: Entry) -> Slot {
+        let depth = entry.depth.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        Slot { key: entry.key, score: entry.score, best: entry.best.map(|mv| mv.typed), depth, bound: entry.bound }
+    }
+
+    fn entry(self) -> Entry {
+        Entry {
+            key: self.key,
+            depth: i32::from(self.depth),
+            score: self.score,
+            bound: self.bound,
+            best: self.best.map(LegalMove::canonical),
+        }
+    }
+}
+
 /// A fixed-size, always-replace-when-deeper-or-different table.
 #[derive(Debug, Clone)]
 pub struct Table {
-    slots: Vec<Option<Entry>>,
+    slots: Vec<Option<Slot>>,
 }
 
 impl Table {
@@ -166,9 +201,10 @@ impl Table {
         (key as usize) & (self.slots.len() - 1)
     }
 
-    /// The entry of `key`, if stored.
+    /// The entry of `key`, if stored. Its best move is in canonical notation, as the move
+    /// generator writes every move.
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        self.slots[self.index(key)].filter(|entry| entry.key == key)
+        self.slots[self.index(key)].filter(|slot| slot.key == key).map(Slot::entry)
     }
 
     /// Stores an entry, replacing a shallower one of the same position or one of another
@@ -177,11 +213,12 @@ impl Table {
     pub fn store(&mut self, entry: Entry) {
         let index = self.index(entry.key);
         let slot = &mut self.slots[index];
-        let replaces = |old: Entry| {
-            if old.key == entry.key { old.depth <= entry.depth } else { entry.depth > 0 || old.depth <= 0 }
+        let new = Slot::of(entry);
+        let replaces = |old: Slot| {
+            if old.key == new.key { old.depth <= new.depth } else { new.depth > 0 || old.depth <= 0 }
         };
         if slot.is_none_or(replaces) {
-            *slot = Some(entry);
+            *slot = Some(new);
         }
     }
 }
@@ -208,6 +245,34 @@ mod tests {
         game.undo().unwrap();
         game.undo().unwrap();
         assert_ne!(position_key(&game), start);
+    }
+
+    /// Every kind of move the generator writes (standard, capture, promotion, split, merge)
+    /// comes back from the table as it went in, and so does the depth.
+    #[test]
+    fn a_stored_move_comes_back_as_generated() {
+        let fen = "r3k2r/1P4P1/8/3q4/8/8/8/R3K1NR w KQkq - 0 1".parse().unwrap();
+        let mut game = Game::new(&fen, Default::default()).unwrap();
+        game.play("g1^f3h3").unwrap();
+        game.play("e8d8").unwrap();
+        let moves = game.legal_moves();
+        for kind in ["capture", "promotion", "split", "merge"] {
+            let found = moves.iter().find(|mv| match kind {
+                "capture" => mv.typed.variant == qchess_core::MoveVariant::Capture,
+                "promotion" => mv.typed.promotion.is_some(),
+                "split" => matches!(mv.typed.squares, qchess_core::MoveSquares::Split { .. }),
+                _ => matches!(mv.typed.squares, qchess_core::MoveSquares::Merge { .. }),
+            });
+            assert!(found.is_some(), "no {kind} among the moves");
+        }
+        let mut table = Table::with_megabytes(1);
+        for (index, mv) in moves.iter().enumerate() {
+            let depth = index as i32 - 20;
+            let entry = Entry { key: index as u64, depth, score: 0.5, bound: Bound::Lower, best: Some(*mv) };
+            table.store(entry);
+            let back = table.probe(index as u64).expect("stored");
+            assert_eq!((back.best, back.depth, back.bound), (Some(*mv), depth, Bound::Lower), "{mv}");
+        }
     }
 
     #[test]

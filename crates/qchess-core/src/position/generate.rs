@@ -8,7 +8,7 @@
 
 use super::{IllegalMove, LegalMove, MoveError, Position};
 use crate::classical::attacks;
-use crate::notation::{AlgebraicMove, Notation, VariantMarker};
+use crate::notation::Notation;
 use crate::{Bitboard, CastlingSide, MoveSquares, MoveType, MoveVariant, Piece, Role, Square, TypedMove};
 
 /// Squares `role` reaches from `from` on an empty board (castling and pawns aside).
@@ -43,14 +43,7 @@ fn between(a: Square, b: Square) -> Bitboard {
 
 /// A legal move built from parts the generator has already checked.
 fn generated(squares: MoveSquares, move_type: MoveType, variant: MoveVariant) -> LegalMove {
-    let marker = match squares {
-        MoveSquares::Standard { .. } => VariantMarker::for_variant(variant),
-        _ => None,
-    };
-    LegalMove {
-        notation: AlgebraicMove { marker, ..AlgebraicMove::new(squares) },
-        typed: TypedMove { squares, move_type, variant, promotion: None, outcome: None },
-    }
+    LegalMove::canonical(TypedMove { squares, move_type, variant, promotion: None, outcome: None })
 }
 
 impl Position {
@@ -204,10 +197,8 @@ impl Position {
             let squares = MoveSquares::Standard { from, to };
             if to.rank() == last_rank {
                 for role in Role::PROMOTIONS {
-                    let mut legal = generated(squares, move_type, variant);
-                    legal.notation.promotion = Some(role);
-                    legal.typed.promotion = Some(Piece::new(mover.color, role));
-                    moves.push(legal);
+                    let typed = generated(squares, move_type, variant).typed;
+                    moves.push(LegalMove::canonical(typed.with_promotion(Some(Piece::new(mover.color, role)))));
                 }
             } else {
                 moves.push(generated(squares, move_type, variant));

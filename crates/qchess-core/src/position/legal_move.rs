@@ -5,8 +5,8 @@ use std::fmt;
 use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 
-use crate::notation::AlgebraicMove;
-use crate::{MoveType, MoveVariant, TypedMove};
+use crate::notation::{AlgebraicMove, VariantMarker};
+use crate::{MoveSquares, MoveType, MoveVariant, TypedMove};
 
 /// A legal move: the move in canonical official notation (no piece letter; `x` / `w` on
 /// capture / excluded standard moves) and the typed move a quantum board runs.
@@ -19,6 +19,23 @@ pub struct LegalMove {
 }
 
 impl LegalMove {
+    /// The legal move `typed` is, in canonical notation: no piece letter, the variant's
+    /// marker on a standard move, and the typed move's promotion and outcome. The notation is
+    /// a function of the typed move, so a move can be kept as its typed move alone.
+    pub fn canonical(typed: TypedMove) -> LegalMove {
+        let marker = match typed.squares {
+            MoveSquares::Standard { .. } => VariantMarker::for_variant(typed.variant),
+            _ => None,
+        };
+        let notation = AlgebraicMove {
+            marker,
+            promotion: typed.promotion.map(|piece| piece.role),
+            outcome: typed.outcome,
+            ..AlgebraicMove::new(typed.squares)
+        };
+        LegalMove { notation, typed }
+    }
+
     /// How the move travels.
     pub fn move_type(&self) -> MoveType {
         self.typed.move_type

@@ -23,8 +23,10 @@ use rustc_hash::FxHasher;
 /// Amplitudes are rounded to multiples of this before hashing.
 pub const AMPLITUDE_GRID: f64 = 1e-9;
 
-/// Bytes per table entry, for sizing the table from megabytes (twice a [`Slot`]'s size, as
-/// it has always been counted: the number of entries a size gives does not change).
+/// Bytes counted per entry when the table is sized from megabytes. An entry takes 32 (a
+/// [`Slot`]) and the table holds half as many as this count gives, so it takes a quarter of
+/// the megabytes asked for; kept so that a size gives the entries it gave before they were
+/// packed.
 const ENTRY_BYTES: usize = 64;
 
 /// The key of the game's current position. See the [module docs](self).

@@ -24,7 +24,7 @@ pub struct Register {
 }
 
 /// Everything needed to return a [`Register`] to an earlier point: the circuit only grows, so
-/// lengths suffice for it, and each square's generation count follows from the qubits kept.
+/// lengths suffice for it, and each square's generation count follows from the qubits dropped.
 /// Boards keep one per move, so it is small: each square's qubit is stored as its index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Checkpoint {
@@ -125,8 +125,15 @@ impl Register {
     /// Returns to an earlier checkpoint of this register, dropping everything appended since
     /// (including a pending move).
     pub fn rollback(&mut self, checkpoint: &Checkpoint) {
-        // Generations change only when qubits are added: with none to drop they still hold.
-        let qubits_dropped = self.circuit.qubits.len() > checkpoint.qubits;
+        // A square's qubits are added with its generations counting up, so its count goes back
+        // to the generation of the first of its qubits dropped (the others' counts stand): a
+        // pass over the dropped qubits, not over every qubit of the game.
+        for info in self.circuit.qubits.get(checkpoint.qubits..).unwrap_or_default() {
+            if let QubitRole::Square { square, generation } = info.role {
+                let count = &mut self.generations[usize::from(square)];
+                *count = (*count).min(generation);
+            }
+        }
         self.circuit.ops.truncate(checkpoint.ops);
         self.circuit.qubits.truncate(checkpoint.qubits);
         self.circuit.clbits = checkpoint.clbits.min(self.circuit.clbits);
@@ -135,15 +142,6 @@ impl Register {
         self.released.truncate(checkpoint.released);
         self.classical = checkpoint.classical;
         self.qubits = checkpoint.square_qubits;
-        if qubits_dropped {
-            self.generations = [0; 64];
-            for info in &self.circuit.qubits {
-                if let QubitRole::Square { square, generation } = info.role {
-                    let count = &mut self.generations[usize::from(square)];
-                    *count = (*count).max(generation + 1);
-                }
-            }
-        }
         self.pending = None;
     }
 
@@ -322,5 +320,54 @@ impl Register {
         let clbit = self.circuit.push_measure(qubit);
         debug_assert!(matches!(self.circuit.ops.last(), Some(Op::Measure { .. })));
         MeasurementRequest { qubit, clbit, proceed_value, forced: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each square's generation count as it follows from every qubit kept.
+    fn counted(register: &Register) -> [u32; 64] {
+        let mut generations = [0; 64];
+        for info in &register.circuit.qubits {
+            if let QubitRole::Square { square, generation } = info.role {
+                let count = &mut generations[usize::from(square)];
+                *count = (*count).max(generation + 1);
+            }
+        }
+        generations
+    }
+
+    /// Qubits allocated and unhooked on a few squares, with rollbacks to nested checkpoints
+    /// in between: the generation counts always equal the ones counted from the qubits kept,
+    /// so a square's next qubit gets the name it would have had without the rolled-back moves.
+    #[test]
+    fn a_rollback_gives_each_square_back_its_generation_count() {
+        let squares = [Square::A1, Square::B3, Square::H8];
+        let mut register = Register::new(Bitboard::EMPTY);
+        let mut checkpoints = Vec::new();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for step in 0..400 {
+            // A fixed xorshift stream picks each step.
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let square = squares[(state % 3) as usize];
+            match (state >> 8) % 5 {
+                0 => checkpoints.push(register.checkpoint()),
+                1 => {
+                    if let Some(checkpoint) = checkpoints.pop() {
+                        register.rollback(&checkpoint);
+                    }
+                }
+                2 => register.qubits[usize::from(square)] = NO_QUBIT,
+                _ => {
+                    register.qubit(square);
+                }
+            }
+            assert_eq!(register.generations, counted(&register), "step {step}");
+        }
+        assert!(register.circuit.qubits.len() > 3, "the walk allocated qubits");
     }
 }

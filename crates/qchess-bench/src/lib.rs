@@ -8,6 +8,7 @@
 //! | `dense` | random one- and two-qubit gates on full state vectors against the memory-bandwidth floor |
 //! | `dense-circuits` | seeded random circuits (20, 24, 26 qubits) to the final state: unfused, fused, single precision, threads; `--write-qasm DIR` saves them for other simulators |
 //! | `search` | the search at a fixed move time on positions from random games: nodes per second on one thread, and each move's latency |
+//! | `search-depth` | the search to a fixed depth on positions of its own games: the time and nodes each depth takes to finish, and how many finish within a match's move time |
 //! | `routing` | whole-game circuits (example games, seeded random and computer-against-computer games) routed onto IBM Torino, Fez and Brisbane with their calibrations: estimated success probability, two-qubit gates, depth, compile time, gates on broken elements; with [`RoutingPlan::qiskit`], Qiskit's transpiler at level 3 with the backend's target on the same circuits, side by side |
 //!
 //! Every workload reports the fields of [`WorkloadReport`]; those that do not apply are `None`.
@@ -26,6 +27,7 @@
 mod circuits;
 mod crosscheck;
 mod dense;
+mod depth;
 mod error;
 mod fixed;
 mod growth;
@@ -43,6 +45,7 @@ use std::time::Instant;
 pub use circuits::{CircuitSize, random_circuit};
 pub use crosscheck::TOLERANCE as CROSSCHECK_TOLERANCE;
 pub use dense::DenseSize;
+pub use depth::DepthPlan;
 pub use error::BenchError;
 pub use random::{MoveMix, RandomPlan};
 pub use report::{BenchReport, WorkloadReport};
@@ -68,13 +71,16 @@ pub enum Workload {
     DenseCircuits,
     /// The search's nodes per second and move latency.
     Search,
+    /// The search's time to each depth on positions of its own games.
+    SearchDepth,
     /// Whole-game circuits routed onto IBM devices, optionally against Qiskit.
     Routing,
 }
 
 impl Workload {
-    /// The workloads a plain `qchess bench` runs, in order: all but `dense-circuits`, which
-    /// takes minutes, and `routing`, a compiler comparison; both are asked for by name.
+    /// The workloads a plain `qchess bench` runs, in order: all but `dense-circuits` and
+    /// `search-depth`, which take minutes, and `routing`, a compiler comparison; those are
+    /// asked for by name.
     pub const DEFAULT: [Workload; 7] = [
         Workload::Fixed,
         Workload::RandomDefault,
@@ -86,7 +92,7 @@ impl Workload {
     ];
 
     /// Every workload.
-    pub const ALL: [Workload; 9] = [
+    pub const ALL: [Workload; 10] = [
         Workload::Fixed,
         Workload::RandomDefault,
         Workload::RandomSplitHeavy,
@@ -95,6 +101,7 @@ impl Workload {
         Workload::Dense,
         Workload::DenseCircuits,
         Workload::Search,
+        Workload::SearchDepth,
         Workload::Routing,
     ];
 
@@ -109,6 +116,7 @@ impl Workload {
             Workload::Dense => "dense",
             Workload::DenseCircuits => "dense-circuits",
             Workload::Search => "search",
+            Workload::SearchDepth => "search-depth",
             Workload::Routing => "routing",
         }
     }
@@ -153,13 +161,15 @@ pub struct BenchOptions {
     pub qasm_dir: Option<std::path::PathBuf>,
     /// The search workload's positions and move time.
     pub search: SearchPlan,
+    /// The search-depth workload's positions, depth and move time.
+    pub search_depth: DepthPlan,
     /// The routing workload's targets, games, repetitions and comparison.
     pub routing: RoutingPlan,
 }
 
 impl BenchOptions {
     /// The standard run: 100 repetitions, 1000 games of 60 plies, growth to `2^20`, dense
-    /// gates at 20 and 24 qubits, 30 searches of 100 ms.
+    /// gates at 20 and 24 qubits, 30 searches of 100 ms, 12 searches to depth 6.
     pub fn standard() -> BenchOptions {
         BenchOptions {
             workloads: Workload::DEFAULT.to_vec(),
@@ -171,6 +181,7 @@ impl BenchOptions {
             threads: available_threads(),
             qasm_dir: None,
             search: SearchPlan { positions: 30, movetime_ms: 100 },
+            search_depth: DepthPlan { positions: 12, depth: 6, movetime_ms: 100 },
             routing: RoutingPlan::standard(),
         }
     }
@@ -187,6 +198,7 @@ impl BenchOptions {
             threads: available_threads(),
             qasm_dir: None,
             search: SearchPlan { positions: 4, movetime_ms: 20 },
+            search_depth: DepthPlan { positions: 2, depth: 2, movetime_ms: 20 },
             routing: RoutingPlan::quick(),
         }
     }
@@ -213,6 +225,7 @@ pub fn run(options: &BenchOptions, mut progress: impl FnMut(Workload)) -> Result
             Workload::Dense => dense::run(&options.dense)?,
             Workload::DenseCircuits => circuits::run(&options.circuits, options.threads, options.qasm_dir.as_deref())?,
             Workload::Search => search::run(options.search)?,
+            Workload::SearchDepth => depth::run(options.search_depth)?,
             Workload::Routing => routing::run(&options.routing)?,
         };
         report.seconds = started.elapsed().as_secs_f64();
@@ -234,7 +247,7 @@ mod tests {
         let error = "random".parse::<Workload>().expect_err("unknown");
         assert_eq!(
             error.to_string(),
-            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, dense-circuits, search, routing"
+            "unknown workload `random`; the workloads are fixed, random-default, random-split-heavy, random-no-merge, growth, dense, dense-circuits, search, search-depth, routing"
         );
     }
 }

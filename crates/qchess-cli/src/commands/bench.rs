@@ -10,8 +10,8 @@ use crate::output::print;
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Run only this workload (repeat the flag for several): fixed, random-default,
-    /// random-split-heavy, random-no-merge, growth, dense, search, and two asked for by name
-    /// only: dense-circuits and routing.
+    /// random-split-heavy, random-no-merge, growth, dense, search, and three asked for by name
+    /// only: dense-circuits, search-depth and routing.
     #[arg(long = "workload", value_name = "NAME")]
     workloads: Vec<String>,
     /// Shrink every workload so the run takes seconds (figures are then only indicative).

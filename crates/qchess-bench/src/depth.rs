@@ -1,0 +1,176 @@
+//! The search's time to depth: how long each depth takes to finish on positions of the search's
+//! own games, and how often it finishes within a match's move time.
+//!
+//! A level `ai:K` plays differently from the level below only in the moves where its K-th
+//! iteration finishes (or, unfinished, already found a better move), so these figures say
+//! which levels a move time can tell apart. The positions come from seeded games of the search
+//! against itself at a fixed depth (no clock, so the same games every run), every
+//! [`PLIES_APART`]th ply; each is searched by a fresh searcher to the plan's depth, and every
+//! finished iteration's elapsed time and nodes are recorded.
+
+use std::time::Duration;
+
+use qchess_engine::{Game, GameOptions};
+use qchess_search::player::level_config;
+use qchess_search::{SearchControl, SearchInfo, SearchLimits, Searcher};
+use serde_json::{Map, json};
+
+use crate::error::BenchError;
+use crate::report::WorkloadReport;
+use crate::stats::Timings;
+
+/// Which positions are searched, how deep, and the move time the figures are read against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DepthPlan {
+    /// Positions searched.
+    pub positions: usize,
+    /// The depth each position is searched to.
+    pub depth: u32,
+    /// The move time each depth's finishing share is counted against.
+    pub movetime_ms: u64,
+}
+
+/// The depth of the games the positions come from (`ai:2` without a clock).
+const GAME_DEPTH: u32 = 2;
+/// Plies between two searched positions of one game (the first is this many plies in).
+const PLIES_APART: usize = 10;
+/// Positions taken from each game.
+const PER_GAME: usize = 3;
+/// Seeds tried before giving up on finding enough positions (games may end early).
+const MAX_GAMES: u64 = 1000;
+
+fn search_error(error: &(impl std::error::Error + 'static)) -> BenchError {
+    BenchError::Search(qchess_core::text::with_causes(error))
+}
+
+/// The positions: every [`PLIES_APART`]th ply of seeded games of `ai:2` against itself.
+fn positions(count: usize) -> Result<Vec<Game>, BenchError> {
+    let (config, depth) = level_config(GAME_DEPTH);
+    let limits = SearchLimits::depth(depth);
+    let mut found = Vec::with_capacity(count);
+    for seed in 1..=MAX_GAMES {
+        let mut game =
+            Game::new(&qchess_core::Fen::start(), GameOptions::with_seed(seed)).map_err(|e| search_error(&e))?;
+        let mut searcher = Searcher::new(config);
+        let mut taken = 0;
+        while found.len() < count && taken < PER_GAME && !game.is_over() {
+            for _ in 0..PLIES_APART {
+                if game.is_over() {
+                    break;
+                }
+                let best = searcher.search(&game, &limits).map_err(|e| search_error(&e))?;
+                game.play_notation(&best.to_play()).map_err(|e| search_error(&e))?;
+            }
+            if !game.is_over() {
+                let record = qchess_engine::record::GameRecord::from_game(&game, &Default::default());
+                found.push(record.replay().map_err(|e| search_error(&e))?);
+                taken += 1;
+            }
+        }
+        if found.len() == count {
+            return Ok(found);
+        }
+    }
+    Err(BenchError::Search(format!("{MAX_GAMES} games gave fewer than {count} positions")))
+}
+
+/// Runs the workload.
+pub fn run(plan: DepthPlan) -> Result<WorkloadReport, BenchError> {
+    let games = positions(plan.positions)?;
+    let (config, _) = level_config(plan.depth);
+    let limits = SearchLimits::depth(plan.depth);
+    let movetime = Duration::from_millis(plan.movetime_ms);
+    // Per depth (index depth - 1): each position's time and nodes to finish it.
+    let mut finished: Vec<Vec<(Duration, u64)>> = vec![Vec::new(); plan.depth as usize];
+    let mut timings = Timings::with_capacity(games.len());
+    for game in &games {
+        let mut searcher = Searcher::new(config);
+        let mut record = |info: &SearchInfo| {
+            if let Some(row) = finished.get_mut((info.depth as usize).wrapping_sub(1)) {
+                row.push((info.elapsed, info.nodes));
+            }
+        };
+        let found = searcher
+            .search_with(game, &limits, &[], &SearchControl::new(), &mut record)
+            .map_err(|e| search_error(&e))?;
+        timings.push(found.elapsed);
+    }
+    let mut per_depth = Map::new();
+    for (index, row) in finished.iter().enumerate() {
+        let mut times: Vec<f64> = row.iter().map(|(time, _)| time.as_secs_f64() * 1e3).collect();
+        let mut nodes: Vec<f64> = row.iter().map(|&(_, nodes)| nodes as f64).collect();
+        let within = row.iter().filter(|(time, _)| *time <= movetime).count();
+        per_depth.insert(
+            format!("depth_{}", index + 1),
+            json!({
+                "finished": row.len(),
+                "median_ms": round2(median(&mut times)),
+                "median_nodes": median(&mut nodes),
+                "within_movetime": within,
+            }),
+        );
+    }
+    let mut report = WorkloadReport::named("search-depth").with_summary(timings.summary());
+    report.details = json!({
+        "positions": games.len(),
+        "depth": plan.depth,
+        "movetime_ms": plan.movetime_ms,
+    });
+    if let Some(details) = report.details.as_object_mut() {
+        details.extend(per_depth);
+    }
+    Ok(report)
+}
+
+/// The median of `values` (0 when empty); sorts them.
+fn median(values: &mut [f64]) -> f64 {
+    if values.is_empty() {
+        return 0.0;
+    }
+    values.sort_by(f64::total_cmp);
+    let middle = values.len() / 2;
+    if values.len() % 2 == 1 { values[middle] } else { (values[middle - 1] + values[middle]) / 2.0 }
+}
+
+fn round2(value: f64) -> f64 {
+    (value * 100.0).round() / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_depth_is_reported_with_the_positions_that_finished_it() {
+        let plan = DepthPlan { positions: 2, depth: 2, movetime_ms: 100_000 };
+        let report = run(plan).expect("runs");
+        let details = report.details.as_object().expect("an object");
+        assert_eq!(details["positions"], 2);
+        for depth in 1..=2 {
+            let row = &details[&format!("depth_{depth}")];
+            assert_eq!(row["finished"], 2, "{row}");
+            assert_eq!(row["within_movetime"], 2, "{row}");
+            assert!(row["median_nodes"].as_f64().expect("a number") > 0.0, "{row}");
+        }
+        // Deeper takes more nodes.
+        assert!(details["depth_2"]["median_nodes"].as_f64() > details["depth_1"]["median_nodes"].as_f64());
+    }
+
+    #[test]
+    fn the_positions_are_the_same_every_run() {
+        let played = |games: Vec<Game>| -> Vec<Vec<String>> {
+            games.iter().map(|g| g.moves().iter().map(|m| m.notation.to_string()).collect()).collect()
+        };
+        let first = played(positions(3).expect("found"));
+        let again = played(positions(3).expect("found"));
+        assert_eq!(first, again);
+        assert_eq!(first.iter().map(Vec::len).collect::<Vec<_>>(), [10, 20, 30]);
+    }
+
+    #[test]
+    fn the_median_of_an_even_count_is_the_middle_pair_averaged() {
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut [5.0, 1.0, 3.0]), 3.0);
+        assert_eq!(median(&mut []), 0.0);
+    }
+}

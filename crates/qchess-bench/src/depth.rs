@@ -39,10 +39,6 @@ const PER_GAME: usize = 3;
 /// Seeds tried before giving up on finding enough positions (games may end early).
 const MAX_GAMES: u64 = 1000;
 
-fn search_error(error: &(impl std::error::Error + 'static)) -> BenchError {
-    BenchError::Search(qchess_core::text::with_causes(error))
-}
-
 /// The positions: every [`PLIES_APART`]th ply of seeded games of `ai:2` against itself.
 fn positions(count: usize) -> Result<Vec<Game>, BenchError> {
     let (config, depth) = level_config(GAME_DEPTH);
@@ -50,7 +46,7 @@ fn positions(count: usize) -> Result<Vec<Game>, BenchError> {
     let mut found = Vec::with_capacity(count);
     for seed in 1..=MAX_GAMES {
         let mut game =
-            Game::new(&qchess_core::Fen::start(), GameOptions::with_seed(seed)).map_err(|e| search_error(&e))?;
+            Game::new(&qchess_core::Fen::start(), GameOptions::with_seed(seed)).map_err(|e| BenchError::search(&e))?;
         let mut searcher = Searcher::new(config);
         let mut taken = 0;
         while found.len() < count && taken < PER_GAME && !game.is_over() {
@@ -58,12 +54,12 @@ fn positions(count: usize) -> Result<Vec<Game>, BenchError> {
                 if game.is_over() {
                     break;
                 }
-                let best = searcher.search(&game, &limits).map_err(|e| search_error(&e))?;
-                game.play_notation(&best.to_play()).map_err(|e| search_error(&e))?;
+                let best = searcher.search(&game, &limits).map_err(|e| BenchError::search(&e))?;
+                game.play_notation(&best.to_play()).map_err(|e| BenchError::search(&e))?;
             }
             if !game.is_over() {
                 let record = qchess_engine::record::GameRecord::from_game(&game, &Default::default());
-                found.push(record.replay().map_err(|e| search_error(&e))?);
+                found.push(record.replay().map_err(|e| BenchError::search(&e))?);
                 taken += 1;
             }
         }
@@ -92,7 +88,7 @@ pub fn run(plan: DepthPlan) -> Result<WorkloadReport, BenchError> {
         };
         let found = searcher
             .search_with(game, &limits, &[], &SearchControl::new(), &mut record)
-            .map_err(|e| search_error(&e))?;
+            .map_err(|e| BenchError::search(&e))?;
         timings.push(found.elapsed);
     }
     let mut per_depth = Map::new();

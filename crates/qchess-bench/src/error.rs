@@ -11,7 +11,7 @@ pub enum BenchError {
     /// The routing workload could not build, route or compare a circuit.
     #[error("routing: {0}")]
     Routing(String),
-    /// The search workload could not set up a position or search it.
+    /// The search or search-depth workload could not set up a position or search it.
     #[error("search workload: {0}")]
     Search(String),
     /// A workload name that does not exist.
@@ -99,4 +99,11 @@ pub enum BenchError {
         /// What the system said.
         detail: String,
     },
+}
+
+impl BenchError {
+    /// A search workload's failure, with the error's causes.
+    pub(crate) fn search(error: &(impl std::error::Error + 'static)) -> BenchError {
+        BenchError::Search(qchess_core::text::with_causes(error))
+    }
 }

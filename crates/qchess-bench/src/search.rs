@@ -36,8 +36,8 @@ fn positions(count: usize) -> Result<Vec<Game>, BenchError> {
     let mut seed = 0;
     while found.len() < count {
         let mut mover = RandomMover::new(seed);
-        let mut game = Game::new(&qchess_core::Fen::start(), GameOptions::with_seed(seed))
-            .map_err(|e| BenchError::Search(qchess_core::text::with_causes(&e)))?;
+        let mut game =
+            Game::new(&qchess_core::Fen::start(), GameOptions::with_seed(seed)).map_err(|e| BenchError::search(&e))?;
         let mut taken = 0;
         while found.len() < count && taken < PER_GAME && !game.is_over() {
             for _ in 0..PLIES_APART {
@@ -47,7 +47,7 @@ fn positions(count: usize) -> Result<Vec<Game>, BenchError> {
             }
             if !game.is_over() {
                 let record = qchess_engine::record::GameRecord::from_game(&game, &Default::default());
-                found.push(record.replay().map_err(|e| BenchError::Search(qchess_core::text::with_causes(&e)))?);
+                found.push(record.replay().map_err(|e| BenchError::search(&e))?);
                 taken += 1;
             }
         }
@@ -66,8 +66,7 @@ pub fn run(plan: SearchPlan) -> Result<WorkloadReport, BenchError> {
     for game in &games {
         let mut searcher = Searcher::new(SearchConfig::default());
         let clock = Instant::now();
-        let found =
-            searcher.search(game, &limits).map_err(|e| BenchError::Search(qchess_core::text::with_causes(&e)))?;
+        let found = searcher.search(game, &limits).map_err(|e| BenchError::search(&e))?;
         let elapsed = clock.elapsed();
         timings.push(elapsed);
         nodes += found.nodes;

@@ -23,11 +23,8 @@ use rustc_hash::FxHasher;
 /// Amplitudes are rounded to multiples of this before hashing.
 pub const AMPLITUDE_GRID: f64 = 1e-9;
 
-/// Bytes counted per entry when the table is sized from megabytes. An entry takes 32 (a
-/// [`Slot`]) and the table holds half as many as this count gives, so it takes a quarter of
-/// the megabytes asked for; kept so that a size gives the entries it gave before they were
-/// packed.
-const ENTRY_BYTES: usize = 64;
+/// Bytes of one entry of the table (an `Option<Slot>`, checked below).
+const ENTRY_BYTES: usize = 32;
 
 /// The key of the game's current position. See the [module docs](self).
 pub fn position_key(game: &Game) -> u64 {
@@ -162,7 +159,7 @@ struct Slot {
 }
 
 // Kept to one slot per half cache line (the table's whole point of packing).
-const _: () = assert!(std::mem::size_of::<Option<Slot>>() == 32);
+const _: () = assert!(std::mem::size_of::<Option<Slot>>() == ENTRY_BYTES);
 
 impl Slot {
     fn of(entry: Entry) -> Slot {
@@ -188,10 +185,12 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of about `megabytes` MB (at least 1024 entries).
+    /// A table of at most `megabytes` MB: the largest power of two of entries that fits (at
+    /// least 1024 entries). 4 MB hold 131,072.
     pub fn with_megabytes(megabytes: usize) -> Table {
-        let entries = (megabytes.saturating_mul(1 << 20) / ENTRY_BYTES).max(1024).next_power_of_two() / 2;
-        Table { slots: vec![None; entries.max(1024)] }
+        let fitting = (megabytes.saturating_mul(1 << 20) / ENTRY_BYTES).max(1024);
+        let entries = 1 << (usize::BITS - 1 - fitting.leading_zeros());
+        Table { slots: vec![None; entries] }
     }
 
     /// Forgets every entry.
@@ -275,6 +274,16 @@ mod tests {
             let back = table.probe(index as u64).expect("stored");
             assert_eq!((back.best, back.depth, back.bound), (Some(*mv), depth, Bound::Lower), "{mv}");
         }
+    }
+
+    #[test]
+    fn the_table_takes_at_most_the_megabytes_asked_for() {
+        for (megabytes, entries) in [(1, 32_768), (4, 131_072), (10, 262_144), (16, 524_288)] {
+            let table = Table::with_megabytes(megabytes);
+            assert_eq!(table.slots.len(), entries, "{megabytes} MB");
+            assert!(table.slots.len() * std::mem::size_of::<Option<Slot>>() <= megabytes << 20);
+        }
+        assert_eq!(Table::with_megabytes(0).slots.len(), 1024);
     }
 
     #[test]

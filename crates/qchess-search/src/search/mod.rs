@@ -42,7 +42,7 @@ pub struct SearchConfig {
     /// Moves that would grow the quantum state past this many basis states (and past the
     /// root's size) are not searched.
     pub state_budget: usize,
-    /// Transposition table size in megabytes.
+    /// Transposition table size in megabytes (at most; a power of two of 32-byte entries).
     pub hash_megabytes: usize,
     /// Plies of captures searched past the nominal depth (0: none).
     pub quiescence_plies: u32,
@@ -64,7 +64,7 @@ impl Default for SearchConfig {
         SearchConfig {
             weights: Weights::default(),
             state_budget: 1 << 12,
-            hash_megabytes: 16,
+            hash_megabytes: 4,
             quiescence_plies: 4,
             selective: true,
             score_scale: Some(DEFAULT_SCORE_SCALE),

@@ -11,7 +11,7 @@
 //! | `MultiPV` | spin 1..256 | 1 | report the best N root moves, each with its exact value (`info ... multipv K score ...`) |
 //! | `Analyse` | check | false | a `go` on a position reached by moves first judges the last move (`info string judgement ...`, see [`analysis`](crate::analysis)) |
 //! | `ScoreScale` | spin 0..100000 | 2170 | centipawns of evaluation that make a 10-to-1 favourite when the search plays for expected score ([`score`](crate::score)); 0: it weighs outcomes in centipawns |
-//! | `Hash` | spin 1..4096 | 16 | transposition table, MB |
+//! | `Hash` | spin 1..4096 | 4 | transposition table, MB (at most: a power of two of 32-byte entries) |
 //! | `StateBudget` | spin 16..4194304 | 4096 | largest quantum state (basis states) the search grows |
 //! | `Seed` | spin | 0 | seed of the measurement outcomes the engine's own board draws |
 //! | `Rules` | combo | official | the rule set: official, classical, ... (every `RuleSet`) |
@@ -71,7 +71,7 @@ impl Default for EngineOptions {
             multi_pv: 1,
             analyse: false,
             score_scale: DEFAULT_SCORE_SCALE as u32,
-            hash_megabytes: 16,
+            hash_megabytes: 4,
             state_budget: SearchConfig::default().state_budget,
             seed: 0,
             rules: RuleSet::Official,

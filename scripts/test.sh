@@ -37,7 +37,9 @@ section "backend comparison gate (local vs qchess serve, ideal, noisy and defect
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/compare-gate.sh
 
 section "python cross-checks (qiskit, qiskit-aer)"
-tests/python/run_all.sh
+# Against the release build above: the build people run, and its routing of whole games takes a
+# minute where the debug build's takes four.
+QCHESS="${CARGO_TARGET_DIR:-target}/release/qchess" tests/python/run_all.sh
 
 section "IonQ clients (cirq-ionq, qiskit-ionq) against qchess serve"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ionq/run.sh

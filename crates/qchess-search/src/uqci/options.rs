@@ -71,7 +71,7 @@ impl Default for EngineOptions {
             multi_pv: 1,
             analyse: false,
             score_scale: DEFAULT_SCORE_SCALE as u32,
-            hash_megabytes: 4,
+            hash_megabytes: SearchConfig::default().hash_megabytes,
             state_budget: SearchConfig::default().state_budget,
             seed: 0,
             rules: RuleSet::Official,

@@ -5,18 +5,19 @@
 //! iteration finishes (or, unfinished, already found a better move), so these figures say
 //! which levels a move time can tell apart. The positions come from seeded games of the search
 //! against itself at a fixed depth (no clock, so the same games every run), every
-//! [`PLIES_APART`]th ply; each is searched by a fresh searcher to the plan's depth, and every
+//! tenth ply; each is searched by a fresh searcher to the plan's depth, and every
 //! finished iteration's elapsed time and nodes are recorded.
 
 use std::time::Duration;
 
-use qchess_engine::{Game, GameOptions};
+use qchess_engine::Game;
 use qchess_search::player::level_config;
 use qchess_search::{SearchControl, SearchInfo, SearchLimits, Searcher};
 use serde_json::{Map, json};
 
 use crate::error::BenchError;
 use crate::report::WorkloadReport;
+use crate::sampled::{self, Sampling};
 use crate::stats::Timings;
 
 /// Which positions are searched, how deep, and the move time the figures are read against.
@@ -32,42 +33,23 @@ pub struct DepthPlan {
 
 /// The depth of the games the positions come from (`ai:2` without a clock).
 const GAME_DEPTH: u32 = 2;
-/// Plies between two searched positions of one game (the first is this many plies in).
-const PLIES_APART: usize = 10;
-/// Positions taken from each game.
-const PER_GAME: usize = 3;
-/// Seeds tried before giving up on finding enough positions (games may end early).
-const MAX_GAMES: u64 = 1000;
+/// Every tenth ply of seeded games (from seed 1), three per game.
+const SAMPLING: Sampling = Sampling { first_seed: 1, plies_apart: 10, per_game: 3 };
 
-/// The positions: every [`PLIES_APART`]th ply of seeded games of `ai:2` against itself.
+/// The positions: every tenth ply of seeded games of `ai:2` against itself.
 fn positions(count: usize) -> Result<Vec<Game>, BenchError> {
     let (config, depth) = level_config(GAME_DEPTH);
     let limits = SearchLimits::depth(depth);
-    let mut found = Vec::with_capacity(count);
-    for seed in 1..=MAX_GAMES {
-        let mut game =
-            Game::new(&qchess_core::Fen::start(), GameOptions::with_seed(seed)).map_err(|e| BenchError::search(&e))?;
-        let mut searcher = Searcher::new(config);
-        let mut taken = 0;
-        while found.len() < count && taken < PER_GAME && !game.is_over() {
-            for _ in 0..PLIES_APART {
-                if game.is_over() {
-                    break;
-                }
-                let best = searcher.search(&game, &limits).map_err(|e| BenchError::search(&e))?;
-                game.play_notation(&best.to_play()).map_err(|e| BenchError::search(&e))?;
-            }
-            if !game.is_over() {
-                let record = qchess_engine::record::GameRecord::from_game(&game, &Default::default());
-                found.push(record.replay().map_err(|e| BenchError::search(&e))?);
-                taken += 1;
-            }
-        }
-        if found.len() == count {
-            return Ok(found);
-        }
-    }
-    Err(BenchError::Search(format!("{MAX_GAMES} games gave fewer than {count} positions")))
+    sampled::positions(
+        count,
+        SAMPLING,
+        |_| Searcher::new(config),
+        |searcher, game| {
+            let best = searcher.search(game, &limits).map_err(|e| BenchError::search(&e))?;
+            game.play_notation(&best.to_play()).map_err(|e| BenchError::search(&e))?;
+            Ok(true)
+        },
+    )
 }
 
 /// Runs the workload.
@@ -82,7 +64,7 @@ pub fn run(plan: DepthPlan) -> Result<WorkloadReport, BenchError> {
     for game in &games {
         let mut searcher = Searcher::new(config);
         let mut record = |info: &SearchInfo| {
-            if let Some(row) = finished.get_mut((info.depth as usize).wrapping_sub(1)) {
+            if let Some(row) = info.depth.checked_sub(1).and_then(|index| finished.get_mut(index as usize)) {
                 row.push((info.elapsed, info.nodes));
             }
         };

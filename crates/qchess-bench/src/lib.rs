@@ -35,6 +35,7 @@ pub mod machine;
 mod random;
 mod report;
 mod routing;
+mod sampled;
 mod search;
 pub mod stats;
 

@@ -7,13 +7,14 @@
 
 use std::time::{Duration, Instant};
 
+use qchess_engine::Game;
 use qchess_engine::ai::RandomMover;
-use qchess_engine::{Game, GameOptions};
 use qchess_search::{SearchConfig, SearchLimits, Searcher};
 use serde_json::json;
 
 use crate::error::BenchError;
 use crate::report::WorkloadReport;
+use crate::sampled::{self, Sampling};
 use crate::stats::Timings;
 
 /// How many positions are searched and for how long each.
@@ -25,35 +26,12 @@ pub struct SearchPlan {
     pub movetime_ms: u64,
 }
 
-/// Plies between two searched positions of one random game.
-const PLIES_APART: usize = 4;
-/// Positions taken from each random game.
-const PER_GAME: usize = 6;
+/// Every fourth ply of seeded random games (from seed 0), six per game.
+const SAMPLING: Sampling = Sampling { first_seed: 0, plies_apart: 4, per_game: 6 };
 
-/// The positions: every [`PLIES_APART`]th ply of seeded random games.
+/// The positions: every fourth ply of seeded random games.
 fn positions(count: usize) -> Result<Vec<Game>, BenchError> {
-    let mut found = Vec::with_capacity(count);
-    let mut seed = 0;
-    while found.len() < count {
-        let mut mover = RandomMover::new(seed);
-        let mut game =
-            Game::new(&qchess_core::Fen::start(), GameOptions::with_seed(seed)).map_err(|e| BenchError::search(&e))?;
-        let mut taken = 0;
-        while found.len() < count && taken < PER_GAME && !game.is_over() {
-            for _ in 0..PLIES_APART {
-                if game.is_over() || mover.play(&mut game).is_err() {
-                    break;
-                }
-            }
-            if !game.is_over() {
-                let record = qchess_engine::record::GameRecord::from_game(&game, &Default::default());
-                found.push(record.replay().map_err(|e| BenchError::search(&e))?);
-                taken += 1;
-            }
-        }
-        seed += 1;
-    }
-    Ok(found)
+    sampled::positions(count, SAMPLING, RandomMover::new, |mover, game| Ok(mover.play(game).is_ok()))
 }
 
 /// Runs the workload.

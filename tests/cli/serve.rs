@@ -385,3 +385,28 @@ fn bad_flags_exit_2_and_sigterm_stops_the_server_cleanly() {
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Every flag of `qchess serve`, as a user reads them, held against a copy
+/// (`tests/cli/snapshots/serve-help.txt`): a flag added, dropped or reworded fails here until
+/// the copy is changed with it.
+#[test]
+fn the_flags_and_their_help_stay_as_in_the_copy() {
+    let run = qchess(&["serve", "--help"]);
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    let copy = include_str!("snapshots/serve-help.txt");
+    let changed: Vec<String> = run
+        .stdout
+        .lines()
+        .zip(copy.lines())
+        .enumerate()
+        .filter(|(_, (now, was))| now != was)
+        .map(|(index, (now, was))| format!("line {}:\n  now: {now}\n  was: {was}", index + 1))
+        .collect();
+    assert!(
+        changed.is_empty() && run.stdout.lines().count() == copy.lines().count(),
+        "`qchess serve --help` differs from tests/cli/snapshots/serve-help.txt ({} lines now, {} in the copy):\n{}",
+        run.stdout.lines().count(),
+        copy.lines().count(),
+        changed.join("\n")
+    );
+}

@@ -1,5 +1,14 @@
-//! Civil dates (proleptic Gregorian, UTC) of days counted from 1970-01-01, for the dates
-//! records, stored jobs and the IBM stand-in write without a calendar crate.
+//! Civil dates (proleptic Gregorian, UTC) of days counted from 1970-01-01, both ways, and
+//! ISO 8601 times: for the dates records, stored jobs, cached calibrations and the provider
+//! stand-ins read and write without a calendar crate.
+//!
+//! ```
+//! use qchess_core::calendar::{CivilDate, iso8601};
+//!
+//! let leap_day = CivilDate { year: 2000, month: 2, day: 29 };
+//! assert_eq!(CivilDate::from_days_since_epoch(leap_day.days_since_epoch()), leap_day);
+//! assert_eq!(iso8601(951_782_400, 123), "2000-02-29T00:00:00.123Z");
+//! ```
 
 /// A day of the civil calendar.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,6 +41,32 @@ impl CivilDate {
     pub fn from_unix_seconds(seconds: i64) -> CivilDate {
         CivilDate::from_days_since_epoch(seconds.div_euclid(86_400))
     }
+
+    /// Days from 1970-01-01 to this date (negative before it): the inverse of
+    /// [`CivilDate::from_days_since_epoch`]. A day past its month's end counts on into the next.
+    pub fn days_since_epoch(self) -> i64 {
+        // The same eras, read the other way.
+        let (month, day) = (i64::from(self.month), i64::from(self.day));
+        let year = if month <= 2 { self.year - 1 } else { self.year };
+        let era = year.div_euclid(400);
+        let yoe = year - era * 400;
+        let doy = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+        era * 146_097 + doe - 719_468
+    }
+}
+
+/// `2026-01-01T00:00:00.000Z`: the moment `millis` milliseconds after the second `seconds`
+/// counted from 1970-01-01 00:00 UTC, as ISO 8601 writes it in UTC.
+pub fn iso8601(seconds: i64, millis: u32) -> String {
+    let CivilDate { year, month, day } = CivilDate::from_unix_seconds(seconds);
+    let of_day = seconds.rem_euclid(86_400);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{millis:03}Z",
+        of_day / 3600,
+        of_day / 60 % 60,
+        of_day % 60
+    )
 }
 
 #[cfg(test)]
@@ -50,6 +85,16 @@ mod tests {
         assert_eq!(CivilDate::from_days_since_epoch(20_089), date(2025, 1, 1));
         assert_eq!(CivilDate::from_unix_seconds(1_764_165_823), date(2025, 11, 26));
         assert_eq!(CivilDate::from_unix_seconds(-1), date(1969, 12, 31));
+    }
+
+    #[test]
+    fn known_times() {
+        assert_eq!(iso8601(0, 0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso8601(951_782_400, 123), "2000-02-29T00:00:00.123Z");
+        assert_eq!(iso8601(1_767_225_599, 0), "2025-12-31T23:59:59.000Z");
+        assert_eq!(iso8601(1_764_161_999, 250), "2025-11-26T12:59:59.250Z");
+        assert_eq!(date(2025, 2, 26).days_since_epoch() * 86_400, 1_740_528_000);
+        assert_eq!(date(2025, 2, 31).days_since_epoch(), date(2025, 3, 3).days_since_epoch(), "counts on");
     }
 
     /// Day by day over four centuries, each date follows the one before by the calendar's
@@ -73,6 +118,7 @@ mod tests {
                 date(previous.year + 1, 1, 1)
             };
             assert_eq!(next, expected, "day {days}");
+            assert_eq!(next.days_since_epoch(), days, "{next:?} read back");
             previous = next;
         }
     }

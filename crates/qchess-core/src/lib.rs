@@ -26,6 +26,7 @@ pub mod position;
 pub mod position_spec;
 pub mod quantum_board;
 mod role;
+pub mod setting;
 mod square;
 pub mod text;
 pub mod typed_move;

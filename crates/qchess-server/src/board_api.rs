@@ -20,12 +20,12 @@ use axum::http::StatusCode;
 use qchess_core::text::{excerpt_line, with_causes};
 use qchess_core::{BoardError, MoveSquares, MoveType, MoveVariant, QuantumBoard, Shape, Square, TypedMove};
 use qchess_sim::local_board::LocalBoard;
+use qchess_standins::body::read_json;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::AppState;
 use crate::error::ApiError;
-use crate::provider::json_body;
 
 /// `do_move`'s body.
 #[derive(Debug, Deserialize)]
@@ -126,7 +126,7 @@ pub async fn init(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let body: Init = serde_json::from_value(json_body(body)?)
+    let body: Init = serde_json::from_value(read_json(body)?)
         .map_err(|e| ApiError::bad_request(format!("bad init: {}", excerpt_line(&e.to_string()))))?;
     with_board(&state, move |board| {
         board.init(qchess_core::Bitboard(body.init_basis_state)).map_err(board_error)?;
@@ -140,7 +140,7 @@ pub async fn do_move(
     State(state): State<Arc<AppState>>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<Value>, ApiError> {
-    let body: DoMove = serde_json::from_value(json_body(body)?)
+    let body: DoMove = serde_json::from_value(read_json(body)?)
         .map_err(|e| ApiError::bad_request(format!("bad move: {}", excerpt_line(&e.to_string()))))?;
     let mv = typed_move(&body)?;
     with_board(&state, move |board| {

@@ -1,35 +1,25 @@
-//! What a server is allowed to do: limits, noise, timing, the API key.
+//! Everything `qchess serve` is started with, checked as one ([`ServerConfig::validate`]), then
+//! split into the parts each crate takes: [`ServerConfig::ionq`] and [`ServerConfig::ibm`]
+//! for the provider stand-ins, the field [`ServerConfig::games`] for the game service; the rest (limits
+//! and timeouts of connections, the board's states, origins, links) is the shell's own.
 
-use std::fmt;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use qchess_core::setting::{SettingError, check_duration, check_range};
+use qchess_games::GamesConfig;
+use qchess_standins::ServerKey;
+use qchess_standins::ibm::IbmOptions;
+use qchess_standins::ibm::noise::IbmNoise;
+use qchess_standins::ionq::defect::Defect;
+use qchess_standins::ionq::{IonqOptions, JobLimits, NoiseOptions};
 use thiserror::Error;
 
-/// Bounds on what one request, and all stored jobs together, may ask of the server.
+/// Bounds on what requests may ask of the server itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Limits {
     /// Largest request body in bytes (413 beyond it).
     pub max_body_bytes: usize,
-    /// Qubits of the `simulator` backend; QPU stand-ins have their device's size, at most this.
-    pub max_qubits: u32,
-    /// Largest state the dense simulator may allocate, in qubits. Circuits that stay sparse
-    /// (few basis states, as game circuits do) may have up to `max_qubits`.
-    pub max_dense_qubits: usize,
-    /// Basis states the sparse simulator may hold before a job falls back to the dense one.
-    pub max_sparse_states: usize,
-    /// Most shots one job may ask for.
-    pub max_shots: u64,
-    /// Most gates one circuit may have.
-    pub max_gates: usize,
-    /// Jobs kept at once; the oldest read jobs (or unread ones past [`Timeouts::result_ttl`])
-    /// are dropped to make room, and a submission finding none is answered 429. A finished job keeps only its results (at
-    /// most `2^max_dense_qubits` outcomes, or the basis states of a sparse run), not its circuit.
-    pub max_jobs: usize,
-    /// Outcomes all stored results may hold together (16 bytes each). Only results that were
-    /// fetched, or are older than [`Timeouts::result_ttl`], are dropped to make room; while
-    /// unread results fill the store, submissions are answered 429 with `Retry-After`.
-    pub max_result_entries: usize,
     /// Connections served at once; more wait in the listen queue until one closes.
     pub max_connections: usize,
     /// Basis states the quantum board API's state may hold; a move needing more is answered 422.
@@ -40,20 +30,13 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_body_bytes: 4 << 20,
-            max_qubits: 29,
-            max_dense_qubits: 20,
-            max_sparse_states: 1 << 20,
-            max_shots: 1_000_000,
-            max_gates: 100_000,
-            max_jobs: 10_000,
-            max_result_entries: 1 << 24,
             max_connections: 4096,
             max_board_states: qchess_sim::sparse::DEFAULT_STATE_CAP,
         }
     }
 }
 
-/// How long the server waits for clients, for jobs and for itself.
+/// How long the server waits for clients and for itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
     /// A connection must send a whole request header within this time of its first byte;
@@ -67,10 +50,6 @@ pub struct Timeouts {
     pub idle: Duration,
     /// On SIGTERM or Ctrl-C, how long running jobs and requests in flight may take to finish.
     pub shutdown_grace: Duration,
-    /// Longest time one job may run; it then ends `failed` with the code `TimeLimitExceeded`.
-    pub job_time_limit: Duration,
-    /// How long a finished job's results are kept for their owner when nobody fetched them.
-    pub result_ttl: Duration,
 }
 
 impl Default for Timeouts {
@@ -80,95 +59,16 @@ impl Default for Timeouts {
             body: Duration::from_secs(30),
             idle: Duration::from_secs(60),
             shutdown_grace: Duration::from_secs(10),
-            job_time_limit: Duration::from_secs(300),
-            result_ttl: Duration::from_secs(3600),
         }
-    }
-}
-
-/// Noise of the hardware stand-ins: `qpu.*` backends and simulators with a non-ideal model.
-/// Each shot is, with probability `1 - (1 - depolarizing)^gates`, replaced by a uniformly random
-/// outcome (global depolarizing noise), and then each bit is flipped with probability
-/// `readout_error`.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct NoiseOptions {
-    /// Depolarizing probability per gate, in `[0, 1]`.
-    pub depolarizing: f64,
-    /// Probability of reading each bit wrong, in `[0, 0.5]`.
-    pub readout_error: f64,
-}
-
-impl Default for NoiseOptions {
-    fn default() -> NoiseOptions {
-        NoiseOptions { depolarizing: 0.0, readout_error: 0.0 }
-    }
-}
-
-/// A server API key. Its `Debug` output is redacted.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ServerKey(String);
-
-impl ServerKey {
-    /// A key: non-empty visible ASCII.
-    pub fn new(key: &str) -> Result<ServerKey, ConfigError> {
-        let key = key.trim();
-        if key.is_empty() || !key.bytes().all(|b| b.is_ascii_graphic()) {
-            return Err(ConfigError::BadApiKey);
-        }
-        Ok(ServerKey(key.to_owned()))
-    }
-
-    /// Whether `candidate` is this key; takes the same time wherever they differ.
-    pub fn matches(&self, candidate: &str) -> bool {
-        let (a, b) = (self.0.as_bytes(), candidate.as_bytes());
-        a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-    }
-}
-
-impl fmt::Debug for ServerKey {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("ServerKey(<redacted>)")
     }
 }
 
 /// A setting that cannot be used.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ConfigError {
-    /// The API key is empty or not visible ASCII.
-    #[error("the API key must be non-empty visible ASCII")]
-    BadApiKey,
-    /// A probability is out of range.
-    #[error("{what} must be in [0, {max}], got {value}")]
-    BadProbability {
-        /// The setting.
-        what: &'static str,
-        /// Its largest value.
-        max: f64,
-        /// The value given.
-        value: String,
-    },
-    /// A limit is zero or too large.
-    #[error("{what} must be between {min} and {max}, got {value}")]
-    BadLimit {
-        /// The setting.
-        what: &'static str,
-        /// Smallest value.
-        min: u64,
-        /// Largest value.
-        max: u64,
-        /// The value given.
-        value: u64,
-    },
-    /// A duration is zero or too long.
-    #[error("{what} must be above 0 and at most {max_seconds} seconds, got {value}")]
-    BadDuration {
-        /// The setting.
-        what: &'static str,
-        /// Its largest value in seconds.
-        max_seconds: u64,
-        /// The value given, in seconds.
-        value: f64,
-    },
+    /// A number or duration is out of its range.
+    #[error(transparent)]
+    Setting(#[from] SettingError),
     /// An address or origin is not an http(s) URL.
     #[error("{what} must be an http:// or https:// URL (without a path), got `{value}`")]
     BadUrl {
@@ -182,90 +82,179 @@ pub enum ConfigError {
 /// One day, the bound of most timeouts.
 const DAY: Duration = Duration::from_secs(86_400);
 
-/// Everything `qchess serve` is started with.
+/// Everything `qchess serve` is started with, each setting once.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// Where to listen; port 0 picks a free port.
     pub addr: SocketAddr,
-    /// When set, every route but `/health` and `/v0.4/backends` needs `Authorization: apiKey KEY`.
+    /// When set, every route but `/health`, `/v0.4/backends`, the web page and the IBM
+    /// stand-in's needs `Authorization: apiKey KEY`, and the IBM stand-in's token exchange
+    /// accepts only it.
     pub api_key: Option<ServerKey>,
-    /// Request and resource limits.
+    /// Request and connection limits.
     pub limits: Limits,
-    /// Timeouts of connections, jobs, results and shutdown.
+    /// Timeouts of connections and of shutdown.
     pub timeouts: Timeouts,
-    /// Noise of the hardware stand-ins.
+    /// What one provider job, and all stored ones together, may ask for.
+    pub jobs: JobLimits,
+    /// Noise of the IonQ stand-in's hardware backends.
     pub noise: NoiseOptions,
     /// Whether the IBM stand-in samples its jobs with the device's calibrated noise.
-    pub ibm_noise: crate::ibm::noise::IbmNoise,
+    pub ibm_noise: IbmNoise,
+    /// How long the IBM stand-in's tokens live.
+    pub ibm_token_lifetime: Duration,
     /// Seed of shot sampling (per job, mixed with the job's number unless the job gives one)
     /// and of the quantum board's measurement outcomes.
     pub seed: u64,
-    /// How long a job waits in the queue before it runs (a stand-in for a provider's queue).
+    /// How long a provider job waits in the queue before it runs (a stand-in for a provider's
+    /// queue).
     pub queue_delay: Duration,
-    /// Jobs simulated at once.
+    /// Provider jobs simulated at once.
     pub workers: usize,
-    /// A deliberate defect of every job's results (tests of comparisons only).
-    pub defect: Option<crate::defect::Defect>,
-    /// The game API's games: how many, how long, and where they may run.
-    pub games: crate::games::GamesConfig,
+    /// Longest time one provider job may run.
+    pub job_time_limit: Duration,
+    /// How long a finished IonQ job's results are kept for their owner when nobody fetched them.
+    pub result_ttl: Duration,
+    /// A deliberate defect of every IonQ job's results (tests of comparisons only).
+    pub defect: Option<Defect>,
+    /// The web board's games: how many, how long, and where they may run.
+    pub games: GamesConfig,
+    /// The address players reach the server at, for seat links (`https://chess.example.org`);
+    /// else the `Host` the game was created through, over http.
+    pub public_url: Option<String>,
+    /// Origins whose pages may call the server's APIs from a browser (CORS); none by default.
+    pub cors_origins: Vec<String>,
 }
 
 impl ServerConfig {
-    /// Defaults: no key, default limits and timeouts, no noise (IBM's stand-in included), seed 0, no queue delay,
-    /// two workers, no defect.
+    /// Defaults: no key, default limits and timeouts, no noise (IBM's stand-in included), seed
+    /// 0, no queue delay, two workers, no defect.
     pub fn new(addr: SocketAddr) -> ServerConfig {
+        let ionq = IonqOptions::default();
         ServerConfig {
             addr,
             api_key: None,
             limits: Limits::default(),
             timeouts: Timeouts::default(),
-            noise: NoiseOptions::default(),
-            ibm_noise: crate::ibm::noise::IbmNoise::Ideal,
-            seed: 0,
-            queue_delay: Duration::ZERO,
-            workers: 2,
-            defect: None,
-            games: crate::games::GamesConfig::default(),
+            jobs: ionq.limits,
+            noise: ionq.noise,
+            ibm_noise: IbmNoise::Ideal,
+            ibm_token_lifetime: Duration::from_secs(qchess_standins::ibm::DEFAULT_TOKEN_SECONDS),
+            seed: ionq.seed,
+            queue_delay: ionq.queue_delay,
+            workers: ionq.workers,
+            job_time_limit: ionq.job_time_limit,
+            result_ttl: ionq.result_ttl,
+            defect: ionq.defect,
+            games: GamesConfig::default(),
+            public_url: None,
+            cors_origins: Vec::new(),
         }
     }
 
-    /// Checks the ranges of every setting.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        let probability = |what, value: f64, max: f64| {
-            if (0.0..=max).contains(&value) {
-                Ok(())
-            } else {
-                Err(ConfigError::BadProbability { what, max, value: value.to_string() })
-            }
-        };
-        probability("--depolarizing", self.noise.depolarizing, 1.0)?;
-        probability("--readout-error", self.noise.readout_error, 0.5)?;
-        let limit = |what, value: u64, min: u64, max: u64| {
-            if (min..=max).contains(&value) { Ok(()) } else { Err(ConfigError::BadLimit { what, min, max, value }) }
-        };
-        let l = &self.limits;
-        limit("--max-qubits", u64::from(l.max_qubits), 1, 64)?;
-        limit("the dense qubit limit", l.max_dense_qubits as u64, 1, 30)?;
-        limit("--max-shots", l.max_shots, 1, 100_000_000)?;
-        limit("--max-jobs", l.max_jobs as u64, 1, 10_000_000)?;
-        limit("--max-body-bytes", l.max_body_bytes as u64, 1024, 1 << 30)?;
-        limit("the gate limit", l.max_gates as u64, 1, 10_000_000)?;
-        limit("--workers", self.workers as u64, 1, 256)?;
-        limit("--max-connections", l.max_connections as u64, 1, 1_000_000)?;
-        limit("--max-board-states", l.max_board_states as u64, 1, 1 << 30)?;
-        let t = &self.timeouts;
-        for (what, value, max) in [
-            ("--header-timeout", t.header, DAY),
-            ("--body-timeout", t.body, DAY),
-            ("--idle-timeout", t.idle, DAY),
-            ("--shutdown-grace", t.shutdown_grace, DAY),
-            ("--time-limit", t.job_time_limit, 7 * DAY),
-            ("--result-ttl", t.result_ttl, 30 * DAY),
-        ] {
-            if value.is_zero() || value > max {
-                return Err(ConfigError::BadDuration { what, max_seconds: max.as_secs(), value: value.as_secs_f64() });
-            }
+    /// The IonQ stand-in's part.
+    pub fn ionq(&self) -> IonqOptions {
+        IonqOptions {
+            key: self.api_key.clone(),
+            limits: self.jobs,
+            noise: self.noise,
+            seed: self.seed,
+            queue_delay: self.queue_delay,
+            workers: self.workers,
+            job_time_limit: self.job_time_limit,
+            result_ttl: self.result_ttl,
+            defect: self.defect,
         }
-        self.games.validate()
+    }
+
+    /// The IBM stand-in's part.
+    pub fn ibm(&self) -> IbmOptions {
+        IbmOptions {
+            noise: self.ibm_noise,
+            seed: self.seed,
+            job_time_limit: self.job_time_limit,
+            queue_delay: self.queue_delay,
+            workers: self.workers,
+            ..IbmOptions::new(self.api_key.clone(), self.ibm_token_lifetime)
+        }
+    }
+
+    /// Checks the ranges of every setting, naming its flag.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        self.ionq().validate()?;
+        let l = &self.limits;
+        check_range("--max-body-bytes", l.max_body_bytes as u64, 1024, 1 << 30)?;
+        check_range("--max-connections", l.max_connections as u64, 1, 1_000_000)?;
+        check_range("--max-board-states", l.max_board_states as u64, 1, 1 << 30)?;
+        let t = &self.timeouts;
+        check_duration("--header-timeout", t.header, DAY)?;
+        check_duration("--body-timeout", t.body, DAY)?;
+        check_duration("--idle-timeout", t.idle, DAY)?;
+        check_duration("--shutdown-grace", t.shutdown_grace, DAY)?;
+        self.games.validate()?;
+        let is_origin = |url: &str| {
+            let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"));
+            rest.is_some_and(|host| !host.is_empty() && !host.contains(['/', ' ', '#', '?']))
+        };
+        if let Some(url) = self.public_url.as_deref().filter(|url| !is_origin(url.trim_end_matches('/'))) {
+            return Err(ConfigError::BadUrl { what: "--public-url", value: url.to_owned() });
+        }
+        if let Some(origin) = self.cors_origins.iter().find(|origin| !is_origin(origin)) {
+            return Err(ConfigError::BadUrl { what: "--cors-origin", value: origin.clone() });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> ServerConfig {
+        ServerConfig::new("127.0.0.1:0".parse().expect("an address"))
+    }
+
+    #[test]
+    fn every_part_is_checked_and_named_by_its_flag() {
+        assert_eq!(config().validate(), Ok(()));
+        for (bad, says) in [
+            (ServerConfig { public_url: Some("ftp://x".into()), ..config() }, "--public-url"),
+            (ServerConfig { cors_origins: vec!["http://a/b".into()], ..config() }, "--cors-origin"),
+            (
+                ServerConfig { noise: NoiseOptions { depolarizing: 2.0, readout_error: 0.0 }, ..config() },
+                "--depolarizing",
+            ),
+            (ServerConfig { workers: 0, ..config() }, "--workers"),
+            (
+                ServerConfig { limits: Limits { max_body_bytes: 10, ..Limits::default() }, ..config() },
+                "--max-body-bytes",
+            ),
+            (
+                ServerConfig { timeouts: Timeouts { idle: Duration::ZERO, ..Timeouts::default() }, ..config() },
+                "--idle-timeout",
+            ),
+            (ServerConfig { games: GamesConfig { max_games: 0, ..GamesConfig::default() }, ..config() }, "--max-games"),
+        ] {
+            let error = bad.validate().expect_err(says).to_string();
+            assert!(error.contains(says), "{error}");
+        }
+    }
+
+    #[test]
+    fn the_shared_settings_reach_both_stand_ins() {
+        let key = ServerKey::new("k").expect("a key");
+        let config = ServerConfig {
+            api_key: Some(key.clone()),
+            seed: 7,
+            workers: 3,
+            job_time_limit: Duration::from_secs(9),
+            ..config()
+        };
+        let (ionq, ibm) = (config.ionq(), config.ibm());
+        assert_eq!(
+            (ionq.key, ionq.seed, ionq.workers, ionq.job_time_limit),
+            (Some(key.clone()), 7, 3, Duration::from_secs(9))
+        );
+        assert_eq!((ibm.key, ibm.seed, ibm.workers, ibm.job_time_limit), (Some(key), 7, 3, Duration::from_secs(9)));
     }
 }

@@ -13,7 +13,6 @@
 //! when a request's header was parsed, when its handler returned and when its answer was sent.
 
 use std::convert::Infallible;
-use std::fmt;
 use std::future::Future;
 use std::io;
 use std::pin::Pin;
@@ -27,6 +26,7 @@ use axum::body::{Body, Bytes};
 use http_body::{Frame, SizeHint};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
+use qchess_standins::body::BodyTimeout;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::sync::{Notify, watch};
@@ -175,21 +175,6 @@ impl AsyncWrite for WatchedStream {
         Pin::new(&mut self.stream).poll_shutdown(cx)
     }
 }
-
-/// The request body did not arrive within the body timeout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct BodyTimeout {
-    /// The timeout.
-    pub after: Duration,
-}
-
-impl fmt::Display for BodyTimeout {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the request body did not arrive within {} s (--body-timeout)", self.after.as_secs_f64())
-    }
-}
-
-impl std::error::Error for BodyTimeout {}
 
 /// A request body that fails with [`BodyTimeout`] unless it arrives whole in time.
 struct TimedBody {

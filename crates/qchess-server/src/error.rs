@@ -1,8 +1,12 @@
-//! Errors: HTTP answers in IonQ's error shape, and why a server could not start.
+//! The one place errors become HTTP answers: the game service's, request bodies', the board's
+//! and the server's own, all in IonQ's error shape (which IonQ's clients read on every route);
+//! and why a server could not start.
 
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use qchess_games::GamesError;
+use qchess_standins::body::BodyError;
+use qchess_standins::ionq::{IonqError, error_body, error_response};
 use thiserror::Error;
 
 /// An error answer: `{"statusCode": 400, "error": "Bad Request", "message": "..."}`.
@@ -36,53 +40,53 @@ impl ApiError {
 
     /// 401: no or the wrong API key.
     pub fn unauthorized() -> ApiError {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "Invalid key provided. Send the header `Authorization: apiKey <key>` with the key the server was started with.",
-        )
+        IonqError::Unauthorized.into()
     }
+}
 
-    /// 409: the change lost to another; `state` is the resource as it now is.
-    pub fn conflict(message: impl Into<String>, state: serde_json::Value) -> ApiError {
-        ApiError { state: Some(Box::new(state)), ..ApiError::new(StatusCode::CONFLICT, message) }
-    }
-
-    /// 429 with `Retry-After`.
-    pub fn too_many(message: impl Into<String>, retry_after: u64) -> ApiError {
-        ApiError { retry_after: Some(retry_after), ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, message) }
-    }
-
-    /// The short error name IonQ uses for the status.
-    fn name(&self) -> &'static str {
-        match self.status {
-            StatusCode::BAD_REQUEST => "Bad Request",
-            StatusCode::UNAUTHORIZED => "Unauthorized Error",
-            StatusCode::FORBIDDEN => "Forbidden",
-            StatusCode::NOT_FOUND => "Not Found Error",
-            StatusCode::PAYLOAD_TOO_LARGE => "Payload Too Large",
-            StatusCode::TOO_MANY_REQUESTS => "Too Many Requests",
-            StatusCode::METHOD_NOT_ALLOWED => "Method Not Allowed",
-            StatusCode::CONFLICT => "Conflict",
-            StatusCode::REQUEST_TIMEOUT => "Request Timeout",
-            StatusCode::UNPROCESSABLE_ENTITY => "Unprocessable Entity",
-            StatusCode::SERVICE_UNAVAILABLE => "Service Unavailable",
-            status if status.is_server_error() => "Internal Server Error",
-            _ => "Error",
+impl From<GamesError> for ApiError {
+    fn from(error: GamesError) -> ApiError {
+        let status = match &error {
+            GamesError::Invalid(_) => StatusCode::BAD_REQUEST,
+            GamesError::NotFound(_) => StatusCode::NOT_FOUND,
+            GamesError::NoSeat(_) => StatusCode::UNAUTHORIZED,
+            GamesError::Forbidden(_) => StatusCode::FORBIDDEN,
+            GamesError::Conflict { .. } => StatusCode::CONFLICT,
+            GamesError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
+            GamesError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            GamesError::Provider(_) => StatusCode::BAD_GATEWAY,
+            GamesError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let message = error.to_string();
+        match error {
+            GamesError::Conflict { state, .. } => ApiError { state, ..ApiError::new(status, message) },
+            GamesError::TooMany { retry_after, .. } => {
+                ApiError { retry_after: Some(retry_after), ..ApiError::new(status, message) }
+            }
+            _ => ApiError::new(status, message),
         }
+    }
+}
+
+impl From<BodyError> for ApiError {
+    fn from(error: BodyError) -> ApiError {
+        ApiError::new(error.status(), error.to_string())
+    }
+}
+
+impl From<IonqError> for ApiError {
+    fn from(error: IonqError) -> ApiError {
+        ApiError { retry_after: error.retry_after(), ..ApiError::new(error.status(), error.to_string()) }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let mut body = json!({ "statusCode": self.status.as_u16(), "error": self.name(), "message": self.message });
+        let mut body = error_body(self.status, &self.message);
         if let Some(state) = self.state {
             body["state"] = *state;
         }
-        let mut response = (self.status, axum::Json(body)).into_response();
-        if let Some(seconds) = self.retry_after {
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from(seconds));
-        }
-        response
+        error_response(self.status, body, self.retry_after)
     }
 }
 

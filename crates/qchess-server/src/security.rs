@@ -1,4 +1,8 @@
-//! Browsers and other origins. CORS is closed by default: no answer carries
+//! Who may call: the API key, and browsers of other origins.
+//!
+//! With an API key ([`crate::ServerConfig::api_key`]), the board and game APIs need
+//! `Authorization: apiKey KEY` ([`require_key`]); the provider stand-ins check the same key
+//! themselves. CORS is closed by default: no answer carries
 //! `Access-Control-Allow-Origin`, preflights are refused, and a request a browser sends from
 //! another site's page (its `Origin` names another host) is refused 403 before it reaches a
 //! handler, so no page elsewhere can create games or act with a visitor's browser. Origins
@@ -8,6 +12,7 @@
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
+use axum::http::header::AUTHORIZATION;
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -33,9 +38,9 @@ fn same_origin(origin: &str, host: Option<&str>) -> bool {
 pub async fn cross_origin(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
     let origin = request.headers().get(header::ORIGIN).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let host = request.headers().get(header::HOST).and_then(|v| v.to_str().ok()).map(str::to_owned);
-    let allowed = origin.as_deref().filter(|origin| {
-        state.config.games.cors_origins.iter().any(|allowed| allowed.trim_end_matches('/') == *origin)
-    });
+    let allowed = origin
+        .as_deref()
+        .filter(|origin| state.config.cors_origins.iter().any(|allowed| allowed.trim_end_matches('/') == *origin));
     let foreign = origin.as_deref().is_some_and(|origin| !same_origin(origin, host.as_deref()) && allowed.is_none());
     let mut response = if foreign {
         ApiError::new(
@@ -59,6 +64,18 @@ pub async fn cross_origin(State(state): State<Arc<AppState>>, request: Request, 
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     response
+}
+
+/// Answers 401 unless the request carries the server's key (when it has one) as
+/// `Authorization: apiKey KEY` or `Authorization: Bearer KEY`.
+pub async fn require_key(State(state): State<Arc<AppState>>, request: Request, next: Next) -> Response {
+    if let Some(key) = &state.config.api_key {
+        let given = request.headers().get(AUTHORIZATION).and_then(|v| v.to_str().ok());
+        if !key.authorizes(given) {
+            return ApiError::unauthorized().into_response();
+        }
+    }
+    next.run(request).await
 }
 
 #[cfg(test)]

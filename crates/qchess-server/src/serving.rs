@@ -5,7 +5,6 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -16,7 +15,6 @@ use tokio::task::JoinSet;
 use crate::AppState;
 use crate::config::Timeouts;
 use crate::connection::{self, Crowding};
-use crate::jobs::{JobFailure, Phase};
 
 /// How often shutdown looks whether everything finished.
 const DRAIN_POLL: Duration = Duration::from_millis(20);
@@ -90,12 +88,6 @@ pub async fn serve(
     stop(&state, &stopping, &mut connections, &slots, cap, timeouts).await
 }
 
-/// Jobs in the store still running.
-fn running_jobs(state: &AppState) -> usize {
-    let jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
-    jobs.count(Phase::Started)
-}
-
 async fn stop(
     state: &AppState,
     stopping: &watch::Sender<bool>,
@@ -105,36 +97,16 @@ async fn stop(
     timeouts: Timeouts,
 ) -> ShutdownReport {
     let deadline = Instant::now() + timeouts.shutdown_grace;
-    let mut report = ShutdownReport::default();
-    {
-        // Under the store's lock, so no submission slips in between.
-        let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
-        state.shutting_down.store(true, Ordering::SeqCst);
-        let failure = JobFailure {
-            code: "ServerShutdown",
-            message: "the server shut down before the job started; submit it again".to_owned(),
-        };
-        report.unstarted_failed = jobs.fail_unstarted(&failure);
-    }
-    let running = running_jobs(state);
-    // Connections answer what they are doing and close.
+    let mut report = ShutdownReport { unstarted_failed: state.ionq.refuse_new_jobs(), ..ShutdownReport::default() };
+    // Event streams end; connections answer what they are doing and close.
+    state.games.close();
+    let running = state.ionq.running();
     let _ = stopping.send(true);
-    while Instant::now() < deadline && (running_jobs(state) > 0 || slots.available_permits() < cap) {
+    while Instant::now() < deadline && (state.ionq.running() > 0 || slots.available_permits() < cap) {
         while connections.try_join_next().is_some() {}
         tokio::time::sleep(DRAIN_POLL.min(deadline.saturating_duration_since(Instant::now()))).await;
     }
-    state.stop_jobs.store(true, Ordering::SeqCst);
-    {
-        let mut jobs = state.jobs.lock().unwrap_or_else(|p| p.into_inner());
-        let failure = JobFailure {
-            code: "ServerShutdown",
-            message: format!(
-                "the server shut down and the job did not finish within the grace period of {} s (--shutdown-grace)",
-                timeouts.shutdown_grace.as_secs_f64()
-            ),
-        };
-        report.running_stopped = jobs.fail_running(&failure);
-    }
+    report.running_stopped = state.ionq.stop_running(timeouts.shutdown_grace);
     report.running_finished = running.saturating_sub(report.running_stopped);
     report.connections_closed = cap - slots.available_permits();
     connections.abort_all();

@@ -153,7 +153,7 @@ proptest! {
     fn random_job_inputs_never_break_the_server(input in json_value(), shots in proptest::option::of(0u64..2000)) {
         use std::sync::OnceLock;
         static BASE: OnceLock<String> = OnceLock::new();
-        let base = BASE.get_or_init(|| start(|config| config.limits.max_qubits = 8));
+        let base = BASE.get_or_init(|| start(|config| config.jobs.max_qubits = 8));
         let http = client();
         let body = json!({"backend": "simulator", "shots": shots, "input": input});
         let response = http.post(format!("{base}/v0.4/jobs")).json(&body).send().expect("answers");

@@ -63,7 +63,7 @@ fn base() -> &'static (String, String, [String; 2]) {
     static BASE: OnceLock<(String, String, [String; 2])> = OnceLock::new();
     BASE.get_or_init(|| {
         let base = start(|config| {
-            config.limits.max_qubits = 8;
+            config.jobs.max_qubits = 8;
             config.limits.max_board_states = 4096;
             config.timeouts.header = Duration::from_secs(2);
             // Event streams of the game end soon, so that reading one whole takes a second.

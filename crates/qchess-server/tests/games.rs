@@ -311,7 +311,7 @@ fn start_with_remote(provider: String) -> String {
         let provider = qchess_remote::ProviderConfig::new(&format!("{provider}/v0.4"))
             .expect("provider URL")
             .with_overall_timeout(Duration::from_secs(3));
-        config.games.remote = Some(qchess_server::games::RemoteGameBackend {
+        config.games.remote = Some(qchess_games::RemoteGameBackend {
             label: "served (simulator, ideal)".to_owned(),
             config: qchess_remote::RemoteBoardConfig::new(provider),
         });

@@ -19,7 +19,7 @@ fn x_on(qubit: u64) -> Value {
 
 #[test]
 fn no_accepted_job_is_dropped_before_its_owner_reads_it() {
-    let base = start(|config| config.limits.max_jobs = 10);
+    let base = start(|config| config.jobs.max_jobs = 10);
     let http = client();
     let mut accepted = Vec::new();
     let mut refused = 0;
@@ -64,8 +64,8 @@ fn no_accepted_job_is_dropped_before_its_owner_reads_it() {
 #[test]
 fn unread_results_past_the_retention_time_make_room() {
     let base = start(|config| {
-        config.limits.max_jobs = 2;
-        config.timeouts.result_ttl = Duration::from_millis(300);
+        config.jobs.max_jobs = 2;
+        config.result_ttl = Duration::from_millis(300);
     });
     let http = client();
     let ids: Vec<String> = (0..2)
@@ -83,7 +83,7 @@ fn unread_results_past_the_retention_time_make_room() {
 #[test]
 fn a_job_past_its_time_limit_fails_with_a_timeout_code_and_frees_its_worker() {
     let base = start(|config| {
-        config.timeouts.job_time_limit = Duration::from_millis(500);
+        config.job_time_limit = Duration::from_millis(500);
         config.workers = 1;
     });
     let http = client();

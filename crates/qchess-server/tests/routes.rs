@@ -14,7 +14,7 @@ use common::{client, start};
 const SNAPSHOT: &str = include_str!("snapshots/routes.txt");
 
 /// The crates whose sources hold the server's routes, from this crate's directory.
-const ROUTING_CRATES: [&str; 1] = ["."];
+const ROUTING_CRATES: [&str; 2] = [".", "../qchess-standins"];
 
 /// A method no route takes: the server answers it 405 with the methods the path takes.
 const UNUSED_METHOD: &str = "PATCH";

@@ -244,8 +244,8 @@ fn offers_takebacks_and_resignations_need_the_opponent() {
 #[test]
 fn rate_limits_answer_429_with_retry_after() {
     let base = start(|config| {
-        config.games.rates.seat = qchess_server::games::Rate { per_second: 0.5, burst: 3.0 };
-        config.games.rates.creation = qchess_server::games::Rate { per_second: 0.01, burst: 4.0 };
+        config.games.rates.seat = qchess_games::Rate { per_second: 0.5, burst: 3.0 };
+        config.games.rates.creation = qchess_games::Rate { per_second: 0.01, burst: 4.0 };
     });
     let http = client();
     let (created, game) = new_game(&http, &base, json!({}));
@@ -282,7 +282,7 @@ fn rate_limits_answer_429_with_retry_after() {
 #[test]
 fn other_sites_pages_are_refused_unless_allowed() {
     let closed = start(|_| {});
-    let open = start(|config| config.games.cors_origins = vec!["https://friends.example".to_owned()]);
+    let open = start(|config| config.cors_origins = vec!["https://friends.example".to_owned()]);
     let http = client();
     let host = closed.trim_start_matches("http://").to_owned();
     let (status, body) =

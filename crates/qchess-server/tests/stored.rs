@@ -45,7 +45,7 @@ fn game_server(db: Location, provider: Option<String>, answer_wait: Duration) ->
             let provider = qchess_remote::ProviderConfig::new(&format!("{provider}/v0.4"))
                 .expect("provider URL")
                 .with_poll(PollPolicy { initial: Duration::from_millis(5), max: Duration::from_millis(50) });
-            config.games.remote = Some(qchess_server::games::RemoteGameBackend {
+            config.games.remote = Some(qchess_games::RemoteGameBackend {
                 label: "slow stand-in".to_owned(),
                 config: qchess_remote::RemoteBoardConfig::new(provider),
             });

@@ -6,12 +6,20 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use anyhow::Context;
-use qchess_server::{Limits, NoiseOptions, Server, ServerConfig, ServerKey, ShutdownReport, Timeouts, shutdown_signal};
+use qchess_games::GamesConfig;
+use qchess_server::{Limits, Server, ServerConfig, ServerKey, ShutdownReport, Timeouts, shutdown_signal};
+use qchess_standins::ibm::{self, noise::IbmNoise};
+use qchess_standins::ionq::defect::Defect;
+use qchess_standins::ionq::{IonqOptions, JobLimits, NoiseOptions};
 
 use crate::exit::bad_input;
 
 /// The environment variable `serve` reads its API key from when `--api-key` is not given.
 const API_KEY_ENV: &str = "QCHESS_SERVE_API_KEY";
+
+/// The environment variable that sets how many seconds the IBM stand-in's tokens live (tests
+/// watch one expire); IAM's hour otherwise.
+const IBM_TOKEN_SECONDS_ENV: &str = "QCHESS_SERVE_IBM_TOKEN_SECONDS";
 
 /// Flags of `qchess serve`.
 #[derive(Debug, clap::Args)]
@@ -37,7 +45,7 @@ pub struct Args {
     /// locally: depolarizing at each gate's error, T1/T2 relaxation over its length, readout
     /// errors).
     #[arg(long, value_name = "device|ideal", default_value = "ideal")]
-    ibm_noise: qchess_server::ibm::noise::IbmNoise,
+    ibm_noise: IbmNoise,
     /// Seed of shot sampling and of the quantum board's measurement outcomes.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -45,14 +53,14 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     queue_delay_ms: u64,
     /// Qubits of the simulator backend (at most 64).
-    #[arg(long, default_value_t = Limits::default().max_qubits)]
+    #[arg(long, default_value_t = JobLimits::default().max_qubits)]
     max_qubits: u32,
     /// Most shots one job may ask for.
-    #[arg(long, default_value_t = Limits::default().max_shots)]
+    #[arg(long, default_value_t = JobLimits::default().max_shots)]
     max_shots: u64,
     /// Jobs kept at once; only read jobs (or unread ones past --result-ttl) make room, and a
     /// full store answers new jobs 429 with Retry-After.
-    #[arg(long, default_value_t = Limits::default().max_jobs)]
+    #[arg(long, default_value_t = JobLimits::default().max_jobs)]
     max_jobs: usize,
     /// Largest request body in bytes.
     #[arg(long, default_value_t = Limits::default().max_body_bytes)]
@@ -61,11 +69,11 @@ pub struct Args {
     #[arg(long, default_value_t = 2)]
     workers: usize,
     /// Seconds one job may run; it then ends failed with the code TimeLimitExceeded.
-    #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().job_time_limit.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", default_value_t = IonqOptions::default().job_time_limit.as_secs_f64())]
     time_limit: f64,
     /// Seconds a finished job's results are kept for their owner when nobody fetched them;
     /// until then they are never dropped, and a full store answers new jobs 429.
-    #[arg(long, value_name = "SECONDS", default_value_t = Timeouts::default().result_ttl.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", default_value_t = IonqOptions::default().result_ttl.as_secs_f64())]
     result_ttl: f64,
     /// Connections served at once; more wait to be accepted until one closes.
     #[arg(long, default_value_t = Limits::default().max_connections)]
@@ -91,7 +99,7 @@ pub struct Args {
     /// reads the qubit flipped that often) or phase-flip:QUBIT:GATES (a Z gate after that many
     /// gates on the qubit).
     #[arg(long, value_name = "DEFECT", hide = true)]
-    defect: Option<qchess_server::defect::Defect>,
+    defect: Option<Defect>,
     /// Flags of the web board's game API.
     #[command(flatten)]
     games: super::serve_games::GameArgs,
@@ -115,29 +123,35 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         body: seconds("--body-timeout", args.body_timeout)?,
         idle: seconds("--idle-timeout", args.idle_timeout)?,
         shutdown_grace: seconds("--shutdown-grace", args.shutdown_grace)?,
-        job_time_limit: seconds("--time-limit", args.time_limit)?,
-        result_ttl: seconds("--result-ttl", args.result_ttl)?,
     };
+    let ibm_token_seconds = std::env::var(IBM_TOKEN_SECONDS_ENV).ok().and_then(|s| s.parse::<u64>().ok());
     let config = ServerConfig {
         addr: args.addr,
         api_key,
         limits: Limits {
-            max_qubits: args.max_qubits,
-            max_shots: args.max_shots,
-            max_jobs: args.max_jobs,
             max_body_bytes: args.max_body_bytes,
             max_board_states: args.max_board_states,
             max_connections: args.max_connections,
-            ..Limits::default()
         },
         timeouts,
+        jobs: JobLimits {
+            max_qubits: args.max_qubits,
+            max_shots: args.max_shots,
+            max_jobs: args.max_jobs,
+            ..JobLimits::default()
+        },
         noise: NoiseOptions { depolarizing: args.depolarizing, readout_error: args.readout_error },
         ibm_noise: args.ibm_noise,
+        ibm_token_lifetime: Duration::from_secs(ibm_token_seconds.unwrap_or(ibm::DEFAULT_TOKEN_SECONDS)),
         seed: args.seed,
         queue_delay: Duration::from_millis(args.queue_delay_ms),
         workers: args.workers,
+        job_time_limit: seconds("--time-limit", args.time_limit)?,
+        result_ttl: seconds("--result-ttl", args.result_ttl)?,
         defect: args.defect,
         games: args.games.config()?,
+        public_url: args.games.public_url().map(str::to_owned),
+        cors_origins: args.games.cors_origins().to_vec(),
     };
     config.validate().map_err(bad_input)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -153,8 +167,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
                 eprintln!(
                     "qchess serve: {error}; the web board's games are kept in memory only (name a store with --db)"
                 );
-                let games =
-                    qchess_server::games::GamesConfig { db: qchess_store::Location::Memory, ..config.games.clone() };
+                let games = GamesConfig { db: qchess_store::Location::Memory, ..config.games.clone() };
                 Server::bind(ServerConfig { games, ..config }).await?
             }
             other => other?,

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use qchess_server::games::{GameRates, GamesConfig, Rate, RemoteGameBackend};
+use qchess_games::{GameRates, GamesConfig, Rate, RemoteGameBackend};
 
 use crate::backend::{Backend, BackendSpec, RemoteArgs};
 use crate::exit::bad_input;
@@ -101,6 +101,16 @@ impl GameArgs {
         }
     }
 
+    /// `--public-url`: where players reach the server, for seat links.
+    pub fn public_url(&self) -> Option<&str> {
+        self.public_url.as_deref()
+    }
+
+    /// `--cors-origin`: origins whose pages may call the server from a browser.
+    pub fn cors_origins(&self) -> &[String] {
+        &self.cors_origin
+    }
+
     /// Whether the store was named (`--db`, `QCHESS_DB`) rather than the default.
     pub fn store_named(&self) -> bool {
         self.db.named()
@@ -139,9 +149,7 @@ impl GameArgs {
                 address: Rate::per_second(self.game_address_rate, 4.0),
                 creation: Rate { per_second: self.game_create_rate / 60.0, burst: self.game_create_rate.max(1.0) },
             },
-            public_url: self.public_url.clone(),
             events_lifetime: Duration::from_secs(self.game_events_secs),
-            cors_origins: self.cors_origin.clone(),
         };
         config.validate().map_err(bad_input)?;
         Ok(config)
@@ -189,8 +197,6 @@ mod tests {
             (args(0, 60, None), "--max-games"),
             (args(5, 0, None), "--game-idle-secs"),
             (args(5, 60, Some("local")), "local games are always offered"),
-            (GameArgs { public_url: Some("ftp://x".into()), ..args(5, 60, None) }, "--public-url"),
-            (GameArgs { cors_origin: vec!["http://a/b".into()], ..args(5, 60, None) }, "--cors-origin"),
             (GameArgs { game_seat_rate: -1.0, ..args(5, 60, None) }, "--game-seat-rate"),
             (GameArgs { game_events_secs: 0, ..args(5, 60, None) }, "--game-events-secs"),
         ] {

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use qchess_core::calendar::CivilDate;
 use reqwest::Method;
 use serde_json::Value;
 
@@ -126,13 +127,8 @@ pub fn unix_seconds(text: &str) -> Option<u64> {
         }
         _ => return None,
     };
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let year_of_era = y - era * 400;
-    let day_of_year = (153 * (month + if month > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    let days = era * 146_097 + day_of_era - 719_468;
+    // In range, as checked above.
+    let days = CivilDate { year, month: month as u32, day: day as u32 }.days_since_epoch();
     u64::try_from(days * 86_400 + hour * 3600 + minute * 60 + second - offset).ok()
 }
 

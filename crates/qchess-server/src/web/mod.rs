@@ -37,7 +37,7 @@ pub fn routes() -> Router<Arc<AppState>> {
         .route("/assets/board.css", get(|| asset("text/css; charset=utf-8", STYLE)))
         .route("/favicon.svg", get(|| asset("image/svg+xml", ICON)))
         .route("/favicon.ico", get(|| asset("image/svg+xml", ICON)))
-        .route("/openapi.json", get(|| asset("application/json", crate::games::OPENAPI)))
+        .route("/openapi.json", get(|| asset("application/json", crate::game_api::OPENAPI)))
 }
 
 /// The page may run only its own scripts and talk only to its own server: seat tokens kept in

@@ -104,8 +104,8 @@ pub fn seat_token(created: &Value, side: &str) -> String {
 
 /// No rate limits: for tests that drive many games from one address.
 pub fn unlimited_rates(config: &mut ServerConfig) {
-    let unlimited = qchess_server::games::Rate::UNLIMITED;
-    config.games.rates = qchess_server::games::GameRates { seat: unlimited, address: unlimited, creation: unlimited };
+    let unlimited = qchess_games::Rate::UNLIMITED;
+    config.games.rates = qchess_games::GameRates { seat: unlimited, address: unlimited, creation: unlimited };
 }
 
 /// One server-sent event.

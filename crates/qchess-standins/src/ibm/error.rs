@@ -1,0 +1,125 @@
+//! The IBM stand-in's errors, answered in the service's shapes: IBM Cloud IAM's
+//! `{"errorCode", "errorMessage"}` ([`IamError`]) and the Quantum API's
+//! `{"errors": [{"code", "message"}], "status_code"}` ([`IbmError`]).
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+use thiserror::Error;
+
+/// A short, printable excerpt of a name from a request, in backquotes.
+fn excerpt(text: &str) -> String {
+    let shown: String = text.chars().take(60).flat_map(char::escape_debug).collect();
+    if text.chars().count() > 60 { format!("`{shown}...`") } else { format!("`{shown}`") }
+}
+
+/// An API-key exchange IAM refuses (400).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Error)]
+pub enum IamError {
+    /// The body is not a form.
+    #[error("Property missing or empty. Operation not allowed.")]
+    NotForm,
+    /// The grant is not an API-key grant.
+    #[error("Unsupported grant type.")]
+    UnsupportedGrant,
+    /// The key is not the server's.
+    #[error("Provided API key could not be found.")]
+    UnknownKey,
+}
+
+impl IamError {
+    /// IAM's error code.
+    pub fn code(self) -> &'static str {
+        match self {
+            IamError::NotForm => "BXNIM0109E",
+            IamError::UnsupportedGrant => "BXNIM0103E",
+            IamError::UnknownKey => "BXNIM0415E",
+        }
+    }
+}
+
+impl IntoResponse for IamError {
+    fn into_response(self) -> Response {
+        let body = json!({ "errorCode": self.code(), "errorMessage": self.to_string() });
+        (StatusCode::BAD_REQUEST, axum::Json(body)).into_response()
+    }
+}
+
+/// A request the Quantum API refuses.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum IbmError {
+    /// No bearer token (401).
+    #[error("Missing bearer token in Authorization header.")]
+    MissingBearer,
+    /// A token this server never issued (401).
+    #[error("The bearer token is not valid.")]
+    UnknownBearer,
+    /// A token past its lifetime (401).
+    #[error("The bearer token has expired.")]
+    ExpiredBearer,
+    /// No service instance named (400).
+    #[error("Missing Service-CRN header.")]
+    MissingCrn,
+    /// A device this server does not describe (404).
+    #[error("Backend {} not found.", excerpt(.0))]
+    UnknownBackend(String),
+    /// A job this server does not keep (404).
+    #[error("Job {} not found.", excerpt(.0))]
+    UnknownJob(String),
+    /// The submission is not JSON (400).
+    #[error("the body is not JSON: {0}")]
+    NotJson(String),
+    /// The job is refused: a malformed pub, or a circuit that is not the device's (400).
+    #[error("{0}")]
+    BadJob(String),
+    /// Too many jobs wait or run (429).
+    #[error("Too many jobs are queued or running; try again later.")]
+    Busy,
+    /// A job without results: not over yet (409).
+    #[error("Job {id} is {status} and has no results yet.")]
+    NoResultsYet {
+        /// The job.
+        id: String,
+        /// Its status.
+        status: &'static str,
+    },
+    /// A job that is over cannot be cancelled (409).
+    #[error("Job {} is {status} and cannot be cancelled.", excerpt(.id))]
+    Over {
+        /// The job.
+        id: String,
+        /// Its status.
+        status: &'static str,
+    },
+    /// The stand-in failed: a stored description that does not read, a check that crashed
+    /// (500).
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl IbmError {
+    /// The HTTP status and the service's error code.
+    pub fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            IbmError::MissingBearer | IbmError::UnknownBearer => (StatusCode::UNAUTHORIZED, "1001"),
+            IbmError::ExpiredBearer => (StatusCode::UNAUTHORIZED, "1002"),
+            IbmError::MissingCrn => (StatusCode::BAD_REQUEST, "1218"),
+            IbmError::UnknownBackend(_) => (StatusCode::NOT_FOUND, "1216"),
+            IbmError::UnknownJob(_) => (StatusCode::NOT_FOUND, "1291"),
+            IbmError::NotJson(_) => (StatusCode::BAD_REQUEST, "1201"),
+            IbmError::BadJob(_) => (StatusCode::BAD_REQUEST, "1517"),
+            IbmError::Busy => (StatusCode::TOO_MANY_REQUESTS, "1529"),
+            IbmError::NoResultsYet { .. } => (StatusCode::CONFLICT, "1234"),
+            IbmError::Over { .. } => (StatusCode::CONFLICT, "1300"),
+            IbmError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "5000"),
+        }
+    }
+}
+
+impl IntoResponse for IbmError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        let body = json!({ "errors": [{ "code": code, "message": self.to_string() }], "status_code": status.as_u16() });
+        (status, axum::Json(body)).into_response()
+    }
+}

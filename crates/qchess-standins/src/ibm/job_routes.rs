@@ -1,0 +1,155 @@
+//! The job routes of the IBM stand-in: submitting, status, results, metrics, cancelling.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use qchess_core::calendar;
+use serde_json::{Value, json};
+
+use super::error::IbmError;
+use super::noise::{Calibration, IbmNoise};
+use super::{Tokens, admit, device, isa, jobs, pubs};
+
+/// `POST /api/v1/jobs`.
+pub(super) async fn submit(
+    State(tokens): State<Arc<Tokens>>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Response, IbmError> {
+    admit(&tokens, &headers)?;
+    let request: Value = serde_json::from_slice(&body).map_err(|e| IbmError::NotJson(e.to_string()))?;
+    let backend = request.get("backend").and_then(Value::as_str).unwrap_or("").to_owned();
+    let device = device(&backend).ok_or_else(|| IbmError::UnknownBackend(backend.clone()))?;
+    let stored_error = |e: String| IbmError::Internal(format!("stored device: {e}"));
+    // With its calibration, so that gates on broken qubits and couplers are refused.
+    let target = isa::device_target(device.configuration, device.properties, &backend).map_err(stored_error)?;
+    let calibration = match tokens.options.noise {
+        IbmNoise::Ideal => None,
+        IbmNoise::Device => {
+            Some(Calibration::from_properties(target.clone(), device.properties, &backend).map_err(stored_error)?)
+        }
+    };
+    if tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).full() {
+        return Err(IbmError::Busy);
+    }
+    // Checking a job reads its circuits (QPY, OpenQASM 3): keep that off the async workers.
+    let checked_target = target.clone();
+    let prepared = tokio::task::spawn_blocking(move || pubs::prepare(&request, &checked_target))
+        .await
+        .map_err(|e| IbmError::Internal(format!("checking the job failed: {e}")))?
+        .map_err(IbmError::BadJob)?;
+    let program = match prepared.work {
+        pubs::Work::Sampler(_) => "sampler",
+        pubs::Work::Estimator(_) => "estimator",
+    };
+    let serial = tokens.submitted.fetch_add(1, Ordering::SeqCst);
+    let run = jobs::Run {
+        prepared,
+        target,
+        calibration,
+        seed: tokens.options.seed ^ serial.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        queue_delay: tokens.options.queue_delay,
+        time_limit: tokens.options.job_time_limit,
+        noise: tokens.options.noise.to_string(),
+        slots: Arc::clone(&tokens.slots),
+    };
+    let id = jobs::submit(&tokens.jobs, backend.clone(), program, run);
+    Ok(axum::Json(json!({ "id": id, "backend": backend })).into_response())
+}
+
+/// The stored job `id`, or the service's 404.
+fn stored(tokens: &Tokens, id: &str) -> Result<jobs::Job, IbmError> {
+    let jobs = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner());
+    jobs.get(id).cloned().ok_or_else(|| IbmError::UnknownJob(id.to_owned()))
+}
+
+/// An epoch time as the service writes times (ISO 8601, UTC).
+fn iso_time(seconds: f64) -> String {
+    let whole = seconds.max(0.0) as u64;
+    calendar::iso8601(i64::try_from(whole).unwrap_or(i64::MAX), (seconds.fract() * 1000.0) as u32)
+}
+
+/// `GET /api/v1/jobs/{id}`.
+pub(super) async fn job(
+    State(tokens): State<Arc<Tokens>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, IbmError> {
+    admit(&tokens, &headers)?;
+    let job = stored(&tokens, &id)?;
+    Ok(axum::Json(json!({
+        "id": id,
+        "backend": job.backend,
+        "status": job.status.name(),
+        "state": { "status": job.status.name(), "reason": job.reason, "reason_code": job.reason_code },
+        "program": { "id": job.program },
+        "created": iso_time(job.created),
+    }))
+    .into_response())
+}
+
+/// `GET /api/v1/jobs/{id}/results`: a completed job's results, a failed or cancelled job's
+/// reason (the client reads it for its error message), 409 before either.
+pub(super) async fn results(
+    State(tokens): State<Arc<Tokens>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, IbmError> {
+    admit(&tokens, &headers)?;
+    match stored(&tokens, &id)? {
+        job if job.status == jobs::Status::Completed => Ok(axum::Json(job.results).into_response()),
+        job if job.status.is_final() => Ok(job.reason.unwrap_or_default().into_response()),
+        job => Err(IbmError::NoResultsYet { id, status: job.status.name() }),
+    }
+}
+
+/// `GET /api/v1/jobs/{id}/metrics`: timestamps, and no QPU time used.
+pub(super) async fn metrics(
+    State(tokens): State<Arc<Tokens>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, IbmError> {
+    admit(&tokens, &headers)?;
+    let job = stored(&tokens, &id)?;
+    Ok(axum::Json(json!({
+        "timestamps": {
+            "created": iso_time(job.created),
+            "running": job.started.map(iso_time),
+            "finished": job.finished.map(iso_time),
+        },
+        "usage": { "quantum_seconds": 0, "seconds": 0, "status": if job.status.is_final() { "final" } else { "pending" } },
+        "qiskit_version": null,
+    }))
+    .into_response())
+}
+
+/// `POST /api/v1/jobs/{id}/cancel`: 204 for a job not yet over, 409 once it is.
+pub(super) async fn cancel(
+    State(tokens): State<Arc<Tokens>>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Result<Response, IbmError> {
+    admit(&tokens, &headers)?;
+    let cancelled = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).cancel(&id);
+    match cancelled {
+        Some(Ok(())) => Ok(StatusCode::NO_CONTENT.into_response()),
+        Some(Err(status)) => Err(IbmError::Over { id, status: status.name() }),
+        None => Err(IbmError::UnknownJob(id)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_read_as_the_service_writes_them() {
+        assert_eq!(iso_time(0.0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso_time(1_764_161_999.25), "2025-11-26T12:59:59.250Z");
+        assert_eq!(iso_time(951_782_400.0), "2000-02-29T00:00:00.000Z");
+    }
+}

@@ -1,0 +1,315 @@
+//! Jobs of the IBM stand-in: checked when submitted ([`prepare`](super::pubs::prepare)), then queued, run in
+//! the background and kept with their results, as the service shows them:
+//! `Queued -> Running -> Completed | Failed | Cancelled`.
+//!
+//! A job waits the server's `--queue-delay-ms` in the queue, then runs on its own thread with
+//! the job time limit; cancelling stops it at its next check. A job that runs out of time is
+//! cancelled with the service's reason code 1305 ("ran too long"); one that cannot be
+//! simulated (a state too large) fails with code 1517. Results are Qiskit's typed JSON when the
+//! client asked for it (`support_qiskit`), else the plain JSON of IBM's REST guides.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use qchess_route::Target;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+use super::noise::Calibration;
+use super::pubs::{Prepared, Work};
+use super::sampler::PubError;
+use super::{estimator, runtime, sampler};
+use crate::stop::Stop;
+
+/// The most jobs kept; past it the oldest finished ones are forgotten.
+pub const MAX_KEPT_JOBS: usize = 1000;
+
+/// Where a job is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// Waiting to run.
+    Queued,
+    /// Running.
+    Running,
+    /// Finished with results.
+    Completed,
+    /// Stopped by an error.
+    Failed,
+    /// Cancelled by its owner or by the time limit.
+    Cancelled,
+}
+
+impl Status {
+    /// The service's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Queued => "Queued",
+            Status::Running => "Running",
+            Status::Completed => "Completed",
+            Status::Failed => "Failed",
+            Status::Cancelled => "Cancelled",
+        }
+    }
+
+    /// Whether the job is over.
+    pub fn is_final(self) -> bool {
+        matches!(self, Status::Completed | Status::Failed | Status::Cancelled)
+    }
+}
+
+/// A job as kept.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// The device.
+    pub backend: String,
+    /// `sampler` or `estimator`.
+    pub program: &'static str,
+    /// Where it is.
+    pub status: Status,
+    /// The results body (of a completed job).
+    pub results: Value,
+    /// Why it failed or was cancelled.
+    pub reason: Option<String>,
+    /// The service's reason code, with the reason.
+    pub reason_code: Option<u32>,
+    /// When it was submitted, started and finished (seconds since the epoch).
+    pub created: f64,
+    /// When it started running.
+    pub started: Option<f64>,
+    /// When it finished.
+    pub finished: Option<f64>,
+    /// Set to stop it.
+    pub cancel: Arc<AtomicBool>,
+    /// Order of submission (to forget the oldest first).
+    serial: u64,
+}
+
+/// Jobs by id.
+#[derive(Debug, Default)]
+pub struct Jobs {
+    jobs: HashMap<String, Job>,
+    next: u64,
+}
+
+fn now() -> f64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
+}
+
+/// How many jobs may run at once; the others wait in the queue.
+#[derive(Debug)]
+pub struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Slots {
+    /// `count` slots (at least one).
+    pub fn new(count: usize) -> Slots {
+        Slots { free: Mutex::new(count.max(1)), freed: Condvar::new() }
+    }
+
+    /// Takes a slot, unless `cancel` is set first.
+    fn take(&self, cancel: &AtomicBool) -> bool {
+        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
+        loop {
+            if cancel.load(Ordering::SeqCst) {
+                return false;
+            }
+            if *free > 0 {
+                *free -= 1;
+                return true;
+            }
+            free = self.freed.wait_timeout(free, Duration::from_millis(50)).unwrap_or_else(|p| p.into_inner()).0;
+        }
+    }
+
+    fn give_back(&self) {
+        *self.free.lock().unwrap_or_else(|p| p.into_inner()) += 1;
+        self.freed.notify_one();
+    }
+}
+
+/// What a job runs with.
+pub struct Run {
+    /// The checked request.
+    pub prepared: Prepared,
+    /// The device.
+    pub target: Target,
+    /// Its calibration when noise is on.
+    pub calibration: Option<Calibration>,
+    /// The seed of the job's shots (the request's `seed_simulator` wins).
+    pub seed: u64,
+    /// How long it may wait in the queue.
+    pub queue_delay: Duration,
+    /// How long it may run.
+    pub time_limit: Duration,
+    /// The noise model's name, for the metadata.
+    pub noise: String,
+    /// The run slots it waits for.
+    pub slots: Arc<Slots>,
+}
+
+impl Jobs {
+    /// The job `id`.
+    pub fn get(&self, id: &str) -> Option<&Job> {
+        self.jobs.get(id)
+    }
+
+    /// Stores a new queued job and returns its id and cancel flag.
+    fn add(&mut self, backend: String, program: &'static str) -> (String, Arc<AtomicBool>) {
+        if self.jobs.len() >= MAX_KEPT_JOBS {
+            let oldest = self
+                .jobs
+                .iter()
+                .filter(|(_, j)| j.status.is_final())
+                .min_by_key(|(_, j)| j.serial)
+                .map(|(id, _)| id.clone());
+            if let Some(id) = oldest {
+                self.jobs.remove(&id);
+            }
+        }
+        let id = format!("d{:019x}", rand::random::<u64>() >> 1);
+        let cancel = Arc::new(AtomicBool::new(false));
+        self.next += 1;
+        let job = Job {
+            backend,
+            program,
+            status: Status::Queued,
+            results: Value::Null,
+            reason: None,
+            reason_code: None,
+            created: now(),
+            started: None,
+            finished: None,
+            cancel: Arc::clone(&cancel),
+            serial: self.next,
+        };
+        self.jobs.insert(id.clone(), job);
+        (id, cancel)
+    }
+
+    /// Whether the store has room for another job.
+    pub fn full(&self) -> bool {
+        self.jobs.len() >= MAX_KEPT_JOBS && self.jobs.values().all(|j| !j.status.is_final())
+    }
+
+    /// Cancels a job that is not over; `Err` with its status otherwise.
+    pub fn cancel(&mut self, id: &str) -> Option<Result<(), Status>> {
+        let job = self.jobs.get_mut(id)?;
+        if job.status.is_final() {
+            return Some(Err(job.status));
+        }
+        job.cancel.store(true, Ordering::SeqCst);
+        job.status = Status::Cancelled;
+        job.reason = Some("Cancelled by the user.".into());
+        job.finished = Some(now());
+        Some(Ok(()))
+    }
+}
+
+/// Submits `run` as a job of `backend`: stored as queued, run on a thread of its own.
+pub fn submit(jobs: &Arc<Mutex<Jobs>>, backend: String, program: &'static str, run: Run) -> String {
+    let (id, cancel) = jobs.lock().unwrap_or_else(|p| p.into_inner()).add(backend, program);
+    let (jobs, job_id) = (Arc::clone(jobs), id.clone());
+    std::thread::spawn(move || execute(&jobs, &job_id, &cancel, run));
+    id
+}
+
+fn update(jobs: &Mutex<Jobs>, id: &str, change: impl FnOnce(&mut Job)) {
+    let mut jobs = jobs.lock().unwrap_or_else(|p| p.into_inner());
+    // A cancelled job keeps its status whatever its thread finds.
+    if let Some(job) = jobs.jobs.get_mut(id).filter(|j| j.status != Status::Cancelled) {
+        change(job);
+    }
+}
+
+fn execute(jobs: &Mutex<Jobs>, id: &str, cancel: &AtomicBool, run: Run) {
+    let queued_until = Instant::now() + run.queue_delay;
+    while Instant::now() < queued_until {
+        if cancel.load(Ordering::SeqCst) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20).min(queued_until.saturating_duration_since(Instant::now())));
+    }
+    if !run.slots.take(cancel) {
+        return;
+    }
+    update(jobs, id, |job| {
+        job.status = Status::Running;
+        job.started = Some(now());
+    });
+    let stop = Stop::new(run.time_limit, cancel);
+    let outcome = results(&run, &stop);
+    run.slots.give_back();
+    update(jobs, id, |job| {
+        job.finished = Some(now());
+        match outcome {
+            Ok(results) => {
+                job.status = Status::Completed;
+                job.results = results;
+            }
+            Err(PubError::Stopped(reason)) => {
+                job.status = Status::Cancelled;
+                job.reason = Some(format!("Ran too long: {reason}"));
+                job.reason_code = Some(1305);
+            }
+            Err(PubError::Invalid(reason)) => {
+                job.status = Status::Failed;
+                job.reason = Some(reason);
+                job.reason_code = Some(1517);
+            }
+        }
+    });
+}
+
+/// Runs every pub and writes the results body.
+fn results(run: &Run, stop: &Stop) -> Result<Value, PubError> {
+    let seed = run.prepared.seed.unwrap_or(run.seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let calibration = run.calibration.as_ref();
+    let typed = run.prepared.typed;
+    let mut pub_results = Vec::new();
+    match &run.prepared.work {
+        Work::Sampler(pubs) => {
+            for (index, pub_) in pubs.iter().enumerate() {
+                let (registers, shots) =
+                    sampler::run(pub_, &run.target, calibration, &mut rng, stop).map_err(|e| in_pub(index, e))?;
+                pub_results.push(if typed {
+                    sampler::typed_result(pub_, &registers, &shots)
+                } else {
+                    sampler::plain_result(pub_, &registers, &shots)
+                });
+            }
+        }
+        Work::Estimator(pubs) => {
+            for (index, pub_) in pubs.iter().enumerate() {
+                let estimates =
+                    estimator::run(pub_, &run.target, calibration, &mut rng, stop).map_err(|e| in_pub(index, e))?;
+                pub_results.push(if typed {
+                    estimator::typed_result(pub_, &estimates)
+                } else {
+                    estimator::plain_result(pub_, &estimates)
+                });
+            }
+        }
+    }
+    let metadata = json!({
+        "version": 2,
+        "stand_in": { "noise": run.noise, "seed": seed, "ignored_options": run.prepared.ignored_options },
+    });
+    Ok(if typed {
+        runtime::primitive_result(pub_results, metadata)
+    } else {
+        json!({ "results": pub_results, "metadata": metadata })
+    })
+}
+
+fn in_pub(index: usize, error: PubError) -> PubError {
+    match error {
+        PubError::Invalid(reason) => PubError::Invalid(format!("pub {index}: {reason}")),
+        stopped => stopped,
+    }
+}

@@ -1,0 +1,154 @@
+//! Sampler V2 pubs: each bound ISA circuit runs as a [`Schedule`] over the qubits it uses,
+//! through the device's noise when there is a [`Calibration`], and its shots are read per
+//! classical register.
+
+use std::collections::BTreeSet;
+
+use qchess_route::{IsaOp, NativeGate};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{Value, json};
+
+use super::isa::IsaCircuit;
+use super::noise::Calibration;
+use super::pubs::SamplerPub;
+use super::runtime;
+use super::trajectories::{GateNoise, SampleError, Schedule, Step};
+use crate::stop::Stop;
+
+/// The most qubits a circuit may use (its state is over them; sparse states go past the
+/// dense limit as long as they stay small).
+pub const MAX_USED_QUBITS: usize = 64;
+
+/// The qubits a circuit touches plus `extra`, in increasing order.
+pub fn used_qubits(circuit: &IsaCircuit, extra: impl IntoIterator<Item = u32>) -> Vec<u32> {
+    let set: BTreeSet<u32> = circuit.ops.iter().flat_map(IsaOp::qubits).chain(extra).collect();
+    set.into_iter().collect()
+}
+
+/// The schedule of `circuit` over `used` (qubit `used[i]` is state position `i`).
+pub fn schedule(circuit: &IsaCircuit, used: &[u32], calibration: Option<&Calibration>) -> Result<Schedule, String> {
+    if used.len() > MAX_USED_QUBITS {
+        return Err(format!("it uses {} qubits; this stand-in simulates at most {MAX_USED_QUBITS}", used.len()));
+    }
+    let position = |q: u32| used.binary_search(&q).unwrap_or(0);
+    let mut schedule = Schedule { qubits: used.len(), steps: Vec::with_capacity(circuit.ops.len()) };
+    for (op, condition) in circuit.ops.iter().zip(&circuit.conditions) {
+        let noise = calibration.and_then(|c| c.noise(op)).map(|n| GateNoise {
+            qubits: n.qubits.iter().map(|&q| position(q)).collect(),
+            depolarizing: n.depolarizing,
+            relaxation: n.relaxation.iter().map(|r| (position(r.qubit), r.jump, r.dephasing)).collect(),
+        });
+        let step = match *op {
+            IsaOp::One { gate, qubit } => Step::One {
+                qubit: position(qubit),
+                matrix: gate.matrix2().ok_or("a one-qubit gate without a matrix")?,
+                noise,
+            },
+            IsaOp::Two { gate, a, b } => Step::Two {
+                a: position(a),
+                b: position(b),
+                matrix: gate.matrix4().ok_or("a two-qubit gate without a matrix")?,
+                noise,
+            },
+            IsaOp::Measure { qubit, clbit } => Step::Measure {
+                qubit: position(qubit),
+                clbit,
+                readout: calibration.map_or(0.0, |c| c.readout_error(qubit)),
+            },
+            IsaOp::Reset { qubit } => Step::Reset { qubit: position(qubit) },
+        };
+        schedule.steps.push((step, condition.clone()));
+    }
+    Ok(schedule)
+}
+
+/// The measurement noise of one extra sx on `qubit` (a basis change before measuring).
+pub fn basis_change_noise(calibration: Option<&Calibration>, qubit: u32, position: usize) -> Option<GateNoise> {
+    let noise = calibration?.noise(&IsaOp::One { gate: NativeGate::Sx, qubit })?;
+    Some(GateNoise {
+        qubits: vec![position],
+        depolarizing: noise.depolarizing,
+        relaxation: noise.relaxation.iter().map(|r| (position, r.jump, r.dephasing)).collect(),
+    })
+}
+
+/// Why a pub did not run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PubError {
+    /// The pub cannot run here (a 400 at submission, or a failure while running).
+    Invalid(String),
+    /// The job was stopped (time limit or cancel).
+    Stopped(String),
+}
+
+impl From<SampleError> for PubError {
+    fn from(error: SampleError) -> PubError {
+        match error {
+            SampleError::TooLarge(t) => PubError::Invalid(format!("its state grew past {} basis states", t.states)),
+            SampleError::Stopped(reason) => PubError::Stopped(reason),
+        }
+    }
+}
+
+/// A Sampler pub's shots: per binding, each shot's classical bits; and the bound circuits'
+/// registers.
+pub fn run(
+    pub_: &SamplerPub,
+    target: &qchess_route::Target,
+    calibration: Option<&Calibration>,
+    rng: &mut ChaCha8Rng,
+    stop: &Stop,
+) -> Result<(Vec<super::isa::Register>, Vec<Vec<u128>>), PubError> {
+    let mut registers = Vec::new();
+    let mut shots = Vec::with_capacity(pub_.bindings.rows.len());
+    for values in &pub_.bindings.rows {
+        let circuit = pub_.circuit.bind(values, target).map_err(PubError::Invalid)?;
+        let used = used_qubits(&circuit, []);
+        let schedule = schedule(&circuit, &used, calibration).map_err(PubError::Invalid)?;
+        shots.push(schedule.sample(pub_.shots, rng, stop)?);
+        registers = circuit.registers;
+    }
+    Ok((registers, shots))
+}
+
+/// A register's value in each shot.
+fn register_values(register: &super::isa::Register, shots: &[u128]) -> Vec<u128> {
+    let mask = if register.len >= 128 { u128::MAX } else { (1u128 << register.len) - 1 };
+    shots.iter().map(|&bits| (bits >> register.start.min(127)) & mask).collect()
+}
+
+/// The typed result of a pub (`SamplerPubResult` of a `DataBin` of `BitArray`s).
+pub fn typed_result(pub_: &SamplerPub, registers: &[super::isa::Register], shots: &[Vec<u128>]) -> Value {
+    let fields = registers
+        .iter()
+        .map(|register| {
+            let values: Vec<u128> = shots.iter().flat_map(|binding| register_values(register, binding)).collect();
+            (
+                register.name.clone(),
+                runtime::bit_array(&pub_.bindings.shape, pub_.shots as usize, register.len, &values),
+            )
+        })
+        .collect();
+    let data = runtime::data_bin(&pub_.bindings.shape, fields);
+    runtime::pub_result("SamplerPubResult", data, json!({ "circuit_metadata": {}, "shots": pub_.shots }))
+}
+
+/// The plain result of a pub, as IBM's REST guides read it: per register, each shot as a hex
+/// string (a list per binding when the pub has a shape).
+pub fn plain_result(pub_: &SamplerPub, registers: &[super::isa::Register], shots: &[Vec<u128>]) -> Value {
+    let data: serde_json::Map<String, Value> = registers
+        .iter()
+        .map(|register| {
+            let hex = |binding: &Vec<u128>| -> Value {
+                register_values(register, binding).iter().map(|v| Value::String(format!("{v:#x}"))).collect()
+            };
+            let samples = if pub_.bindings.shape.is_empty() {
+                shots.first().map_or(Value::Array(Vec::new()), hex)
+            } else {
+                Value::Array(shots.iter().map(hex).collect())
+            };
+            (register.name.clone(), json!({ "samples": samples, "num_bits": register.len }))
+        })
+        .collect();
+    json!({ "data": data, "metadata": { "shots": pub_.shots, "circuit_metadata": {} } })
+}

@@ -1,56 +1,16 @@
-//! Seats and turns on [`Games`]: a new game's seats and links, claiming a seat link, resigning,
-//! draw offers, takebacks (the old undo), claiming a win on time, and the referee's flag falls.
+//! Seats and turns on [`Games`]: claiming a seat link, resigning, draw offers, takebacks (the
+//! old undo), claiming a win on time, and the referee's flag falls.
 
 use qchess_core::Color;
-use qchess_search::player::PlayerSpec;
-use qchess_store::{ClockRow, NewSeat, Seating};
 use serde_json::{Value, json};
 
 use crate::error::{GamesError, store_error};
-use crate::new_game::NewGame;
 use crate::seats::{Caller, Role, Want, is_human, new_token, token_hash};
 use crate::service::{Admitted, Answer, Games};
 use crate::session::{Session, now_ms};
 use crate::turns::{OfferKind, Reply, Takeback};
 
-/// The seats of a new game (one per human side, one for spectators) and their tokens.
-pub(crate) fn seating(spec: &NewGame) -> Result<(Seating, Vec<(Role, String)>), GamesError> {
-    let mut tokens = Vec::new();
-    for (role, player) in
-        [(Role::White, &spec.white), (Role::Black, &spec.black), (Role::Spectator, &PlayerSpec::Human)]
-    {
-        if *player == PlayerSpec::Human {
-            tokens.push((role, new_token()?));
-        }
-    }
-    let seats =
-        tokens.iter().map(|(role, token)| NewSeat { role: role.name().to_owned(), token_hash: token_hash(token) });
-    let seating = Seating {
-        seated: true,
-        public: spec.public,
-        seats: seats.collect(),
-        clock: spec.clock.map(|control| ClockRow::new(control, now_ms())),
-    };
-    Ok((seating, tokens))
-}
-
-/// Adds the seats' tokens and links, and the spectators' link, to a new game's state.
-pub(crate) fn add_links(state: &mut Value, id: &str, tokens: &[(Role, String)], base_url: &str) {
-    let mut seats = serde_json::Map::new();
-    for (role, token) in tokens {
-        // After `#`: browsers never send it, so it reaches no server's log.
-        let fragment = if *role == Role::Spectator { "watch" } else { "seat" };
-        let entry = json!({ "token": token, "url": format!("{base_url}/?game={id}#{fragment}={token}") });
-        if *role == Role::Spectator {
-            state["spectator"] = entry;
-        } else {
-            seats.insert(role.name().to_owned(), entry);
-        }
-    }
-    state["seats"] = Value::Object(seats);
-}
-
-/// What a draw offer or takeback request endpoint was asked to do.
+/// What a draw offer or takeback request was asked to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OfferAction {
     /// Make the offer.

@@ -25,7 +25,7 @@ impl Games {
     pub fn start_background(self: &Arc<Games>) -> Background {
         Background(vec![
             tokio::spawn(crate::recovery::run(Arc::clone(self))),
-            tokio::spawn(crate::hub::run(Arc::clone(self))),
+            tokio::spawn(crate::hub::run(Arc::clone(self.hub()), self.store().clone())),
             tokio::spawn(crate::referee::run(Arc::clone(self))),
         ])
     }

@@ -8,12 +8,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use qchess_store::Seat;
+use qchess_store::{Seat, Store};
 use serde_json::{Value, json};
 use tokio::sync::{Notify, watch};
 
 use crate::seats::Role;
-use crate::service::Games;
 use crate::session::now_ms;
 
 /// How often the store is asked about watched games.
@@ -195,10 +194,8 @@ impl Drop for Subscription {
     }
 }
 
-/// Polls the store for the watched games until the task is aborted.
-pub(crate) async fn run(games: Arc<Games>) {
-    let hub = games.hub();
-    let store = games.store().clone();
+/// Polls `store` for the games `hub` watches until the task is aborted.
+pub(crate) async fn run(hub: Arc<Hub>, store: Store) {
     let mut last_presence = std::time::Instant::now() - PRESENCE_EVERY;
     let mut last_seen = std::time::Instant::now() - SEEN_EVERY;
     loop {

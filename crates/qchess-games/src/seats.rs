@@ -1,4 +1,4 @@
-//! Seats: who may do what in a game.
+//! Seats: who may do what in a game, and a new game's seats and links.
 //!
 //! Creating a game makes a bearer token per human side and one for spectators: `qcs_` and 64
 //! hex digits (256 bits from the operating system's generator). The store keeps only their
@@ -15,12 +15,16 @@
 use std::net::IpAddr;
 
 use qchess_core::Color;
-use qchess_store::{GameSummary, Seat};
+use qchess_search::player::PlayerSpec;
+use qchess_store::{ClockRow, GameSummary, NewSeat, Seat, Seating};
 use rand::TryRng as _;
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use crate::error::GamesError;
+use crate::new_game::NewGame;
+use crate::session::now_ms;
 
 /// How every seat token begins.
 pub const TOKEN_PREFIX: &str = "qcs_";
@@ -110,6 +114,43 @@ pub fn seat_of(seats: &[Seat], token: &str) -> Option<Role> {
         }
     }
     found
+}
+
+/// The seats of a new game (one per human side, one for spectators) and their tokens.
+pub(crate) fn seating(spec: &NewGame) -> Result<(Seating, Vec<(Role, String)>), GamesError> {
+    let mut tokens = Vec::new();
+    for (role, player) in
+        [(Role::White, &spec.white), (Role::Black, &spec.black), (Role::Spectator, &PlayerSpec::Human)]
+    {
+        if *player == PlayerSpec::Human {
+            tokens.push((role, new_token()?));
+        }
+    }
+    let seats =
+        tokens.iter().map(|(role, token)| NewSeat { role: role.name().to_owned(), token_hash: token_hash(token) });
+    let seating = Seating {
+        seated: true,
+        public: spec.public,
+        seats: seats.collect(),
+        clock: spec.clock.map(|control| ClockRow::new(control, now_ms())),
+    };
+    Ok((seating, tokens))
+}
+
+/// Adds the seats' tokens and links, and the spectators' link, to a new game's state.
+pub(crate) fn add_links(state: &mut Value, id: &str, tokens: &[(Role, String)], base_url: &str) {
+    let mut seats = serde_json::Map::new();
+    for (role, token) in tokens {
+        // After `#`: browsers never send it, so it reaches no server's log.
+        let fragment = if *role == Role::Spectator { "watch" } else { "seat" };
+        let entry = json!({ "token": token, "url": format!("{base_url}/?game={id}#{fragment}={token}") });
+        if *role == Role::Spectator {
+            state["spectator"] = entry;
+        } else {
+            seats.insert(role.name().to_owned(), entry);
+        }
+    }
+    state["seats"] = Value::Object(seats);
 }
 
 /// Who sent a request: the seat token it carries (if any) and its address (rate limits count

@@ -20,7 +20,7 @@ use crate::hub::Hub;
 use crate::limits::Limits;
 use crate::live::{LiveGames, Loader};
 use crate::new_game::{BackendChoice, NewGame, NewGameBody, REMOTE};
-use crate::seats::{Caller, Role, Want, authorize, for_side_to_move, role_of};
+use crate::seats::{Caller, Role, Want, add_links, authorize, for_side_to_move, role_of, seating};
 use crate::session::{ComputerMove, Context, Session, now_ms};
 use crate::view;
 
@@ -253,7 +253,7 @@ impl Games {
             }
         };
         let row = spec.to_store(&id, &label)?;
-        let (seating, tokens) = crate::acting::seating(&spec)?;
+        let (seating, tokens) = seating(&spec)?;
         let summary = self.context.store.create_seated_game(&row, &seating).await.map_err(store_error)?;
         let made = self.live.start(&id, true, self.loader(&id), |session| Ok(session.state())).await;
         match made {
@@ -271,7 +271,7 @@ impl Games {
                     .collect();
                 let admitted = Admitted { summary, seats, role: None };
                 let mut state = self.answer(self.with_pending(state, None), &admitted);
-                crate::acting::add_links(&mut state, &id, &tokens, base_url);
+                add_links(&mut state, &id, &tokens, base_url);
                 Ok(state)
             }
             Err(error) => {

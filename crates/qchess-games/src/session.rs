@@ -8,7 +8,7 @@ use std::fmt;
 use std::time::Duration;
 
 use qchess_core::text::with_causes;
-use qchess_core::{Bitboard, Color, Square};
+use qchess_core::{Bitboard, Color};
 use qchess_engine::Game;
 use qchess_engine::clock::clock_comment;
 use qchess_engine::record::{GameRecord, RecordInfo};
@@ -28,7 +28,6 @@ use crate::choices::parse_player;
 use crate::config::GamesConfig;
 use crate::error::{GamesError, game_error, player_error, rebuild_error, store_error};
 use crate::new_game::REMOTE;
-use crate::view;
 
 /// What a session needs of the service: the store, the runtime to reach it on, the settings.
 #[derive(Debug, Clone)]
@@ -165,7 +164,7 @@ impl Session {
         {
             return state.clone();
         }
-        let mut state = view::state(self);
+        let mut state = self.draw();
         state["id"] = json!(self.id);
         state["revision"] = json!(self.revision);
         self.last_state = Some((self.revision, state.clone()));
@@ -406,18 +405,6 @@ impl Session {
         let mut copy = exact_copy(&self.game)?;
         let played = mover.play(&mut copy, movetime).map_err(player_error)?;
         Ok(ComputerMove::Chosen(replay::chosen_input(&played)))
-    }
-
-    /// The legal moves of the side to move.
-    pub fn legal_moves(&mut self) -> Result<Value, GamesError> {
-        self.refresh()?;
-        Ok(view::legal_moves(&self.game))
-    }
-
-    /// The analysis of one square.
-    pub fn square(&mut self, square: Square) -> Result<Value, GamesError> {
-        self.refresh()?;
-        view::square(&mut self.game, square).map_err(game_error)
     }
 
     /// The game record as text.

@@ -1,4 +1,5 @@
-//! What the API answers about a game, as JSON.
+//! What the service answers about a game, as JSON: its state, its legal moves, a square's
+//! analysis, a stored game's summary and its waiting move.
 
 use qchess_core::{Color, LegalMove, MoveSquares, Piece, Role, Square};
 use qchess_engine::analysis::{BELL_STATE_NAMES, BellCorrelations, log_negativity};
@@ -7,6 +8,7 @@ use serde_json::{Map, Value, json};
 
 use qchess_store::{ClockRow, GameSummary, JobRow, Offer, PendingMove};
 
+use crate::error::{GamesError, game_error};
 use crate::session::Session;
 
 /// Log negativities below this are rounding, not entanglement.
@@ -15,54 +17,69 @@ const ENTANGLED: f64 = 1e-9;
 /// Probabilities this close to 0 or 1 are certain.
 const CERTAIN: f64 = 1e-12;
 
-/// The state of a game: squares, moves, result, captured material and entangled pairs.
-pub fn state(session: &mut Session) -> Value {
-    let clock = session.clock.as_ref().map(clock);
-    let offers: Vec<Value> = session.live_offers().map(offer).collect();
-    let players = [session.players[0].to_string(), session.players[1].to_string()];
-    let to_move_player = session.player(session.game.turn()).to_string();
-    let game = &mut session.game;
-    let squares: Map<String, Value> = Square::ALL
-        .into_iter()
-        .map(|square| {
-            let piece = game.piece_at(square).map(|p| p.char().to_string());
-            (square.to_string(), json!({ "piece": piece, "probability": game.probability(square) }))
+impl Session {
+    /// The state of the game, drawn afresh ([`Session::state`] keeps the last one): squares,
+    /// moves, result, captured material and entangled pairs.
+    pub(crate) fn draw(&mut self) -> Value {
+        let clock = self.clock.as_ref().map(clock);
+        let offers: Vec<Value> = self.live_offers().map(offer).collect();
+        let players = [self.players[0].to_string(), self.players[1].to_string()];
+        let to_move_player = self.player(self.game.turn()).to_string();
+        let game = &mut self.game;
+        let squares: Map<String, Value> = Square::ALL
+            .into_iter()
+            .map(|square| {
+                let piece = game.piece_at(square).map(|p| p.char().to_string());
+                (square.to_string(), json!({ "piece": piece, "probability": game.probability(square) }))
+            })
+            .collect();
+        let moves: Vec<Value> = game.moves().iter().enumerate().map(|(ply, played)| played_move(ply, played)).collect();
+        let end = game.end();
+        let turn = game.turn();
+        let (links, links_error) = match links(game) {
+            Ok(links) => (links, None),
+            Err(error) => (Vec::new(), Some(error.to_string())),
+        };
+        json!({
+            "rules": game.options().rules.name(),
+            "backend": self.backend_label,
+            "exact": game.is_exact(),
+            "seed": game.options().seed,
+            "white": players[0],
+            "black": players[1],
+            "to_move": turn.to_string(),
+            "to_move_player": to_move_player,
+            "ply": game.ply(),
+            "fifty_move_counter": game.fifty_move_counter(),
+            "fen": game.position().to_fen().to_string(),
+            "result": game.result().token(),
+            "reason": end.map(|e| e.reason.text()),
+            "code": end.map(|e| e.code.name()),
+            "over": end.is_some(),
+            "squares": squares,
+            "moves": moves,
+            "last_move": moves.last().cloned(),
+            "captured": captured(game),
+            "links": links,
+            "links_error": links_error,
+            "state_size": game.state_size(),
+            "quantum_mode": game.quantum_mode(),
+            "clock": clock,
+            "offers": offers,
         })
-        .collect();
-    let moves: Vec<Value> = game.moves().iter().enumerate().map(|(ply, played)| played_move(ply, played)).collect();
-    let end = game.end();
-    let turn = game.turn();
-    let (links, links_error) = match links(game) {
-        Ok(links) => (links, None),
-        Err(error) => (Vec::new(), Some(error.to_string())),
-    };
-    json!({
-        "rules": game.options().rules.name(),
-        "backend": session.backend_label,
-        "exact": game.is_exact(),
-        "seed": game.options().seed,
-        "white": players[0],
-        "black": players[1],
-        "to_move": turn.to_string(),
-        "to_move_player": to_move_player,
-        "ply": game.ply(),
-        "fifty_move_counter": game.fifty_move_counter(),
-        "fen": game.position().to_fen().to_string(),
-        "result": game.result().token(),
-        "reason": end.map(|e| e.reason.text()),
-        "code": end.map(|e| e.code.name()),
-        "over": end.is_some(),
-        "squares": squares,
-        "moves": moves,
-        "last_move": moves.last().cloned(),
-        "captured": captured(game),
-        "links": links,
-        "links_error": links_error,
-        "state_size": game.state_size(),
-        "quantum_mode": game.quantum_mode(),
-        "clock": clock,
-        "offers": offers,
-    })
+    }
+
+    /// The legal moves of the side to move.
+    pub fn legal_moves(&mut self) -> Result<Value, GamesError> {
+        self.refresh()?;
+        Ok(legal_moves(&self.game))
+    }
+
+    /// The analysis of one square.
+    pub fn square(&mut self, square: Square) -> Result<Value, GamesError> {
+        self.refresh()?;
+        square_analysis(&mut self.game, square).map_err(game_error)
+    }
 }
 
 /// A game's clocks: each side's time left as of `since`, the side whose clock runs from then,
@@ -218,7 +235,7 @@ fn links(game: &mut Game) -> Result<Vec<Value>, LinksSkipped> {
 }
 
 /// The legal moves, each with its kind for the board's click targets.
-pub fn legal_moves(game: &Game) -> Value {
+fn legal_moves(game: &Game) -> Value {
     let moves: Vec<Value> = game.legal_moves().iter().map(legal_move).collect();
     json!({ "to_move": game.turn().to_string(), "over": game.is_over(), "moves": moves })
 }
@@ -241,7 +258,7 @@ fn legal_move(mv: &LegalMove) -> Value {
 
 /// The analysis of one square: entanglement and Bell correlations with the other quantum
 /// squares, and every square's probability if this one were measured occupied or empty.
-pub fn square(game: &mut Game, square: Square) -> Result<Value, GameError> {
+fn square_analysis(game: &mut Game, square: Square) -> Result<Value, GameError> {
     let probability = game.probability(square);
     let quantum = game.position().superposed();
     let mut entanglement = Map::new();

@@ -1,6 +1,6 @@
 //! Running the `qchess` binary from tests.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, Command, Output, Stdio};
 
 /// The result of one `qchess` run.
@@ -40,6 +40,20 @@ pub fn qchess(args: &[&str]) -> Run {
     }
 }
 
+/// Runs `command` with `input` on its stdin: its exit code, and its stdout followed by its stderr.
+#[allow(dead_code)]
+pub fn run_with_input(mut command: Command, input: &str) -> (Option<i32>, String) {
+    let mut child =
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("qchess runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("writes the input");
+    drop(stdin);
+    let output = child.wait_with_output().expect("qchess finishes");
+    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+    text.push_str(&String::from_utf8_lossy(&output.stderr));
+    (output.status.code(), text)
+}
+
 /// Runs `qchess COMMAND --json ARGS...`, requires exit code 0, and parses stdout.
 #[allow(dead_code)]
 pub fn qchess_json(command: &str, args: &[&str]) -> serde_json::Value {
@@ -72,11 +86,29 @@ impl Served {
 
     /// Starts `qchess serve --addr ADDR` with `extra` flags and waits for its address.
     pub fn start_at(addr: &str, extra: &[&str]) -> Served {
+        Served::spawn(addr, extra, Stdio::null())
+    }
+
+    /// [`Served::start`] with the server's stderr kept on a pipe (`child.stderr`).
+    pub fn start_keeping_stderr(extra: &[&str]) -> Served {
+        Served::spawn("127.0.0.1:0", extra, Stdio::piped())
+    }
+
+    /// A game server of the kept-games tests: the store `db`, its remote games on `provider`,
+    /// a waiting move's lease of `lease_ms` and an answer wait of `answer_wait_ms`, and no rate
+    /// limits (one address drives every game as fast as it can).
+    pub fn game_server(addr: &str, db: &str, provider: &str, lease_ms: &str, answer_wait_ms: &str) -> Served {
+        let rates = ["--game-address-rate", "0", "--game-seat-rate", "0", "--game-create-rate", "0"];
+        let flags = ["--db", db, "--game-backend", provider, "--game-lease-ms", lease_ms];
+        Served::start_at(addr, &[&flags[..], &["--game-answer-wait-ms", answer_wait_ms], &rates[..]].concat())
+    }
+
+    fn spawn(addr: &str, extra: &[&str], stderr: Stdio) -> Served {
         let mut child = command()
             .args(["serve", "--addr", addr])
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .expect("qchess serve starts");
         let stdout = child.stdout.take().expect("stdout is piped");

@@ -82,10 +82,10 @@ fn assert_within_sampling_error(sampled: &Value, exact: &Value, shots: f64) {
     }
 }
 
-#[test]
-fn a_game_on_ibm_fez_gives_the_local_probabilities() {
+/// `moves` played with `qchess game` on the exact local board and on the IBM stand-in's ibm_fez
+/// (2000 shots): the sampled game's JSON, then the exact one's.
+fn played_locally_and_on_ibm_fez(moves: &str) -> (serde_json::Value, serde_json::Value) {
     let served = serve(3600);
-    let moves = "b1^a3c3 g8^f6h6 c3d5 b8^a6c6";
     let local = run({
         let mut c = crate::common::command();
         c.args(["game", "--json", "--moves", moves]);
@@ -95,7 +95,12 @@ fn a_game_on_ibm_fez_gives_the_local_probabilities() {
     let remote =
         run(on_serve(&served, &["game", "--json", "--backend", "ibm:ibm_fez", "--shots", "2000", "--moves", moves]));
     assert_eq!(remote.code, Some(0), "{}", remote.stderr);
-    let (sampled, exact) = (remote.json(), local.json());
+    (remote.json(), local.json())
+}
+
+#[test]
+fn a_game_on_ibm_fez_gives_the_local_probabilities() {
+    let (sampled, exact) = played_locally_and_on_ibm_fez("b1^a3c3 g8^f6h6 c3d5 b8^a6c6");
     // Three independent halves: a3/d5, f6/h6 and a6/c6 each hold 1/2.
     for square in ["a3", "d5", "f6", "h6", "a6", "c6"] {
         let p = exact["probabilities"][square].as_f64().expect("a number");
@@ -110,18 +115,7 @@ fn a_game_on_ibm_fez_gives_the_local_probabilities() {
 /// of the next split (c6 to d4 and e5), so the post-selection reads the classical bit.
 #[test]
 fn a_measured_move_on_ibm_fez_is_post_selected() {
-    let served = serve(3600);
-    let moves = "g1^f3h3 b8^a6c6 f2f3.m1 c6^d4e5";
-    let local = run({
-        let mut c = crate::common::command();
-        c.args(["game", "--json", "--moves", moves]);
-        c
-    });
-    assert_eq!(local.code, Some(0), "{}", local.stderr);
-    let remote =
-        run(on_serve(&served, &["game", "--json", "--backend", "ibm:ibm_fez", "--shots", "2000", "--moves", moves]));
-    assert_eq!(remote.code, Some(0), "{}", remote.stderr);
-    let (sampled, exact) = (remote.json(), local.json());
+    let (sampled, exact) = played_locally_and_on_ibm_fez("g1^f3h3 b8^a6c6 f2f3.m1 c6^d4e5");
     assert_eq!(sampled["moves"][2]["proceeded"], true);
     assert_eq!(sampled["fen"], exact["fen"]);
     // About half of the 2000 shots survive the f3 outcome; fewer than 800 would be a 9 sigma

@@ -2,7 +2,6 @@
 //! against the computer, and in JSON.
 
 use std::io::{Read, Write};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// A game that ends on move 3: there is no check, so the queen simply takes the king.
@@ -15,21 +14,10 @@ struct Session {
 
 /// Runs `qchess play` with `input` on a pipe.
 fn play_piped(args: &[&str], input: &str) -> Session {
-    let mut child = crate::common::command()
-        .arg("play")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("qchess runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write the script");
-    drop(stdin);
-    let output = child.wait_with_output().expect("qchess finishes");
-    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&output.stderr));
-    Session { code: output.status.code(), output: text }
+    let mut command = crate::common::command();
+    command.arg("play").args(args);
+    let (code, output) = crate::common::run_with_input(command, input);
+    Session { code, output }
 }
 
 /// Runs `qchess play` on a pseudo-terminal (stdin, stdout and stderr all on the pty's slave

@@ -1,31 +1,16 @@
 //! `qchess serve` at its limits, as a real process: SIGTERM with work in hand, large results
 //! under concurrent downloads, the client's cap on what it reads, and the limit flags.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use qchess_remote::config::{PollPolicy, ProviderConfig};
 use qchess_remote::{IonqClient, RemoteError};
 use serde_json::{Value, json};
 
-use crate::common::qchess;
-
-/// `qchess serve` on a free port with its stderr kept; returns the child and its URL.
-fn serve(extra: &[&str]) -> (Child, String) {
-    let mut child = crate::common::command()
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .args(extra)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("qchess serve starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("reads the first line");
-    let url = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_owned();
-    (child, url)
-}
+use crate::common::{Served, qchess};
 
 /// A peak memory figure of a process, in KiB.
 fn status_kib(pid: u32, field: &str) -> u64 {
@@ -60,7 +45,7 @@ fn wait_for(url: &str, id: &str, wanted: &str) {
 
 #[test]
 fn sigterm_with_work_in_hand_stops_within_the_grace_and_says_what_became_of_it() {
-    let (mut child, url) = serve(&["--workers", "1", "--shutdown-grace", "1"]);
+    let Served { child, url } = &mut Served::start_keeping_stderr(&["--workers", "1", "--shutdown-grace", "1"]);
     // A job that runs for minutes, and one queued behind it.
     let gates: Vec<Value> = (0..60_000).map(|i| json!({"gate": "h", "targets": [i % 20]})).collect();
     let slow = submit(&url, json!({"gateset": "qis", "qubits": 20, "circuit": gates}));
@@ -91,7 +76,7 @@ fn sigterm_with_work_in_hand_stops_within_the_grace_and_says_what_became_of_it()
 
 #[test]
 fn large_results_stream_in_bounded_memory_and_the_client_caps_what_it_reads() {
-    let (mut child, url) = serve(&[]);
+    let Served { child, url } = &mut Served::start(&[]);
     // 16 qubits in uniform superposition: 65,536 outcomes, about 1.9 MB of JSON (built whole,
     // each download used to cost five times that).
     let gates: Vec<Value> = (0..16).map(|q| json!({"gate": "h", "targets": [q]})).collect();

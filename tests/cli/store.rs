@@ -22,18 +22,9 @@ fn qchess_at(db: &Path) -> Command {
 
 /// Runs `qchess ARGS` on the store at `db` with `input` on stdin: (exit code, stdout + stderr).
 fn run(db: &Path, args: &[&str], input: &str) -> (Option<i32>, String) {
-    let mut child = qchess_at(db)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("qchess runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input");
-    let output = child.wait_with_output().expect("qchess ends");
-    let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
-    text.push_str(&String::from_utf8_lossy(&output.stderr));
-    (output.status.code(), text)
+    let mut command = qchess_at(db);
+    command.args(args);
+    crate::common::run_with_input(command, input)
 }
 
 /// The stored games, newest first.

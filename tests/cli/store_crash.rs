@@ -22,26 +22,7 @@ fn http() -> reqwest::blocking::Client {
 
 /// Starts the game server on `addr` with its store at `db`.
 fn game_server(addr: &str, db: &std::path::Path, provider: &str) -> Served {
-    Served::start_at(
-        addr,
-        &[
-            "--db",
-            db.to_str().expect("utf-8"),
-            "--game-backend",
-            provider,
-            "--game-lease-ms",
-            "400",
-            "--game-answer-wait-ms",
-            "30",
-            // One address drives every game as fast as it can: no rate limits here.
-            "--game-address-rate",
-            "0",
-            "--game-seat-rate",
-            "0",
-            "--game-create-rate",
-            "0",
-        ],
-    )
+    Served::game_server(addr, db.to_str().expect("utf-8"), provider, "400", "30")
 }
 
 /// The moves of a game state.

@@ -30,23 +30,7 @@ fn postgres() -> Option<String> {
 }
 
 fn instance(db: &str, provider: &str) -> Served {
-    // One address drives every game as fast as it can: no rate limits here.
-    Served::start(&[
-        "--db",
-        db,
-        "--game-backend",
-        provider,
-        "--game-lease-ms",
-        "500",
-        "--game-answer-wait-ms",
-        "50",
-        "--game-address-rate",
-        "0",
-        "--game-seat-rate",
-        "0",
-        "--game-create-rate",
-        "0",
-    ])
+    Served::game_server("127.0.0.1:0", db, provider, "500", "50")
 }
 
 fn send(request: reqwest::blocking::RequestBuilder) -> (StatusCode, Value) {

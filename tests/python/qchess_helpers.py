@@ -60,6 +60,20 @@ def goodness_of_fit(counts: dict, expected: np.ndarray, shots: int) -> float:
     return float(chi2.sf(statistic, degrees))
 
 
+def check_sampled(report, label: str, path: Path, expected: np.ndarray, shots: int, seed: int, outcome=int) -> None:
+    """`qchess sim --shots` on the circuit at `path` against the exact distribution `expected`
+    by the goodness-of-fit test (fixed seed, p > 1e-6), each sampled key read as the outcome
+    `outcome(key)` gives; a run that fails is a failed check."""
+    try:
+        counts: dict[str, int] = {}
+        for key, n in run_qchess("sim", str(path), "--shots", str(shots), "--seed", str(seed))["counts"].items():
+            counts[str(outcome(key))] = counts.get(str(outcome(key)), 0) + n
+        p = goodness_of_fit(counts, expected, shots)
+        report.check(label, p > 1e-6, f"p = {p:.3g}")
+    except AssertionError as failure:
+        report.check(label, False, str(failure))
+
+
 class Report:
     """Collects pass/fail lines and prints the closing summary."""
 

@@ -45,12 +45,13 @@ fn wait_for(url: &str, id: &str, wanted: &str) {
 
 #[test]
 fn sigterm_with_work_in_hand_stops_within_the_grace_and_says_what_became_of_it() {
-    let Served { child, url } = &mut Served::start_keeping_stderr(&["--workers", "1", "--shutdown-grace", "1"]);
+    let mut served = Served::start_keeping_stderr(&["--workers", "1", "--shutdown-grace", "1"]);
+    let (child, url) = (&mut served.child, served.url.as_str());
     // A job that runs for minutes, and one queued behind it.
     let gates: Vec<Value> = (0..60_000).map(|i| json!({"gate": "h", "targets": [i % 20]})).collect();
-    let slow = submit(&url, json!({"gateset": "qis", "qubits": 20, "circuit": gates}));
-    submit(&url, json!({"gateset": "qis", "qubits": 1, "circuit": [{"gate": "x", "targets": [0]}]}));
-    wait_for(&url, &slow, "started");
+    let slow = submit(url, json!({"gateset": "qis", "qubits": 20, "circuit": gates}));
+    submit(url, json!({"gateset": "qis", "qubits": 1, "circuit": [{"gate": "x", "targets": [0]}]}));
+    wait_for(url, &slow, "started");
     let mut half = TcpStream::connect(url.trim_start_matches("http://")).expect("connects");
     half.write_all(b"GET /health HTTP/1.1\r\n").expect("half a header");
     let terminated = Instant::now();
@@ -76,12 +77,13 @@ fn sigterm_with_work_in_hand_stops_within_the_grace_and_says_what_became_of_it()
 
 #[test]
 fn large_results_stream_in_bounded_memory_and_the_client_caps_what_it_reads() {
-    let Served { child, url } = &mut Served::start(&[]);
+    let mut served = Served::start(&[]);
+    let (child, url) = (&mut served.child, served.url.as_str());
     // 16 qubits in uniform superposition: 65,536 outcomes, about 1.9 MB of JSON (built whole,
     // each download used to cost five times that).
     let gates: Vec<Value> = (0..16).map(|q| json!({"gate": "h", "targets": [q]})).collect();
-    let id = submit(&url, json!({"gateset": "qis", "qubits": 16, "circuit": gates}));
-    wait_for(&url, &id, "completed");
+    let id = submit(url, json!({"gateset": "qis", "qubits": 16, "circuit": gates}));
+    wait_for(url, &id, "completed");
     let before = status_kib(child.id(), "VmHWM:");
     let downloads: Vec<_> = (0..20)
         .map(|_| {

@@ -40,6 +40,7 @@ use tokio::sync::OwnedSemaphorePermit;
 use crate::error::{GamesError, store_error};
 use crate::seats::{Caller, Want};
 use crate::service::Games;
+use crate::view;
 
 /// Milliseconds per position when the request names no limit.
 const DEFAULT_MOVETIME_MS: u64 = 300;
@@ -265,14 +266,7 @@ fn squares_of(mv: &Notation) -> Value {
 fn boards_before_each_move(mut game: Game) -> Vec<Value> {
     let mut boards = Vec::with_capacity(game.moves().len());
     while game.undo().is_ok() {
-        let squares: Map<String, Value> = Square::ALL
-            .into_iter()
-            .map(|square| {
-                let piece = game.piece_at(square).map(|p| p.char().to_string());
-                (square.to_string(), json!({ "piece": piece, "probability": game.probability(square) }))
-            })
-            .collect();
-        boards.push(Value::Object(squares));
+        boards.push(view::squares(&game));
     }
     boards.reverse();
     boards

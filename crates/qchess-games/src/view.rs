@@ -26,13 +26,7 @@ impl Session {
         let players = [self.players[0].to_string(), self.players[1].to_string()];
         let to_move_player = self.player(self.game.turn()).to_string();
         let game = &mut self.game;
-        let squares: Map<String, Value> = Square::ALL
-            .into_iter()
-            .map(|square| {
-                let piece = game.piece_at(square).map(|p| p.char().to_string());
-                (square.to_string(), json!({ "piece": piece, "probability": game.probability(square) }))
-            })
-            .collect();
+        let squares = squares(game);
         let moves: Vec<Value> = game.moves().iter().enumerate().map(|(ply, played)| played_move(ply, played)).collect();
         let end = game.end();
         let turn = game.turn();
@@ -80,6 +74,18 @@ impl Session {
         self.refresh()?;
         square_analysis(&mut self.game, square).map_err(game_error)
     }
+}
+
+/// Each square's piece and probability: `{"e4": {"piece": "P", "probability": 0.5}, ...}`.
+pub(crate) fn squares(game: &Game) -> Value {
+    let squares: Map<String, Value> = Square::ALL
+        .into_iter()
+        .map(|square| {
+            let piece = game.piece_at(square).map(|p| p.char().to_string());
+            (square.to_string(), json!({ "piece": piece, "probability": game.probability(square) }))
+        })
+        .collect();
+    Value::Object(squares)
 }
 
 /// A game's clocks: each side's time left as of `since`, the side whose clock runs from then,

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use qchess_core::setting::{SettingError, check_duration, check_range};
 use qchess_games::GamesConfig;
-use qchess_standins::ServerKey;
 use qchess_standins::ibm::IbmOptions;
 use qchess_standins::ibm::noise::IbmNoise;
 use qchess_standins::ionq::defect::Defect;
 use qchess_standins::ionq::{IonqOptions, JobLimits, NoiseOptions};
+use qchess_standins::{RunOptions, ServerKey};
 use thiserror::Error;
 
 /// Bounds on what requests may ask of the server itself.
@@ -103,16 +103,9 @@ pub struct ServerConfig {
     pub ibm_noise: IbmNoise,
     /// How long the IBM stand-in's tokens live.
     pub ibm_token_lifetime: Duration,
-    /// Seed of shot sampling (per job, mixed with the job's number unless the job gives one)
-    /// and of the quantum board's measurement outcomes.
-    pub seed: u64,
-    /// How long a provider job waits in the queue before it runs (a stand-in for a provider's
-    /// queue).
-    pub queue_delay: Duration,
-    /// Provider jobs simulated at once.
-    pub workers: usize,
-    /// Longest time one provider job may run.
-    pub job_time_limit: Duration,
+    /// How both stand-ins run their jobs; its seed is also the quantum board's, for its
+    /// measurement outcomes.
+    pub run: RunOptions,
     /// How long a finished IonQ job's results are kept for their owner when nobody fetched them.
     pub result_ttl: Duration,
     /// A deliberate defect of every IonQ job's results (tests of comparisons only).
@@ -140,10 +133,7 @@ impl ServerConfig {
             noise: ionq.noise,
             ibm_noise: IbmNoise::Ideal,
             ibm_token_lifetime: Duration::from_secs(qchess_standins::ibm::DEFAULT_TOKEN_SECONDS),
-            seed: ionq.seed,
-            queue_delay: ionq.queue_delay,
-            workers: ionq.workers,
-            job_time_limit: ionq.job_time_limit,
+            run: ionq.run,
             result_ttl: ionq.result_ttl,
             defect: ionq.defect,
             games: GamesConfig::default(),
@@ -158,10 +148,7 @@ impl ServerConfig {
             key: self.api_key.clone(),
             limits: self.jobs,
             noise: self.noise,
-            seed: self.seed,
-            queue_delay: self.queue_delay,
-            workers: self.workers,
-            job_time_limit: self.job_time_limit,
+            run: self.run,
             result_ttl: self.result_ttl,
             defect: self.defect,
         }
@@ -171,10 +158,7 @@ impl ServerConfig {
     pub fn ibm(&self) -> IbmOptions {
         IbmOptions {
             noise: self.ibm_noise,
-            seed: self.seed,
-            job_time_limit: self.job_time_limit,
-            queue_delay: self.queue_delay,
-            workers: self.workers,
+            run: self.run,
             ..IbmOptions::new(self.api_key.clone(), self.ibm_token_lifetime)
         }
     }
@@ -224,7 +208,7 @@ mod tests {
                 ServerConfig { noise: NoiseOptions { depolarizing: 2.0, readout_error: 0.0 }, ..config() },
                 "--depolarizing",
             ),
-            (ServerConfig { workers: 0, ..config() }, "--workers"),
+            (ServerConfig { run: RunOptions { workers: 0, ..RunOptions::default() }, ..config() }, "--workers"),
             (
                 ServerConfig { limits: Limits { max_body_bytes: 10, ..Limits::default() }, ..config() },
                 "--max-body-bytes",
@@ -243,18 +227,15 @@ mod tests {
     #[test]
     fn the_shared_settings_reach_both_stand_ins() {
         let key = ServerKey::new("k").expect("a key");
-        let config = ServerConfig {
-            api_key: Some(key.clone()),
+        let run = RunOptions {
             seed: 7,
+            queue_delay: Duration::from_millis(5),
             workers: 3,
-            job_time_limit: Duration::from_secs(9),
-            ..config()
+            time_limit: Duration::from_secs(9),
         };
+        let config = ServerConfig { api_key: Some(key.clone()), run, ..config() };
         let (ionq, ibm) = (config.ionq(), config.ibm());
-        assert_eq!(
-            (ionq.key, ionq.seed, ionq.workers, ionq.job_time_limit),
-            (Some(key.clone()), 7, 3, Duration::from_secs(9))
-        );
-        assert_eq!((ibm.key, ibm.seed, ibm.workers, ibm.job_time_limit), (Some(key), 7, 3, Duration::from_secs(9)));
+        assert_eq!((ionq.key, ionq.run), (Some(key.clone()), run));
+        assert_eq!((ibm.key, ibm.run), (Some(key), run));
     }
 }

@@ -107,7 +107,7 @@ impl Server {
         let board = LocalBoard::with_options(
             Bitboard(START_OCCUPANCY),
             LocalBoardOptions {
-                seed: config.seed,
+                seed: config.run.seed,
                 state_cap: config.limits.max_board_states,
                 ..LocalBoardOptions::default()
             },

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 
 #[test]
 fn a_cirq_style_job_moves_through_its_statuses_and_echoes_metadata() {
-    let base = start(|config| config.queue_delay = Duration::from_millis(150));
+    let base = start(|config| config.run.queue_delay = Duration::from_millis(150));
     let http = client();
     let cirq = json!({"backend":"simulator","type":"ionq.circuit.v1","lang":"json",
         "input":{"gateset":"qis","qubits":3,"circuit":[{"gate":"x","targets":[0]},{"gate":"cnot","control":0,"target":2}]},
@@ -39,7 +39,7 @@ fn a_cirq_style_job_moves_through_its_statuses_and_echoes_metadata() {
 
 #[test]
 fn qiskit_style_controls_noise_and_hardware_backends() {
-    let base = start(|config| config.seed = 2);
+    let base = start(|config| config.run.seed = 2);
     let http = client();
     let qiskit = |backend: &str| {
         json!({"type":"ionq.circuit.v1","backend":backend,"shots":1000,"name":"circuit-60",
@@ -67,7 +67,7 @@ fn qiskit_style_controls_noise_and_hardware_backends() {
 fn failures_listing_deleting_and_the_error_shape() {
     let base = start(|config| {
         config.api_key = Some(ServerKey::new("k").expect("key"));
-        config.queue_delay = Duration::from_millis(200);
+        config.run.queue_delay = Duration::from_millis(200);
     });
     let http = client();
     let authed = |request: reqwest::blocking::RequestBuilder| {

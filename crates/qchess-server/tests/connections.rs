@@ -212,7 +212,7 @@ fn status_of(base: &str, id: &str) -> String {
 #[test]
 fn shutdown_fails_queued_jobs_and_stops_running_ones_after_the_grace_period() {
     let (base, trigger, report) = stoppable(|config| {
-        config.workers = 1;
+        config.run.workers = 1;
         config.timeouts.shutdown_grace = Duration::from_millis(800);
     });
     // One job runs for minutes; the next waits for the only worker.
@@ -242,7 +242,7 @@ fn shutdown_fails_queued_jobs_and_stops_running_ones_after_the_grace_period() {
 fn shutdown_lets_a_running_job_finish_within_the_grace_period() {
     let (base, trigger, report) = stoppable(|config| {
         config.timeouts.shutdown_grace = Duration::from_secs(20);
-        config.queue_delay = Duration::ZERO;
+        config.run.queue_delay = Duration::ZERO;
     });
     // Seconds of work on a 20-qubit dense state (in a test build).
     let gates: Vec<Value> = (0..40).map(|i| json!({"gate": "h", "targets": [i % 20]})).collect();

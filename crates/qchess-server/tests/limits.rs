@@ -83,8 +83,8 @@ fn unread_results_past_the_retention_time_make_room() {
 #[test]
 fn a_job_past_its_time_limit_fails_with_a_timeout_code_and_frees_its_worker() {
     let base = start(|config| {
-        config.job_time_limit = Duration::from_millis(500);
-        config.workers = 1;
+        config.run.time_limit = Duration::from_millis(500);
+        config.run.workers = 1;
     });
     let http = client();
     // A 20-qubit dense state with 60,000 gates runs for minutes.

@@ -55,7 +55,7 @@ fn game_server(db: Location, provider: Option<String>, answer_wait: Duration) ->
 
 /// A provider whose jobs wait `delay` in its queue.
 fn slow_provider(delay: Duration) -> String {
-    start(move |config| config.queue_delay = delay)
+    start(move |config| config.run.queue_delay = delay)
 }
 
 /// Polls game `url` until `done` holds.

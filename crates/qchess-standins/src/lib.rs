@@ -12,8 +12,9 @@
 //!   ([`ibm::service`], [`ibm::IbmOptions`], [`ibm::IbmError`]): Sampler V2 and Estimator V2
 //!   jobs on ISA circuits of two published devices, ideal or with their calibrated noise.
 //!
-//! What they share: the key a server accepts ([`ServerKey`]), when a running job stops
-//! ([`stop`]), and reading a request body within the server's limits ([`body`]). A new
+//! What they share: the key a server accepts ([`ServerKey`]), how jobs run ([`RunOptions`]) and
+//! when a running one stops ([`stop`]), and reading a request body within the server's limits
+//! ([`body`]). A new
 //! provider is a new module beside these. This crate stands on the simulator, QASM, routing and
 //! remote-client floors, never on the game store or the game service.
 //!
@@ -33,6 +34,8 @@ pub mod body;
 pub mod ibm;
 pub mod ionq;
 mod key;
+mod run;
 pub mod stop;
 
 pub use key::{KeyError, ServerKey};
+pub use run::RunOptions;

@@ -46,6 +46,3 @@ impl<'a> Stop<'a> {
         Ok(())
     }
 }
-
-/// How long a job may run unless the server is told otherwise (`--time-limit`).
-pub const DEFAULT_JOB_TIME_LIMIT: Duration = Duration::from_secs(300);

@@ -4,7 +4,6 @@
 
 mod ibm_common;
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use ibm_common::{BELL, KEY, block_on, config, start, submit};
@@ -191,48 +190,35 @@ fn start_faulty(script: Vec<u16>) -> (String, std::sync::Arc<std::sync::atomic::
     let seen = Arc::new(AtomicUsize::new(0));
     let counter = Arc::clone(&seen);
     let script = Arc::new(Mutex::new(std::collections::VecDeque::from(script)));
-    let (sender, receiver) = std::sync::mpsc::channel::<SocketAddr>();
-    std::thread::spawn(move || {
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-        runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
-            sender.send(listener.local_addr().expect("address")).expect("sends");
-            let key = ServerKey::new(KEY).expect("a key");
-            let options = ibm::IbmOptions::new(Some(key), Duration::from_secs(3600));
-            let app = ibm::service::<()>(options).layer(axum::middleware::from_fn(
-                move |request: axum::extract::Request, next: axum::middleware::Next| {
-                    let script = Arc::clone(&script);
-                    let counter = Arc::clone(&counter);
-                    async move {
-                        // Status polls are not counted: how many a job takes depends on timing.
-                        let path = request.uri().path();
-                        let poll = request.method() == axum::http::Method::GET
-                            && path.starts_with("/api/v1/jobs/")
-                            && !path.ends_with("/results");
-                        if !poll {
-                            counter.fetch_add(1, Ordering::SeqCst);
-                        }
-                        let fault = script.lock().expect("script").pop_front().filter(|&status| status != 200);
-                        match fault {
-                            Some(status) => {
-                                let status = axum::http::StatusCode::from_u16(status).expect("a status");
-                                let body =
-                                    serde_json::json!({ "errors": [{ "code": "0", "message": "scripted fault" }] });
-                                let mut response =
-                                    axum::response::IntoResponse::into_response((status, axum::Json(body)));
-                                response.headers_mut().insert("retry-after", axum::http::HeaderValue::from_static("0"));
-                                response
-                            }
-                            None => next.run(request).await,
-                        }
+    let options = ibm::IbmOptions::new(Some(ServerKey::new(KEY).expect("a key")), Duration::from_secs(3600));
+    let app = ibm::service(options).layer(axum::middleware::from_fn(
+        move |request: axum::extract::Request, next: axum::middleware::Next| {
+            let script = Arc::clone(&script);
+            let counter = Arc::clone(&counter);
+            async move {
+                // Status polls are not counted: how many a job takes depends on timing.
+                let path = request.uri().path();
+                let poll = request.method() == axum::http::Method::GET
+                    && path.starts_with("/api/v1/jobs/")
+                    && !path.ends_with("/results");
+                if !poll {
+                    counter.fetch_add(1, Ordering::SeqCst);
+                }
+                let fault = script.lock().expect("script").pop_front().filter(|&status| status != 200);
+                match fault {
+                    Some(status) => {
+                        let status = axum::http::StatusCode::from_u16(status).expect("a status");
+                        let body = serde_json::json!({ "errors": [{ "code": "0", "message": "scripted fault" }] });
+                        let mut response = axum::response::IntoResponse::into_response((status, axum::Json(body)));
+                        response.headers_mut().insert("retry-after", axum::http::HeaderValue::from_static("0"));
+                        response
                     }
-                },
-            ));
-            axum::serve(listener, app).await.expect("serves");
-        });
-    });
-    let addr = receiver.recv_timeout(Duration::from_secs(10)).expect("the server starts");
-    (format!("http://{addr}"), seen)
+                    None => next.run(request).await,
+                }
+            }
+        },
+    ));
+    (ibm_common::serve(app), seen)
 }
 
 #[test]

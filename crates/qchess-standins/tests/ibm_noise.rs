@@ -130,7 +130,8 @@ fn assert_predicted(what: &str, count: usize, shots: u64, expected: f64, without
 fn device_noise_moves_results_by_the_calibrated_error_rates() {
     let key = || Some(ServerKey::new(KEY).expect("a key"));
     let hour = Duration::from_secs(3600);
-    let device = ibm::IbmOptions { noise: ibm::noise::IbmNoise::Device, seed: 11, ..ibm::IbmOptions::new(key(), hour) };
+    let mut device = ibm::IbmOptions::new(key(), hour);
+    (device.noise, device.run.seed) = (ibm::noise::IbmNoise::Device, 11);
     let (noisy, again, ideal) =
         (start_with(device.clone()), start_with(device), start_with(ibm::IbmOptions::new(key(), hour)));
     let shots = 100_000;
@@ -191,11 +192,8 @@ fn device_noise_moves_results_by_the_calibrated_error_rates() {
 #[test]
 fn device_noise_reaches_mid_circuit_measurements() {
     let key = || Some(ServerKey::new(KEY).expect("a key"));
-    let device = ibm::IbmOptions {
-        noise: ibm::noise::IbmNoise::Device,
-        seed: 5,
-        ..ibm::IbmOptions::new(key(), Duration::from_secs(3600))
-    };
+    let mut device = ibm::IbmOptions::new(key(), Duration::from_secs(3600));
+    (device.noise, device.run.seed) = (ibm::noise::IbmNoise::Device, 5);
     let noisy = start_with(device);
     let shots = 100_000;
     let circuit = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit[156] q;\nbit[2] c;\nx q[87];\n\

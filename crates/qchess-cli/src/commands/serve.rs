@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::Context;
 use qchess_games::GamesConfig;
 use qchess_server::{Limits, Server, ServerConfig, ServerKey, ShutdownReport, Timeouts, shutdown_signal};
+use qchess_standins::RunOptions;
 use qchess_standins::ibm::{self, noise::IbmNoise};
 use qchess_standins::ionq::defect::Defect;
 use qchess_standins::ionq::{IonqOptions, JobLimits, NoiseOptions};
@@ -66,10 +67,10 @@ pub struct Args {
     #[arg(long, default_value_t = Limits::default().max_body_bytes)]
     max_body_bytes: usize,
     /// Jobs simulated at once.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = RunOptions::default().workers)]
     workers: usize,
     /// Seconds one job may run; it then ends failed with the code TimeLimitExceeded.
-    #[arg(long, value_name = "SECONDS", default_value_t = IonqOptions::default().job_time_limit.as_secs_f64())]
+    #[arg(long, value_name = "SECONDS", default_value_t = RunOptions::default().time_limit.as_secs_f64())]
     time_limit: f64,
     /// Seconds a finished job's results are kept for their owner when nobody fetched them;
     /// until then they are never dropped, and a full store answers new jobs 429.
@@ -143,10 +144,12 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         noise: NoiseOptions { depolarizing: args.depolarizing, readout_error: args.readout_error },
         ibm_noise: args.ibm_noise,
         ibm_token_lifetime: Duration::from_secs(ibm_token_seconds.unwrap_or(ibm::DEFAULT_TOKEN_SECONDS)),
-        seed: args.seed,
-        queue_delay: Duration::from_millis(args.queue_delay_ms),
-        workers: args.workers,
-        job_time_limit: seconds("--time-limit", args.time_limit)?,
+        run: RunOptions {
+            seed: args.seed,
+            queue_delay: Duration::from_millis(args.queue_delay_ms),
+            workers: args.workers,
+            time_limit: seconds("--time-limit", args.time_limit)?,
+        },
         result_ttl: seconds("--result-ttl", args.result_ttl)?,
         defect: args.defect,
         games: args.games.config()?,

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::error::IbmError;
 use super::noise::{Calibration, IbmNoise};
-use super::{Tokens, admit, device, isa, jobs, pubs};
+use super::{Admitted, Tokens, admit, device, isa, jobs, pubs};
 
 /// `POST /api/v1/jobs`.
 pub(super) async fn submit(
@@ -51,9 +51,9 @@ pub(super) async fn submit(
         prepared,
         target,
         calibration,
-        seed: tokens.options.seed ^ serial.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        queue_delay: tokens.options.queue_delay,
-        time_limit: tokens.options.job_time_limit,
+        seed: tokens.options.run.seed ^ serial.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        queue_delay: tokens.options.run.queue_delay,
+        time_limit: tokens.options.run.time_limit,
         noise: tokens.options.noise.to_string(),
         slots: Arc::clone(&tokens.slots),
     };
@@ -74,12 +74,7 @@ fn iso_time(seconds: f64) -> String {
 }
 
 /// `GET /api/v1/jobs/{id}`.
-pub(super) async fn job(
-    State(tokens): State<Arc<Tokens>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
+pub(super) async fn job(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let job = stored(&tokens, &id)?;
     Ok(axum::Json(json!({
         "id": id,
@@ -94,12 +89,7 @@ pub(super) async fn job(
 
 /// `GET /api/v1/jobs/{id}/results`: a completed job's results, a failed or cancelled job's
 /// reason (the client reads it for its error message), 409 before either.
-pub(super) async fn results(
-    State(tokens): State<Arc<Tokens>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
+pub(super) async fn results(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     match stored(&tokens, &id)? {
         job if job.status == jobs::Status::Completed => Ok(axum::Json(job.results).into_response()),
         job if job.status.is_final() => Ok(job.reason.unwrap_or_default().into_response()),
@@ -108,12 +98,7 @@ pub(super) async fn results(
 }
 
 /// `GET /api/v1/jobs/{id}/metrics`: timestamps, and no QPU time used.
-pub(super) async fn metrics(
-    State(tokens): State<Arc<Tokens>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
+pub(super) async fn metrics(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let job = stored(&tokens, &id)?;
     Ok(axum::Json(json!({
         "timestamps": {
@@ -128,12 +113,7 @@ pub(super) async fn metrics(
 }
 
 /// `POST /api/v1/jobs/{id}/cancel`: 204 for a job not yet over, 409 once it is.
-pub(super) async fn cancel(
-    State(tokens): State<Arc<Tokens>>,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
+pub(super) async fn cancel(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let cancelled = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).cancel(&id);
     match cancelled {
         Some(Ok(())) => Ok(StatusCode::NO_CONTENT.into_response()),

@@ -45,7 +45,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -68,7 +69,7 @@ pub use self::error::{IamError, IbmError};
 
 use self::noise::IbmNoise;
 use crate::key::ServerKey;
-use crate::stop::DEFAULT_JOB_TIME_LIMIT;
+use crate::run::RunOptions;
 
 /// How long a token lives by default (IAM's `expires_in`).
 pub const DEFAULT_TOKEN_SECONDS: u64 = 3600;
@@ -107,28 +108,16 @@ pub struct IbmOptions {
     pub token_lifetime: Duration,
     /// Whether jobs are sampled with the device's noise.
     pub noise: IbmNoise,
-    /// Seed of shot sampling, mixed with each job's number.
-    pub seed: u64,
-    /// How long one job may run before it is cancelled.
-    pub job_time_limit: Duration,
-    /// How long a job waits in the queue before it runs.
-    pub queue_delay: Duration,
-    /// How many jobs may run at once.
-    pub workers: usize,
+    /// Seed, queue delay, workers and time limit of its jobs.
+    pub run: RunOptions,
 }
 
 impl IbmOptions {
-    /// `key`, tokens living `token_lifetime`, no noise, seed 0, the default job time limit.
+    /// `key`, tokens living `token_lifetime`, no noise, the default [`RunOptions`] with a
+    /// worker per processor.
     pub fn new(key: Option<ServerKey>, token_lifetime: Duration) -> IbmOptions {
-        IbmOptions {
-            key,
-            token_lifetime,
-            noise: IbmNoise::Ideal,
-            seed: 0,
-            job_time_limit: DEFAULT_JOB_TIME_LIMIT,
-            queue_delay: Duration::ZERO,
-            workers: std::thread::available_parallelism().map_or(1, usize::from),
-        }
+        let workers = std::thread::available_parallelism().map_or(1, usize::from);
+        IbmOptions { key, token_lifetime, noise: IbmNoise::Ideal, run: RunOptions { workers, ..RunOptions::default() } }
     }
 }
 
@@ -146,7 +135,7 @@ struct Tokens {
 
 /// The routes of the [module docs](self) with their own token and job store.
 pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<S> {
-    let slots = Arc::new(jobs::Slots::new(options.workers));
+    let slots = Arc::new(jobs::Slots::new(options.run.workers));
     let tokens = Arc::new(Tokens {
         options,
         issued: Mutex::new(HashMap::new()),
@@ -260,6 +249,24 @@ fn form_fields(body: &[u8]) -> HashMap<String, String> {
         .collect()
 }
 
+/// A request let in: it carries a live bearer token and a service instance header. Taken
+/// after a route's path, as the service checks them.
+struct Admitted(Arc<Tokens>);
+
+impl FromRequestParts<Arc<Tokens>> for Admitted {
+    type Rejection = IbmError;
+
+    async fn from_request_parts(parts: &mut Parts, tokens: &Arc<Tokens>) -> Result<Admitted, IbmError> {
+        admit(tokens, &parts.headers)?;
+        Ok(Admitted(Arc::clone(tokens)))
+    }
+}
+
+/// The device named `name`, or the service's 404.
+fn named_device(name: String) -> Result<Device, IbmError> {
+    device(&name).ok_or(IbmError::UnknownBackend(name))
+}
+
 /// Lets a request in only with a live bearer token and a service instance header.
 fn admit(tokens: &Tokens, headers: &HeaderMap) -> Result<(), IbmError> {
     let bearer = headers
@@ -281,8 +288,7 @@ fn admit(tokens: &Tokens, headers: &HeaderMap) -> Result<(), IbmError> {
 }
 
 /// `GET /api/v1/backends`.
-async fn backends(State(tokens): State<Arc<Tokens>>, headers: HeaderMap) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
+async fn backends(_: Admitted) -> Result<Response, IbmError> {
     let listed: Vec<Value> = devices()
         .iter()
         .map(|device| {
@@ -300,8 +306,7 @@ async fn backends(State(tokens): State<Arc<Tokens>>, headers: HeaderMap) -> Resu
 
 /// `GET /api/v1/instances/usage`: the service instance's time used and allowed (the stand-in
 /// counts none and allows any; `qiskit-ibm-runtime` asks before each job).
-async fn usage(State(tokens): State<Arc<Tokens>>, headers: HeaderMap) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
+async fn usage(headers: HeaderMap, _: Admitted) -> Result<Response, IbmError> {
     let instance = headers.get("service-crn").and_then(|v| v.to_str().ok()).unwrap_or("");
     Ok(axum::Json(json!({
         "instance_id": instance,
@@ -313,40 +318,24 @@ async fn usage(State(tokens): State<Arc<Tokens>>, headers: HeaderMap) -> Result<
 }
 
 /// `GET /api/v1/backends/{name}/configuration`.
-async fn configuration(
-    State(tokens): State<Arc<Tokens>>,
-    headers: HeaderMap,
-    Path(name): Path<String>,
-) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
-    let device = device(&name).ok_or(IbmError::UnknownBackend(name))?;
-    let value = serde_json::from_str::<Value>(device.configuration)
+async fn configuration(Path(name): Path<String>, _: Admitted) -> Result<Response, IbmError> {
+    let value = serde_json::from_str::<Value>(named_device(name)?.configuration)
         .map_err(|e| IbmError::Internal(format!("stored description: {e}")))?;
     Ok(axum::Json(value).into_response())
 }
 
 /// `GET /api/v1/backends/{name}/properties`: the published calibration with each element's
 /// `operational` flag, as the service serves it ([`isa::live_properties`]).
-async fn properties(
-    State(tokens): State<Arc<Tokens>>,
-    headers: HeaderMap,
-    Path(name): Path<String>,
-) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
-    let device = device(&name).ok_or(IbmError::UnknownBackend(name))?;
+async fn properties(Path(name): Path<String>, _: Admitted) -> Result<Response, IbmError> {
+    let device = named_device(name)?;
     let value = isa::live_properties(device.configuration, device.properties, device.name)
         .map_err(|e| IbmError::Internal(format!("stored description: {e}")))?;
     Ok(axum::Json(value).into_response())
 }
 
 /// `GET /api/v1/backends/{name}/status`: every device here is online with an empty queue.
-async fn status(
-    State(tokens): State<Arc<Tokens>>,
-    headers: HeaderMap,
-    Path(name): Path<String>,
-) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
-    let device = device(&name).ok_or(IbmError::UnknownBackend(name))?;
+async fn status(Path(name): Path<String>, _: Admitted) -> Result<Response, IbmError> {
+    let device = named_device(name)?;
     Ok(axum::Json(json!({
         "name": device.name, "state": true, "status": "active", "message": "available", "length_queue": 0,
     }))

@@ -6,10 +6,7 @@ use qchess_core::setting::{SettingError, check_duration, check_probability, chec
 
 use super::defect::Defect;
 use crate::key::ServerKey;
-use crate::stop::DEFAULT_JOB_TIME_LIMIT;
-
-/// One day, the bound of the longest job.
-const DAY: Duration = Duration::from_secs(86_400);
+use crate::run::RunOptions;
 
 /// Bounds on what one job, and all stored jobs together, may ask of the stand-in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,14 +69,8 @@ pub struct IonqOptions {
     pub limits: JobLimits,
     /// Noise of the hardware stand-ins.
     pub noise: NoiseOptions,
-    /// Seed of shot sampling, mixed with each job's number unless the job gives one.
-    pub seed: u64,
-    /// How long a job waits in the queue before it runs (a stand-in for a provider's queue).
-    pub queue_delay: Duration,
-    /// Jobs simulated at once.
-    pub workers: usize,
-    /// Longest time one job may run; it then ends `failed` with the code `TimeLimitExceeded`.
-    pub job_time_limit: Duration,
+    /// Seed, queue delay, workers and time limit of its jobs.
+    pub run: RunOptions,
     /// How long a finished job's results are kept for their owner when nobody fetched them.
     pub result_ttl: Duration,
     /// A deliberate defect of every job's results (tests of comparisons only).
@@ -87,17 +78,14 @@ pub struct IonqOptions {
 }
 
 impl Default for IonqOptions {
-    /// No key, default limits, no noise, seed 0, no queue delay, two workers, jobs of at most
-    /// five minutes whose results are kept an hour, no defect.
+    /// No key, default limits, no noise, the default [`RunOptions`], results kept an hour, no
+    /// defect.
     fn default() -> IonqOptions {
         IonqOptions {
             key: None,
             limits: JobLimits::default(),
             noise: NoiseOptions::default(),
-            seed: 0,
-            queue_delay: Duration::ZERO,
-            workers: 2,
-            job_time_limit: DEFAULT_JOB_TIME_LIMIT,
+            run: RunOptions::default(),
             result_ttl: Duration::from_secs(3600),
             defect: None,
         }
@@ -115,8 +103,7 @@ impl IonqOptions {
         check_range("--max-shots", l.max_shots, 1, 100_000_000)?;
         check_range("--max-jobs", l.max_jobs as u64, 1, 10_000_000)?;
         check_range("the gate limit", l.max_gates as u64, 1, 10_000_000)?;
-        check_range("--workers", self.workers as u64, 1, 256)?;
-        check_duration("--time-limit", self.job_time_limit, 7 * DAY)?;
-        check_duration("--result-ttl", self.result_ttl, 30 * DAY)
+        self.run.validate()?;
+        check_duration("--result-ttl", self.result_ttl, Duration::from_secs(30 * 86_400))
     }
 }

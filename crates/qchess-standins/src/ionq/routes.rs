@@ -42,7 +42,7 @@ fn backend_json(state: &IonqStandIn, name: &str, qubits: u32) -> Value {
         "backend": name,
         "status": "available",
         "qubits": qubits,
-        "average_queue_time": state.options.queue_delay.as_millis() as u64,
+        "average_queue_time": state.options.run.queue_delay.as_millis() as u64,
         "last_updated": iso8601(state.started),
         "degraded": false,
         "noise_models": NOISE_MODELS,

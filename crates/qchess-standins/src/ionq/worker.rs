@@ -25,7 +25,7 @@ impl Worker {
     /// Runs queued jobs, `workers` at a time, until the task is aborted.
     pub async fn run(self) {
         let Worker { stand_in, mut queue } = self;
-        let permits = Arc::new(tokio::sync::Semaphore::new(stand_in.options.workers));
+        let permits = Arc::new(tokio::sync::Semaphore::new(stand_in.options.run.workers));
         while let Some(id) = queue.recv().await {
             let Ok(permit) = Arc::clone(&permits).acquire_owned().await else { break };
             let state = Arc::clone(&stand_in);
@@ -34,8 +34,8 @@ impl Worker {
                 if !advance(&state, &id, Phase::Ready) {
                     return;
                 }
-                if !state.options.queue_delay.is_zero() {
-                    tokio::time::sleep(state.options.queue_delay).await;
+                if !state.options.run.queue_delay.is_zero() {
+                    tokio::time::sleep(state.options.run.queue_delay).await;
                 }
                 let spec = {
                     let jobs = state.jobs();
@@ -88,7 +88,7 @@ fn execute(state: &IonqStandIn, spec: &JobSpec, serial: u64) -> Result<Vec<(u64,
     if let Some(defect) = defect {
         defect.apply_to_circuit(&mut circuit);
     }
-    let stop = Stop::new(state.options.job_time_limit, &state.stop_jobs);
+    let stop = Stop::new(state.options.run.time_limit, &state.stop_jobs);
     let exact = exact_distribution(&circuit, &state.options.limits, &stop)?;
     let hardware = spec.backend.starts_with("qpu") || spec.noise_model != "ideal";
     if !hardware {
@@ -97,7 +97,7 @@ fn execute(state: &IonqStandIn, spec: &JobSpec, serial: u64) -> Result<Vec<(u64,
             None => exact,
         });
     }
-    let seed = spec.noise_seed.unwrap_or(state.options.seed ^ serial.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+    let seed = spec.noise_seed.unwrap_or(state.options.run.seed ^ serial.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let shots = sample_shots(&exact, spec.qubits, gate_count(&circuit), spec.shots, state.options.noise, seed, &stop)?;
     Ok(match defect {
         Some(defect) => defect.apply_to_shots(shots, spec.shots, spec.qubits, seed.rotate_left(17)),

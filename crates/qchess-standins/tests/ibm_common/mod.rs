@@ -20,13 +20,18 @@ pub fn start(lifetime: Duration) -> String {
 
 /// Serves the IBM routes set up by `options` on their own thread; returns the base URL.
 pub fn start_with(options: ibm::IbmOptions) -> String {
+    serve(ibm::service(options))
+}
+
+/// Serves `app` on 127.0.0.1 on its own thread and runtime; returns the base URL.
+pub fn serve(app: axum::Router) -> String {
     let (sender, receiver) = std::sync::mpsc::channel::<SocketAddr>();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
         runtime.block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("binds");
             sender.send(listener.local_addr().expect("address")).expect("sends");
-            axum::serve(listener, ibm::service::<()>(options)).await.expect("serves");
+            axum::serve(listener, app).await.expect("serves");
         });
     });
     let addr = receiver.recv_timeout(Duration::from_secs(10)).expect("the server starts");

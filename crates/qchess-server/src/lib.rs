@@ -11,7 +11,7 @@
 //! This crate holds what is HTTP's: flags parsed into one validated [`ServerConfig`] split
 //! into the parts each crate takes ([`config`]), the composition of every route ([`router`]),
 //! the API key and browsers' origins ([`security`]), one place that maps each crate's errors
-//! to statuses ([`error`]), connections bounded in time ([`connection`]) and in number, and
+//! to statuses ([`error`]), connections bounded in time and in number, and
 //! graceful shutdown ([`serving`]).
 //!
 //! ```
@@ -45,7 +45,7 @@
 
 pub mod board_api;
 pub mod config;
-pub mod connection;
+mod connection;
 pub mod error;
 pub mod game_api;
 pub mod security;

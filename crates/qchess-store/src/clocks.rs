@@ -13,7 +13,7 @@ use sqlx::any::AnyRow;
 
 use crate::db::{Store, now_ms};
 use crate::error::StoreError;
-use crate::games::{NewEvent, Standing, insert_events};
+use crate::events::{NewEvent, Standing, insert_events, side_name};
 
 /// A game's Fischer clocks as stored: each side's time left when the running side's turn
 /// began, which side's clock runs (none before the first move and after the end), and since
@@ -133,7 +133,7 @@ fn side(name: &str) -> Option<Color> {
 }
 
 fn color_name(side: Color) -> &'static str {
-    crate::replay::side_name(side)
+    side_name(side)
 }
 
 /// A time control as a stored game's options keep it (`qchess play --clock` and `qchess serve`

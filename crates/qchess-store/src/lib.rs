@@ -62,6 +62,7 @@
 pub mod clocks;
 mod db;
 mod error;
+mod events;
 pub mod games;
 pub mod jobs;
 mod listing;
@@ -74,7 +75,8 @@ pub mod seats;
 pub use clocks::{Change, ClockRow, Offer};
 pub use db::{Dialect, Store};
 pub use error::StoreError;
-pub use games::{Event, GameSummary, ListFilter, NewEvent, NewGame, Standing, StoredGame};
+pub use events::{Event, NewEvent, Standing};
+pub use games::{GameSummary, ListFilter, NewGame, StoredGame};
 pub use jobs::{ClaimCell, GameJournal, JobRow, JobState};
 pub use location::{DB_ENV, Location, hide_password};
 pub use pending::PendingMove;

@@ -10,7 +10,7 @@ use sqlx::any::AnyRow;
 
 use crate::db::{Store, now_ms};
 use crate::error::StoreError;
-use crate::games::{NewEvent, Standing, insert_events};
+use crate::events::{NewEvent, Standing, insert_events};
 
 /// A move waiting for a provider job.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -9,7 +9,9 @@ use qchess_engine::record::{GameRecord, RecordInfo, ReplayError};
 use qchess_engine::{EndReason, Game, GameBoard, GameError, GameOptions, PlayedMove};
 use thiserror::Error;
 
-use crate::games::{Standing, StoredGame};
+use crate::events::Standing;
+pub use crate::events::side_name;
+use crate::games::StoredGame;
 
 /// Why a stored game could not be rebuilt.
 #[derive(Debug, Error)]
@@ -102,14 +104,6 @@ pub fn resign_input(side: Color) -> String {
 /// The stored event of `color` losing on time.
 pub fn time_input(side: Color) -> String {
     format!("time:{}", side_name(side))
-}
-
-/// `white` or `black`.
-pub fn side_name(side: Color) -> &'static str {
-    match side {
-        Color::White => "white",
-        Color::Black => "black",
-    }
 }
 
 /// The event of a draw by agreement.

@@ -48,6 +48,11 @@ pub struct Seating {
 }
 
 impl Store {
+    /// Stores a new game; returns its summary.
+    pub async fn create_game(&self, game: &NewGame) -> Result<GameSummary, StoreError> {
+        self.create_seated_game(game, &Seating::default()).await
+    }
+
     /// Stores a new game with its seats and clocks, all at once; returns its summary.
     pub async fn create_seated_game(&self, game: &NewGame, seating: &Seating) -> Result<GameSummary, StoreError> {
         let doing = "storing a new game";

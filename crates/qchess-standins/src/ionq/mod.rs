@@ -48,7 +48,7 @@ use axum::extract::{Request, State};
 use axum::http::header::AUTHORIZATION;
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, put};
+use axum::routing::{get, post, put};
 use tokio::sync::mpsc;
 
 pub use error::{IonqError, error_body, error_response};
@@ -98,7 +98,7 @@ impl IonqStandIn {
     /// The routes of the [module docs](self), with the key check.
     pub fn router<S: Clone + Send + Sync + 'static>(self: &Arc<Self>) -> Router<S> {
         let guarded = Router::new()
-            .route("/v0.4/jobs", axum::routing::post(routes::create_job).get(routes::list_jobs))
+            .route("/v0.4/jobs", post(routes::create_job).get(routes::list_jobs))
             .route("/v0.4/jobs/{id}", get(routes::get_job).delete(routes::delete_job))
             .route("/v0.4/jobs/{id}/results/probabilities", get(routes::get_results))
             .route("/v0.4/jobs/{id}/results/probabilities/aggregated", get(routes::get_results))

@@ -1,5 +1,6 @@
 //! Accepting connections up to the cap (more wait in the listen queue), and stopping: on the shutdown signal the server stops
-//! accepting, refuses new jobs, fails the jobs that have not started (`ServerShutdown`), lets
+//! accepting, refuses new jobs, fails the jobs that have not started (`ServerShutdown`), ends
+//! the game service's event streams, lets
 //! running jobs and requests in flight finish within [`Timeouts::shutdown_grace`], then fails
 //! and stops whatever still runs.
 

@@ -11,7 +11,7 @@
 //! * The `simulator` backend with the `ideal` noise model answers exact probabilities
 //!   ([`simulate`]); `qpu.*` backends and noisy models answer shot frequencies with the
 //!   configured [`NoiseOptions`]. Jobs are bounded ([`JobLimits`]) in qubits, shots, gates,
-//!   stored jobs and stored outcomes, and in time ([`IonqOptions::job_time_limit`]).
+//!   stored jobs and stored outcomes, and in time ([`RunOptions::time_limit`](crate::RunOptions::time_limit)).
 //! * With a key ([`IonqOptions::key`]) the job routes and `whoami` need
 //!   `Authorization: apiKey KEY`; the backends stay open.
 //!

@@ -31,5 +31,6 @@
 //! Depends only on `qchess-core`.
 
 pub mod compiler;
+pub mod dynamic;
 pub mod ir;
 pub mod recycle;

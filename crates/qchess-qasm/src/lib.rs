@@ -33,10 +33,12 @@
 //! Depends on `qchess-core` and `qchess-circuit`.
 
 pub mod ast;
+pub mod classical;
 pub mod emit;
 pub mod export;
 pub mod ionq;
 pub mod lower;
+pub mod machine;
 pub mod parse;
 pub mod print;
 pub mod program;

@@ -149,7 +149,7 @@ pub(super) fn sample(
 }
 
 /// Draws `shots` basis states from a normalised state: how often each key was drawn.
-fn draw(entries: &[Entry], shots: u64, rng: &mut ChaCha8Rng) -> Vec<(u128, u64)> {
+pub(super) fn draw(entries: &[Entry], shots: u64, rng: &mut ChaCha8Rng) -> Vec<(u128, u64)> {
     if let [only] = entries {
         return vec![(only.key, shots)];
     }

@@ -25,9 +25,28 @@ pub fn wrap_int(value: i128, ty: &Type) -> i128 {
     if signed && low >> (width - 1) & 1 == 1 { low - (1i128 << width) } else { low }
 }
 
-/// `x` rounded to the precision of the float type `ty` (`float[32]` is single precision).
+/// `x` rounded to the precision of the float type `ty`: `float[16]` and `float[32]` are IEEE
+/// half and single precision.
 pub fn round_float(x: f64, ty: &Type) -> f64 {
-    if ty.float_width() == 32 { f64::from(x as f32) } else { x }
+    match ty.float_width() {
+        16 => round_half(x),
+        32 => f64::from(x as f32),
+        _ => x,
+    }
+}
+
+/// `x` rounded to the nearest IEEE half-precision value (ties to even; overflow to infinity).
+fn round_half(x: f64) -> f64 {
+    const LARGEST: f64 = 65504.0;
+    if !x.is_finite() || x == 0.0 {
+        return x;
+    }
+    // The spacing of half-precision values near x: 2^(exponent - 10), never below 2^-24.
+    let exponent = x.abs().log2().floor().max(-14.0) as i32;
+    let spacing = 2f64.powi(exponent - 10);
+    let rounded = (x / spacing).round_ties_even() * spacing;
+    // Ties at the top of the range round to the largest value or past it to infinity.
+    if rounded.abs() > LARGEST { x.signum() * f64::INFINITY } else { rounded }
 }
 
 /// The pattern of `width` bits nearest to `radians` modulo 2 pi, ties to even.

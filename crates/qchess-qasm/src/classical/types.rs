@@ -3,8 +3,8 @@
 //! A width of `None` is the machine width the specification leaves to the implementation:
 //! here 64 bits for `int`, `uint`, `angle` and `float` (a double), which behave as `int[64]`,
 //! `uint[64]`, `angle[64]` and `float[64]` but keep their own names in messages. Integers and
-//! angles are at most 64 bits wide; floats are `float[32]` (single precision: every result is
-//! rounded to it) or `float[64]`.
+//! angles are at most 64 bits wide; floats are `float[16]` or `float[32]` (half or single
+//! precision: every result is rounded to it) or `float[64]`.
 
 use std::fmt;
 

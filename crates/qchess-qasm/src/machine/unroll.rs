@@ -21,6 +21,8 @@ pub struct Dynamic {
     pub origin: Origin,
     /// Why.
     pub reason: String,
+    /// Whether it ran into a bound (steps, operations) rather than reading a measurement.
+    pub bound: bool,
 }
 
 /// A qubit number that stands for no qubit: a measurement whose qubit was used again, whose
@@ -29,10 +31,7 @@ const DETACHED: u32 = u32::MAX;
 
 /// A failure of the running program as an error placed in its source.
 pub(crate) fn placed(code: &Code, failure: Failure) -> QasmError {
-    match code.origin(failure.pc, failure.offset) {
-        Origin::Source { file, line, column } => QasmError::Invalid { file, line, column, message: failure.message },
-        Origin::Item(item) => QasmError::Unreadable { file: item, reason: failure.message },
-    }
+    QasmError::placed(code.origin(failure.pc, failure.offset), failure.message)
 }
 
 struct Recorder<'c> {
@@ -48,7 +47,7 @@ pub(crate) fn unroll(code: &Arc<Code>, limits: &Limits) -> Result<Result<Program
     program.body.clear();
     if code.declared_outputs {
         let origin = code.origin(0, None);
-        return Ok(Err(Dynamic { origin, reason: "the program declares `output`s".into() }));
+        return Ok(Err(Dynamic { origin, reason: "the program declares `output`s".into(), bound: false }));
     }
     let mut recorder = Recorder { code, program, condition: None, limits };
     let mut vm = Vm::new(Arc::clone(code), limits.max_steps);
@@ -60,7 +59,7 @@ pub(crate) fn unroll(code: &Arc<Code>, limits: &Limits) -> Result<Result<Program
 
 impl Recorder<'_> {
     fn dynamic(&self, pc: usize, reason: &str) -> Option<Dynamic> {
-        Some(Dynamic { origin: self.code.origin(pc, None), reason: reason.into() })
+        Some(Dynamic { origin: self.code.origin(pc, None), reason: reason.into(), bound: false })
     }
 
     /// Runs until the end (or, with `until`, until the program reaches that instruction with
@@ -71,7 +70,16 @@ impl Recorder<'_> {
                 return Ok(None);
             }
             let pc = vm.pc;
-            let effect = vm.step().map_err(|f| placed(self.code, f))?;
+            let effect = match vm.step() {
+                Ok(effect) => effect,
+                // Past a bound on running, the program is no static circuit; a run step by step
+                // meets the same bound and says so as the runtime failure it is.
+                Err(failure) if failure.limit => {
+                    let origin = self.code.origin(failure.pc, None);
+                    return Ok(Some(Dynamic { origin, reason: failure.message, bound: true }));
+                }
+                Err(failure) => return Err(placed(self.code, failure)),
+            };
             if vm.memory.overwrote {
                 return Ok(self.dynamic(pc, "an assignment overwrites a measured bit"));
             }
@@ -126,8 +134,8 @@ impl Recorder<'_> {
                 }
             };
             if self.program.body.len() >= self.limits.max_operations {
-                let message = format!("the program has more than {} operations", self.limits.max_operations);
-                return Err(placed(self.code, Failure { pc, offset: None, message, limit: true }));
+                let reason = format!("the program has more than {} operations", self.limits.max_operations);
+                return Ok(Some(Dynamic { origin: self.code.origin(pc, None), reason, bound: true }));
             }
             self.program.body.push(Instruction { operation, condition: self.condition.clone(), origin });
         }

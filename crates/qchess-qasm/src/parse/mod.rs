@@ -111,6 +111,14 @@ pub enum QasmError {
 }
 
 impl QasmError {
+    /// An error at `origin` (a place in a file, or a described item).
+    pub(crate) fn placed(origin: crate::program::Origin, message: String) -> QasmError {
+        match origin {
+            crate::program::Origin::Source { file, line, column } => QasmError::Invalid { file, line, column, message },
+            crate::program::Origin::Item(item) => QasmError::Unreadable { file: item, reason: message },
+        }
+    }
+
     pub(crate) fn at(location: Location, message: impl Into<String>) -> QasmError {
         QasmError::Invalid {
             file: location.file,
@@ -197,12 +205,7 @@ fn lower(program: crate::program::Program, limits: &Limits) -> Result<Circuit, Q
 
 /// A lowering error as an error placed in the source.
 pub(crate) fn placed(error: crate::program::LowerError) -> QasmError {
-    match error.origin {
-        crate::program::Origin::Source { file, line, column } => {
-            QasmError::Invalid { file, line, column, message: error.message }
-        }
-        crate::program::Origin::Item(item) => QasmError::Unreadable { file: item, reason: error.message },
-    }
+    QasmError::placed(error.origin, error.message)
 }
 
 /// Reads a regular file of at most `max_source_bytes` as UTF-8.

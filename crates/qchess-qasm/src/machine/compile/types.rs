@@ -105,8 +105,8 @@ impl Compiler<'_> {
     fn float_width(&self, width: Option<u32>, offset: usize) -> Result<Option<u32>, Fail> {
         match width {
             None | Some(64) => Ok(None),
-            Some(32) => Ok(Some(32)),
-            Some(w) => Err((offset, format!("`float[{w}]` is not supported: floats are 32 or 64 bits"))),
+            Some(w @ (16 | 32)) => Ok(Some(w)),
+            Some(w) => Err((offset, format!("`float[{w}]` is not supported: floats are 16, 32 or 64 bits"))),
         }
     }
 

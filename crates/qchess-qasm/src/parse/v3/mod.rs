@@ -79,14 +79,13 @@ pub fn read_file(path: &Path) -> Result<Program, QasmError> {
 /// outcomes (see [`machine`](crate::machine)) is refused at the first place it does.
 pub fn read_with(text: &str, name: &str, include_dir: Option<&Path>, limits: &Limits) -> Result<Program, QasmError> {
     let loaded = load(text, name, include_dir, limits, &Bindings::default())?;
-    loaded.program.map_err(|dynamic| match dynamic.origin {
-        crate::program::Origin::Source { file, line, column } => QasmError::Invalid {
-            file,
-            line,
-            column,
-            message: format!("{}: the program is dynamic, which only `qchess sim` runs", dynamic.reason),
-        },
-        crate::program::Origin::Item(item) => QasmError::Unreadable { file: item, reason: dynamic.reason },
+    loaded.program.map_err(|dynamic| {
+        let message = if dynamic.bound {
+            dynamic.reason
+        } else {
+            format!("{}: the program is dynamic, which only `qchess sim` runs", dynamic.reason)
+        };
+        QasmError::placed(dynamic.origin, message)
     })
 }
 

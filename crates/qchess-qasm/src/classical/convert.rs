@@ -81,6 +81,8 @@ pub fn implicit(from: &Type, to: &Type) -> bool {
     match (from, to) {
         (a, b) if a == b => true,
         (Bool | Bit, Bool | Bit) => true,
+        // A single bit and a register of one bit.
+        (Bool | Bit, Bits(1)) | (Bits(1), Bool | Bit) => true,
         (Bool | Bit | Int(_) | UInt(_), Int(_) | UInt(_) | Float(_) | Complex(_)) => true,
         (Int(_) | UInt(_), Bool | Bit) => true,
         (Float(_), Float(_) | Complex(_) | Angle(_)) => true,

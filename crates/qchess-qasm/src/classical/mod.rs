@@ -28,3 +28,8 @@ pub use expr::{Env, EvalError, Expr, ExprKind, Selector, Slot};
 pub use ops::{BinaryOp, UnaryOp};
 pub use types::Type;
 pub use value::Value;
+
+#[cfg(test)]
+mod reference_tests;
+#[cfg(test)]
+mod tests;

@@ -205,8 +205,11 @@ impl Recorder<'_> {
                     _ => return None,
                 };
                 let n = bits.len() as u32;
+                if n == 0 || n > 64 {
+                    return None;
+                }
                 let (low, high) = if signed { (-(1i128 << (n - 1)), 1i128 << (n - 1)) } else { (0, 1i128 << n) };
-                if n > 64 || value < low || value >= high {
+                if value < low || value >= high {
                     return None;
                 }
                 Some(BitTest { bits, value: value.rem_euclid(1i128 << n) as u64, equal: *op == BinaryOp::Eq })

@@ -71,6 +71,12 @@ impl Compiler<'_> {
             let offset = statement.offset;
             match &statement.kind {
                 StmtKind::Call { modifiers, name, params, operands } => {
+                    if out.len() >= self.limits.max_operations {
+                        return Err((
+                            offset,
+                            format!("the gate's body has more than {} calls", self.limits.max_operations),
+                        ));
+                    }
                     let call = self.body_call(modifiers, name, params, operands, offset)?;
                     out.push(call);
                 }

@@ -333,6 +333,28 @@ fn gate_calls_keep_names_for_consumers_that_judge_by_name() {
     assert_eq!(call.modifiers, [Modifier::Ctrl { count: 1, on: true }]);
 }
 
+/// Small bounds, so that a random program runs (or is refused) quickly.
+const FUZZ_LIMITS: Limits =
+    Limits { max_qubits: 64, max_clbits: 256, max_operations: 10_000, max_source_bytes: 1 << 16, max_steps: 20_000 };
+
+/// Reads `text` as a static program; a dynamic one also runs step by step for a while, each
+/// measurement answered in turn 0 and 1, and must not panic either.
+fn fuzz_read(text: &str) -> Result<Program, QasmError> {
+    use qchess_circuit::dynamic::{Dynamic, Next};
+    let loaded = crate::machine::load(text, "fuzz.qasm3", None, &FUZZ_LIMITS, &crate::machine::Bindings::default())?;
+    let mut machine = loaded.machine;
+    let mut outcome = None;
+    for step in 0..2_000 {
+        match machine.next(outcome.take()) {
+            Ok(Next::Done) | Err(_) => break,
+            Ok(Next::Measure(_)) => outcome = Some(step % 2 == 0),
+            Ok(Next::Gate(_) | Next::Reset(_)) => {}
+        }
+    }
+    let _ = machine.result(0);
+    loaded.program.map_err(|d| QasmError::Unreadable { file: "fuzz.qasm3".into(), reason: d.reason })
+}
+
 fn check_error_shape(text: &str, result: Result<Program, QasmError>) -> Result<(), TestCaseError> {
     match result {
         Ok(program) => {
@@ -358,6 +380,16 @@ gate g(a) x, y { ctrl @ rz(a / 2) x, y; gphase(-a); }\nh q;\ng(pi/4) q[0], q[1];
 negctrl(2) @ x q[0], q[1], q[2];\nbarrier q;\nc[0] = measure q[0];\nif (c[0]) { x q[1]; } else { z q[1]; }\n\
 if (c == 5) reset q[2];\ndelay[20ns] q[1];\nmeasure q[1:2] -> c[1:2];\n";
 
+/// A valid program exercising the classical and control layer, to mutate.
+const DYNAMIC_SEED: &str = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\ninput uint[4] k;\nconst int n = 3;\n\
+qubit[n] q;\nbit[n] c;\noutput uint[8] total;\narray[int[8], 2, 2] grid = {{1, -2}, {3, 4}};\n\
+def f(int[8] a, qubit r) -> bit { if (a > 0) { x r; } return measure r; }\nlet pair = q[0:1] ++ q[{2}];\n\
+for uint i in [0:n - 1] { h q[i]; c[i] = measure q[i]; total += uint[8](c[i]) << i; }\n\
+while (total > 3) { total -= 2; if (total == 4) { break; } }\nswitch (int(c)) { case 0, 1 { x pair[2]; } default { } }\n\
+angle[8] a = pi / 4;\nfloat[32] t = sin(a) ** 2 + 1.5e-3;\ncomplex z = 1.0 + 2.0im;\nduration d = 2 * 40dt;\n\
+stretch s;\nbox [1us] { delay[d + s] q[0]; rz(t * real(z)) q[1]; }\nbit b = f(grid[1, 0], q[2]);\n\
+if (b && popcount(c) != 2) { ctrl @ pow(k) @ rx(a) q[0], q[1]; } else { end; }\n";
+
 #[test]
 fn the_seed_program_reads_and_lowers() {
     let program = read_source(SEED, "seed.qasm3").expect("valid");
@@ -374,7 +406,7 @@ proptest! {
 
     #[test]
     fn random_text_never_panics(text in "\\PC{0,200}") {
-        check_error_shape(&text, read_source(&text, "fuzz.qasm3"))?;
+        check_error_shape(&text, fuzz_read(&text))?;
     }
 
     #[test]
@@ -385,9 +417,16 @@ proptest! {
         Just("gate"), Just("if"), Just("else"), Just("measure"), Just("->"), Just("="), Just("=="), Just("c"),
         Just("reset"), Just("barrier"), Just("delay[10ns]"), Just("gphase"), Just("U"), Just("const"), Just("int"),
         Just("include \"stdgates.inc\";"), Just("0:1"), Just("{0,1}"), Just("!"), Just("\n"),
+        Just("for"), Just("in"), Just("[0:3]"), Just("while"), Just("break;"), Just("continue;"), Just("switch"),
+        Just("case"), Just("default"), Just("def"), Just("return"), Just("->"), Just("extern"), Just("let"),
+        Just("++"), Just("array[int[8], 2]"), Just("uint[4]"), Just("angle[8]"), Just("float[32]"), Just("bool"),
+        Just("bit[2]"), Just("complex"), Just("duration"), Just("stretch"), Just("box"), Just("input"),
+        Just("output"), Just("end;"), Just("sizeof"), Just("durationof"), Just("\"01\""), Just("2im"),
+        Just("+="), Just("<<="), Just("int[4](c)"), Just("true"), Just("&&"), Just("%"), Just("#dim = 1"),
+        Just("mutable"), Just("readonly"), Just("x"), Just("i"),
     ], 0..60)) {
         let text = tokens.join(" ");
-        check_error_shape(&text, read_source(&text, "fuzz.qasm3"))?;
+        check_error_shape(&text, fuzz_read(&text))?;
     }
 
     #[test]
@@ -404,4 +443,28 @@ proptest! {
         }
         check_error_shape(&text, read_source(&text, "fuzz.qasm3"))?;
     }
+
+    #[test]
+    fn mutated_dynamic_programs_never_panic_or_hang(
+        edits in proptest::collection::vec((0usize..1200, 0usize..6, "\\PC{0,3}"), 1..4)
+    ) {
+        let mut text = DYNAMIC_SEED.to_string();
+        for (at, remove, insert) in edits {
+            let mut at = at.min(text.len());
+            while !text.is_char_boundary(at) { at -= 1; }
+            let mut end = (at + remove).min(text.len());
+            while !text.is_char_boundary(end) { end -= 1; }
+            text.replace_range(at..end, &insert);
+        }
+        check_error_shape(&text, fuzz_read(&text))?;
+    }
+}
+
+#[test]
+fn the_dynamic_seed_program_runs() {
+    let mut bindings = crate::machine::Bindings::default();
+    bindings.inputs.push(("k".into(), "2".into()));
+    let loaded = crate::machine::load(DYNAMIC_SEED, "seed.qasm3", None, &Limits::default(), &bindings)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(loaded.program.is_err(), "it reads measurements");
 }

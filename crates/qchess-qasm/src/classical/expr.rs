@@ -37,11 +37,11 @@ pub enum Selector {
     /// `start:step:end`, inclusive (missing ends: the whole length).
     Range {
         /// First index.
-        start: Option<Expr>,
+        start: Option<Box<Expr>>,
         /// Step.
-        step: Option<Expr>,
+        step: Option<Box<Expr>>,
         /// Last index.
-        end: Option<Expr>,
+        end: Option<Box<Expr>>,
     },
     /// `{a, b}`.
     Set(Vec<Expr>),
@@ -188,7 +188,7 @@ pub fn indices(selector: &Selector, len: usize, what: &str, env: &dyn Env) -> Re
             if len == 0 {
                 return Ok(Vec::new());
             }
-            let first = start.as_ref().map(resolve).transpose()?.unwrap_or(0) as i128;
+            let first = start.as_deref().map(resolve).transpose()?.unwrap_or(0) as i128;
             let step_value = match step {
                 None => 1,
                 Some(s) => match s.evaluate(env)? {
@@ -196,7 +196,7 @@ pub fn indices(selector: &Selector, len: usize, what: &str, env: &dyn Env) -> Re
                     _ => return Err((s.offset, "a range's step must be a non-zero integer".into())),
                 },
             };
-            let last = match end {
+            let last = match end.as_deref() {
                 Some(e) => resolve(e)? as i128,
                 None if step_value > 0 => len as i128 - 1,
                 None => 0,

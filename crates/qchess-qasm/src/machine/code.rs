@@ -14,7 +14,7 @@ use crate::program::{Origin, Program};
 pub(crate) enum PlaceStep {
     Elements(Vec<Selector>),
     /// Bits of a value of the given type.
-    Bits(Selector, Type),
+    Bits(Box<Selector>, Type),
 }
 
 /// Something that can be assigned: a variable, or part of one.

@@ -191,7 +191,7 @@ impl Recorder<'_> {
             ExprKind::Convert(inner) if condition.ty == Type::Bool => self.bit_test(inner, vm),
             ExprKind::Unary(UnaryOp::Not, inner) => {
                 let (bits, _) = self.circuit_bits(inner, vm)?;
-                (bits.len() == 1).then(|| BitTest { bits, value: 0, equal: true })
+                (bits.len() == 1).then_some(BitTest { bits, value: 0, equal: true })
             }
             ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), _, left, right) => {
                 let (bits, signed, constant) = match (self.circuit_bits(left, vm), self.circuit_bits(right, vm)) {
@@ -216,7 +216,7 @@ impl Recorder<'_> {
             }
             _ => {
                 let (bits, _) = self.circuit_bits(condition, vm)?;
-                (bits.len() == 1).then(|| BitTest { bits, value: 1, equal: true })
+                (bits.len() == 1).then_some(BitTest { bits, value: 1, equal: true })
             }
         }
     }

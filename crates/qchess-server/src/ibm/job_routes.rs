@@ -35,7 +35,7 @@ pub(super) async fn submit(State(tokens): State<Arc<Tokens>>, headers: HeaderMap
     let calibration = match tokens.options.noise {
         IbmNoise::Ideal => None,
         IbmNoise::Device => match Calibration::from_properties(target.clone(), device.properties, &backend) {
-            Ok(calibration) => Some(calibration),
+            Ok(calibration) => Some(calibration.with_configuration(device.configuration)),
             Err(e) => return stored_error(e),
         },
     };

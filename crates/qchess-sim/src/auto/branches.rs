@@ -155,6 +155,19 @@ pub(super) fn probability_of_one(entries: &[Entry], bit: usize) -> f64 {
     if total > 0.0 { (ones / total).clamp(0.0, 1.0) } else { 0.0 }
 }
 
+/// How many of `shots` read 1 where the probability of 1 is `one`: one binomial draw, or all
+/// or none when an outcome is impossible.
+pub(super) fn shots_reading_one(shots: u64, one: f64, rng: &mut rand_chacha::ChaCha8Rng) -> u64 {
+    use rand_distr::{Binomial, Distribution};
+    if !possible(one) {
+        0
+    } else if !possible(1.0 - one) {
+        shots
+    } else {
+        Binomial::new(shots, one).map_or(0, |binomial| binomial.sample(rng))
+    }
+}
+
 /// Whether outcome probability `p` is a real possibility rather than rounding noise.
 pub(super) fn possible(p: f64) -> bool {
     p > IMPOSSIBLE_PROBABILITY

@@ -22,7 +22,6 @@ use std::hash::{Hash, Hasher};
 use qchess_circuit::dynamic::{Dynamic, Next};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use rand_distr::{Binomial, Distribution};
 use rustc_hash::FxHashMap;
 
 use super::branches::{self, Stop, Workspace, canonical};
@@ -242,13 +241,7 @@ fn sample_sparse<P: Dynamic>(
             let reset = matches!(step, Next::Reset(_));
             let bit = qubit.index();
             let one = branches::probability_of_one(&group.entries, bit);
-            let to_one = if !branches::possible(one) {
-                0
-            } else if !branches::possible(1.0 - one) {
-                group.shots
-            } else {
-                Binomial::new(group.shots, one).map_or(0, |binomial| binomial.sample(rng))
-            };
+            let to_one = branches::shots_reading_one(group.shots, one, rng);
             let settle = |entries: &mut Vec<Entry>, value: bool| {
                 if reset && value {
                     branches::flip(entries, bit);

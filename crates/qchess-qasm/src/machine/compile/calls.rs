@@ -61,7 +61,7 @@ impl Compiler<'_> {
         let saved = (
             std::mem::replace(&mut self.frame, Frame { global: false, next: 0 }),
             std::mem::take(&mut self.loops),
-            std::mem::replace(&mut self.returns, Some(returns)),
+            self.returns.replace(returns),
         );
         self.scopes.push(ScopeKind::Definition);
         let result = self.subroutine_body(params, &types, body, offset);
@@ -190,6 +190,15 @@ impl Compiler<'_> {
         operands: &[syntax::Expr],
         offset: usize,
     ) -> Result<GateCode, Fail> {
+        let (codes, controls) = self.modifier_codes(modifiers)?;
+        let params = params.iter().map(|p| self.real(p)).collect::<Result<Vec<_>, _>>()?;
+        let operands = operands.iter().map(|o| self.qubits(o)).collect::<Result<Vec<_>, _>>()?;
+        self.check_shape(name, params.len(), operands.len(), controls, offset)?;
+        Ok(GateCode { name: name.to_string(), modifiers: codes, params, operands })
+    }
+
+    /// A gate call's modifiers, and how many control qubits they add.
+    pub(crate) fn modifier_codes(&mut self, modifiers: &[GateModifier]) -> Result<(Vec<ModifierCode>, usize), Fail> {
         let mut codes = Vec::new();
         let mut controls = 0usize;
         for modifier in modifiers {
@@ -204,23 +213,29 @@ impl Compiler<'_> {
                 }
             });
         }
-        let params = params.iter().map(|p| self.real(p)).collect::<Result<Vec<_>, _>>()?;
-        let operands = operands.iter().map(|o| self.qubits(o)).collect::<Result<Vec<_>, _>>()?;
-        if let Some((want_params, want_qubits)) = self.gate_shape(name)
-            && (params.len() != want_params || operands.len() != controls + want_qubits)
-        {
-            return Err((
+        Ok((codes, controls))
+    }
+
+    /// Refuses a call of a known gate with the wrong number of parameters or qubits.
+    pub(crate) fn check_shape(
+        &self,
+        name: &str,
+        params: usize,
+        qubits: usize,
+        controls: usize,
+        offset: usize,
+    ) -> Result<(), Fail> {
+        match self.gate_shape(name) {
+            Some((want_params, want_qubits)) if params != want_params || qubits != controls + want_qubits => Err((
                 offset,
                 format!(
-                    "`{}` takes {want_params} parameters and {} qubits, not {} and {}",
+                    "`{}` takes {want_params} parameters and {} qubits, not {params} and {qubits}",
                     show(name),
-                    controls + want_qubits,
-                    params.len(),
-                    operands.len()
+                    controls + want_qubits
                 ),
-            ));
+            )),
+            _ => Ok(()),
         }
-        Ok(GateCode { name: name.to_string(), modifiers: codes, params, operands })
     }
 
     /// A `ctrl(n)` / `negctrl(n)` count: a constant from 1 to 64.
@@ -334,40 +349,21 @@ impl Compiler<'_> {
             return Err((arg.offset, "a joined array `a ++ b` cannot be passed: declare it first".into()));
         }
         let value = self.expr(arg)?;
-        let view = |slot: u32, dims: &[u32]| ArrayView { slot, offset: 0, dims: dims.to_vec(), strides: strides(dims) };
+        // The whole global array in `slot` as a reference.
+        let whole = |slot: u32, element: &Type, dims: &[u32], offset: usize| {
+            let view = ArrayView { slot, offset: 0, dims: dims.to_vec(), strides: strides(dims) };
+            Expr::literal(Value::ArrayRef(view), reference_type(element, dims), offset)
+        };
         let reference = match value.kind {
             ExprKind::Read(slot) if slot.global => match &value.ty {
-                Type::Array { base, dims } => Expr::literal(
-                    Value::ArrayRef(view(slot.index, dims)),
-                    Type::ArrayRef {
-                        base: base.clone(),
-                        dims: Some(dims.clone()),
-                        ndim: dims.len() as u32,
-                        mutable: true,
-                    },
-                    value.offset,
-                ),
+                Type::Array { base, dims } => whole(slot.index, base, dims, value.offset),
                 _ => value,
             },
             ExprKind::Select { ref base, ref selectors, ref what } => match (&base.kind, &base.ty) {
                 (ExprKind::Read(slot), Type::Array { base: element, dims }) if slot.global => {
-                    let root = Expr::literal(
-                        Value::ArrayRef(view(slot.index, dims)),
-                        Type::ArrayRef {
-                            base: element.clone(),
-                            dims: Some(dims.clone()),
-                            ndim: dims.len() as u32,
-                            mutable: true,
-                        },
-                        value.offset,
-                    );
+                    let root = whole(slot.index, element, dims, value.offset);
                     let ty = match &value.ty {
-                        Type::Array { base, dims } => Type::ArrayRef {
-                            base: base.clone(),
-                            dims: Some(dims.clone()),
-                            ndim: dims.len() as u32,
-                            mutable: true,
-                        },
+                        Type::Array { base, dims } => reference_type(base, dims),
                         other => other.clone(),
                     };
                     Expr {
@@ -451,5 +447,15 @@ impl Compiler<'_> {
             Type::ArrayRef { ndim, .. } => Err((offset, format!("the array has {ndim} dimensions, not {}", dim + 1))),
             other => Err((offset, format!("`sizeof` needs an array, not a `{other}`"))),
         }
+    }
+}
+
+/// A mutable reference to an array of `dims` of `element`s.
+fn reference_type(element: &Type, dims: &[u32]) -> Type {
+    Type::ArrayRef {
+        base: Box::new(element.clone()),
+        dims: Some(dims.to_vec()),
+        ndim: dims.len() as u32,
+        mutable: true,
     }
 }

@@ -9,6 +9,7 @@ use super::scope::{ScopeKind, Symbol};
 use super::{Compiler, Fail, Frame, show};
 use crate::classical::convert::cast;
 use crate::classical::{Expr, ExprKind, Type, Value};
+use crate::machine::code::ModifierCode;
 use crate::parse::v3::syntax::{self, Stmt, StmtKind};
 use crate::program::{BodyStatement, GateDefinition, Modifier, Origin};
 
@@ -49,7 +50,7 @@ impl Compiler<'_> {
                 let alias = Expr::literal(Value::Qubits(Arc::from([i as u32])), Type::Qubit, *at);
                 self.declare(qubit, Symbol::Alias(alias), *at)?;
             }
-            self.gate_body(name, body, &mut statements)
+            self.gate_body(body, &mut statements)
         })();
         self.scopes.pop();
         self.frame = saved;
@@ -66,7 +67,7 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    fn gate_body(&mut self, gate: &str, body: &[Stmt], out: &mut Vec<BodyStatement>) -> Result<(), Fail> {
+    fn gate_body(&mut self, body: &[Stmt], out: &mut Vec<BodyStatement>) -> Result<(), Fail> {
         for statement in body {
             let offset = statement.offset;
             match &statement.kind {
@@ -101,14 +102,14 @@ impl Compiler<'_> {
                         let value = cast(&value, &item, &var_ty).map_err(|m| (offset, m))?;
                         self.scopes.push(ScopeKind::Block);
                         self.declare(var, Symbol::Const { value, ty: var_ty.clone() }, offset)?;
-                        let result = self.gate_body(gate, body, out);
+                        let result = self.gate_body(body, out);
                         self.scopes.pop();
                         result?;
                     }
                 }
                 StmtKind::Block(inner) => {
                     self.scopes.push(ScopeKind::Block);
-                    let result = self.gate_body(gate, inner, out);
+                    let result = self.gate_body(inner, out);
                     self.scopes.pop();
                     result?;
                 }
@@ -132,24 +133,16 @@ impl Compiler<'_> {
         operands: &[syntax::Expr],
         offset: usize,
     ) -> Result<BodyStatement, Fail> {
+        let (codes, controls) = self.modifier_codes(modifiers)?;
         let mut checked = Vec::new();
-        let mut controls = 0usize;
-        for modifier in modifiers {
-            checked.push(match (modifier.name, &modifier.arg) {
-                ("inv", _) => Modifier::Inv,
-                ("pow", Some(k)) => {
-                    let k = self.real(k)?;
-                    match k.constant().and_then(|v| crate::classical::convert::real(v, &k.ty)) {
-                        Some(k) => Modifier::Pow(k),
-                        None => return Err((modifier.offset, "`pow` in a gate definition takes a constant".into())),
-                    }
-                }
-                ("pow", None) => return Err((modifier.offset, "`pow` needs an exponent: `pow(k) @`".into())),
-                (kind, arg) => {
-                    let count = self.control_count(kind, arg.as_ref(), modifier.offset)?;
-                    controls += count as usize;
-                    Modifier::Ctrl { count, on: kind == "ctrl" }
-                }
+        for (code, modifier) in codes.into_iter().zip(modifiers) {
+            checked.push(match code {
+                ModifierCode::Inv => Modifier::Inv,
+                ModifierCode::Ctrl { count, on } => Modifier::Ctrl { count, on },
+                ModifierCode::Pow(k) => match k.constant().and_then(|v| crate::classical::convert::real(v, &k.ty)) {
+                    Some(k) => Modifier::Pow(k),
+                    None => return Err((modifier.offset, "`pow` in a gate definition takes a constant".into())),
+                },
             });
         }
         let mut slots = Vec::new();
@@ -172,29 +165,11 @@ impl Compiler<'_> {
             .iter()
             .map(|p| self.real(p).and_then(|e| coerce(e, &Type::Float(None))))
             .collect::<Result<Vec<_>, _>>()?;
-        match self.gate_shape(name) {
-            Some((want_params, want_qubits))
-                if params.len() != want_params || slots.len() != controls + want_qubits =>
-            {
-                Err((
-                    offset,
-                    format!(
-                        "`{}` takes {want_params} parameters and {} qubits, not {} and {}",
-                        show(name),
-                        controls + want_qubits,
-                        params.len(),
-                        slots.len()
-                    ),
-                ))
-            }
-            Some(_) => Ok(BodyStatement::Call {
-                name: name.to_string(),
-                params,
-                qubits: slots,
-                modifiers: checked,
-                origin: self.origin_at(offset),
-            }),
-            None => Err((offset, format!("undefined gate `{}` (gates must be defined before use)", show(name)))),
+        if self.gate_shape(name).is_none() {
+            return Err((offset, format!("undefined gate `{}` (gates must be defined before use)", show(name))));
         }
+        self.check_shape(name, params.len(), slots.len(), controls, offset)?;
+        let origin = self.origin_at(offset);
+        Ok(BodyStatement::Call { name: name.to_string(), params, qubits: slots, modifiers: checked, origin })
     }
 }

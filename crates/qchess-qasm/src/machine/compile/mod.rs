@@ -11,6 +11,7 @@ mod places;
 mod scope;
 mod statements;
 mod types;
+mod values;
 
 pub(crate) use statements::check_duration;
 

@@ -70,7 +70,7 @@ impl Compiler<'_> {
                             .ok_or((offset, "a slice of bits needs constant bounds".to_string()))?,
                     ),
                 };
-                place.path.push(PlaceStep::Bits(selector, place.ty.clone()));
+                place.path.push(PlaceStep::Bits(Box::new(selector), place.ty.clone()));
                 place.ty = ty;
             }
             other => return Err((offset, format!("`{}` of type `{other}` cannot be indexed", place.what))),
@@ -92,7 +92,7 @@ impl Compiler<'_> {
                 Ok(Place {
                     slot,
                     root: base.ty.clone(),
-                    path: vec![PlaceStep::Bits(selector, base.ty)],
+                    path: vec![PlaceStep::Bits(Box::new(selector), base.ty)],
                     ty: expr.ty,
                     what,
                 })

@@ -203,7 +203,7 @@ impl Compiler<'_> {
             ExprKind::Literal(_) => value.ty.is_quantum(),
             ExprKind::Read(_) => true,
             ExprKind::Select { base, selectors, .. } => {
-                matches!(base.kind, ExprKind::Read(_)) && selectors.iter().all(|s| constant_selector(s))
+                matches!(base.kind, ExprKind::Read(_)) && selectors.iter().all(constant_selector)
             }
             _ => false,
         };
@@ -293,6 +293,6 @@ fn constant_selector(selector: &crate::classical::Selector) -> bool {
     match selector {
         Selector::One(e) => constant(e),
         Selector::Set(items) => items.iter().all(constant),
-        Selector::Range { start, step, end } => [start, step, end].iter().all(|e| e.as_ref().is_none_or(constant)),
+        Selector::Range { start, step, end } => [start, step, end].iter().all(|e| e.as_deref().is_none_or(constant)),
     }
 }

@@ -71,13 +71,7 @@ impl Parser<'_> {
             }
             "switch" => return self.switch().map(Some),
             "box" => {
-                let duration = if self.eat("[") {
-                    let duration = self.expression()?;
-                    self.expect("]")?;
-                    Some(duration)
-                } else {
-                    None
-                };
+                let duration = self.bracketed()?;
                 return Ok(Some(StmtKind::Box { duration, body: self.block("a `box`")? }));
             }
             "break" => StmtKind::Break,

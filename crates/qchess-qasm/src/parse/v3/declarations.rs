@@ -30,13 +30,7 @@ impl Parser<'_> {
             "creg" => {
                 self.at += 1;
                 let name = self.ident("a register name")?;
-                let width = if self.eat("[") {
-                    let size = self.expression()?;
-                    self.expect("]")?;
-                    Some(size)
-                } else {
-                    None
-                };
+                let width = self.bracketed()?;
                 let ty = TypeSyntax::Scalar { kind: ScalarKind::Bit, width, component: None };
                 self.declaration_rest(Modifier::Plain, ty, Some(name))?
             }
@@ -68,6 +62,16 @@ impl Parser<'_> {
             }
             _ => return Ok(None),
         }))
+    }
+
+    /// `[expression]`, if a `[` comes next.
+    pub(super) fn bracketed(&mut self) -> Result<Option<super::syntax::Expr>, ParseError> {
+        if !self.eat("[") {
+            return Ok(None);
+        }
+        let expr = self.expression()?;
+        self.expect("]")?;
+        Ok(Some(expr))
     }
 
     /// Whether a type keyword here starts a cast (`int(x)`, `int[8](x)`) rather than a
@@ -103,15 +107,10 @@ impl Parser<'_> {
     fn qubit_declaration(&mut self) -> Result<StmtKind, ParseError> {
         let new_style = self.is_word("qubit");
         self.at += 1;
-        let mut size = None;
-        if new_style && self.eat("[") {
-            size = Some(self.expression()?);
-            self.expect("]")?;
-        }
+        let mut size = if new_style { self.bracketed()? } else { None };
         let name = self.ident("a register name")?;
-        if !new_style && self.eat("[") {
-            size = Some(self.expression()?);
-            self.expect("]")?;
+        if !new_style {
+            size = self.bracketed()?;
         }
         if self.is("=") {
             return self.error("qubits cannot be initialised; use `reset` and gates");
@@ -141,24 +140,10 @@ impl Parser<'_> {
     pub(super) fn type_syntax(&mut self) -> Result<TypeSyntax, ParseError> {
         let word = self.ident("a type")?;
         if word == "qubit" || word == "qreg" {
-            let size = if self.eat("[") {
-                let size = self.expression()?;
-                self.expect("]")?;
-                Some(size)
-            } else {
-                None
-            };
-            return Ok(TypeSyntax::Qubit { size });
+            return Ok(TypeSyntax::Qubit { size: self.bracketed()? });
         }
         if word == "creg" {
-            let width = if self.eat("[") {
-                let size = self.expression()?;
-                self.expect("]")?;
-                Some(size)
-            } else {
-                None
-            };
-            return Ok(TypeSyntax::Scalar { kind: ScalarKind::Bit, width, component: None });
+            return Ok(TypeSyntax::Scalar { kind: ScalarKind::Bit, width: self.bracketed()?, component: None });
         }
         if word == "array" {
             self.expect("[")?;
@@ -255,11 +240,7 @@ impl Parser<'_> {
                 let name = self.ident("a parameter name")?;
                 // OpenQASM 2's `qreg q[2]` / `creg c[2]` put the size after the name.
                 let ty = match ty {
-                    TypeSyntax::Qubit { size: None } if self.eat("[") => {
-                        let size = self.expression()?;
-                        self.expect("]")?;
-                        TypeSyntax::Qubit { size: Some(size) }
-                    }
+                    TypeSyntax::Qubit { size: None } => TypeSyntax::Qubit { size: self.bracketed()? },
                     other => other,
                 };
                 params.push(Param { ty, name, offset });

@@ -390,6 +390,23 @@ angle[8] a = pi / 4;\nfloat[32] t = sin(a) ** 2 + 1.5e-3;\ncomplex z = 1.0 + 2.0
 stretch s;\nbox [1us] { delay[d + s] q[0]; rz(t * real(z)) q[1]; }\nbit b = f(grid[1, 0], q[2]);\n\
 if (b && popcount(c) != 2) { ctrl @ pow(k) @ rx(a) q[0], q[1]; } else { end; }\n";
 
+/// `seed` with each `(at, remove, insert)` edit applied (on character boundaries).
+fn mutate(seed: &str, edits: &[(usize, usize, String)]) -> String {
+    let mut text = seed.to_string();
+    for (at, remove, insert) in edits {
+        let mut at = (*at).min(text.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let mut end = (at + remove).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.replace_range(at..end, insert);
+    }
+    text
+}
+
 #[test]
 fn the_seed_program_reads_and_lowers() {
     let program = read_source(SEED, "seed.qasm3").expect("valid");
@@ -433,14 +450,7 @@ proptest! {
     fn mutated_programs_never_panic(
         edits in proptest::collection::vec((0usize..600, 0usize..6, "\\PC{0,3}"), 1..4)
     ) {
-        let mut text = SEED.to_string();
-        for (at, remove, insert) in edits {
-            let mut at = at.min(text.len());
-            while !text.is_char_boundary(at) { at -= 1; }
-            let mut end = (at + remove).min(text.len());
-            while !text.is_char_boundary(end) { end -= 1; }
-            text.replace_range(at..end, &insert);
-        }
+        let text = mutate(SEED, &edits);
         check_error_shape(&text, read_source(&text, "fuzz.qasm3"))?;
     }
 
@@ -448,14 +458,7 @@ proptest! {
     fn mutated_dynamic_programs_never_panic_or_hang(
         edits in proptest::collection::vec((0usize..1200, 0usize..6, "\\PC{0,3}"), 1..4)
     ) {
-        let mut text = DYNAMIC_SEED.to_string();
-        for (at, remove, insert) in edits {
-            let mut at = at.min(text.len());
-            while !text.is_char_boundary(at) { at -= 1; }
-            let mut end = (at + remove).min(text.len());
-            while !text.is_char_boundary(end) { end -= 1; }
-            text.replace_range(at..end, &insert);
-        }
+        let text = mutate(DYNAMIC_SEED, &edits);
         check_error_shape(&text, fuzz_read(&text))?;
     }
 }

@@ -1,8 +1,7 @@
-//! OpenQASM 3 programs with their classical layer: checked ([`compile`](self) — types,
-//! scopes, subroutines, gate definitions), then either recorded as a static
-//! [`Program`](crate::program::Program) when nothing the program does depends on a
-//! measurement outcome (loops unrolled, subroutines inlined, `if` on measured bits kept as
-//! conditions), or run step by step on a simulator as a [`Machine`], a
+//! OpenQASM 3 programs with their classical layer: checked (types, scopes, subroutines, gate
+//! definitions), then either recorded as a static [`Program`] when nothing the program does
+//! depends on a measurement outcome (loops unrolled, subroutines inlined, `if` on measured bits
+//! kept as conditions), or run step by step on a simulator as a [`Machine`], a
 //! [`Dynamic`](qchess_circuit::dynamic::Dynamic) program.
 //!
 //! A [`Machine`] resolves measurements lazily: a measurement's outcome is asked of the

@@ -299,3 +299,61 @@ fn sample_dense<P: Dynamic>(
     }
     Ok(counts)
 }
+
+#[cfg(test)]
+mod tests {
+    use qchess_circuit::dynamic::ProgramError;
+    use qchess_circuit::ir::{Gate, GateKind, Qubit};
+
+    use super::*;
+
+    /// Active reset with a result: H on qubit 0, measure it into the result, flip it back to 0
+    /// when it read 1; then H on qubit 1.
+    #[derive(Clone, PartialEq, Eq, Hash)]
+    struct ActiveReset {
+        step: u8,
+        read: Option<bool>,
+    }
+
+    impl Dynamic for ActiveReset {
+        fn num_qubits(&self) -> usize {
+            2
+        }
+        fn result_width(&self) -> usize {
+            1
+        }
+        fn next(&mut self, outcome: Option<bool>) -> Result<Next, ProgramError> {
+            if outcome.is_some() {
+                self.read = outcome;
+            }
+            self.step += 1;
+            Ok(match self.step {
+                1 => Next::Gate(Gate::one(GateKind::H, Qubit(0))),
+                2 => Next::Measure(Qubit(0)),
+                3 if self.read == Some(true) => Next::Gate(Gate::x(Qubit(0))),
+                3 | 4 => Next::Gate(Gate::one(GateKind::H, Qubit(1))),
+                _ => Next::Done,
+            })
+        }
+        fn result(&self, _: u128) -> u64 {
+            u64::from(self.read == Some(true))
+        }
+    }
+
+    #[test]
+    fn exact_runs_branch_at_measurements_and_sample_by_history() {
+        let program = ActiveReset { step: 0, read: None };
+        let exact = probabilities(&program, &AutoLimits::default()).expect("runs");
+        // Qubit 0 ends in 0 either way; qubit 1 is |+> (H once on the 1 branch, twice on the 0
+        // branch, where the step count differs: |0> there).
+        assert_eq!(exact.probabilities.len(), 2);
+        let p: Vec<(u64, f64)> = exact.probabilities;
+        assert_eq!(p[0].0, 0);
+        assert!((p[0].1 - 0.75).abs() < 1e-12 && (p[1].1 - 0.25).abs() < 1e-12, "{p:?}");
+        let (counts, engine) = sample(&program, 2000, 5, &AutoLimits::default()).expect("runs");
+        assert_eq!(engine, Engine::Sparse);
+        assert_eq!(counts.keys, CountKeys::Clbits(1));
+        // Half the shots read 1 (2000 fair flips: 1000 +- 5 sigma).
+        assert!((888..=1112).contains(&counts.counts[&1]), "{:?}", counts.counts);
+    }
+}

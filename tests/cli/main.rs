@@ -22,6 +22,7 @@ mod serve;
 mod serve_limits;
 mod serve_seats;
 mod sim;
+mod sim_programs;
 mod store;
 mod store_crash;
 mod store_instances;

@@ -316,10 +316,10 @@ fn every_openqasm_3_file_qchess_writes_runs_as_its_openqasm_2_twin() {
 #[test]
 fn openqasm_3_errors_name_the_place_and_exit_2() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let path = dir.path().join("loop.qasm3");
-    std::fs::write(&path, "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit q;\nfor int i in [0:3] { x q; }\n")
-        .expect("write");
+    let path = dir.path().join("pulse.qasm3");
+    std::fs::write(&path, "OPENQASM 3.0;\ninclude \"stdgates.inc\";\nqubit q;\ndefcal x $0 { }\n").expect("write");
     let run = qchess(&["sim", path.to_str().expect("utf-8")]);
     assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(run.stderr.contains("loop.qasm3:4:1: `for` loops are not supported"), "{}", run.stderr);
+    let message = "pulse.qasm3:4:1: calibrations (`defcal`) are pulse programs, which are not supported";
+    assert!(run.stderr.contains(message), "{}", run.stderr);
 }

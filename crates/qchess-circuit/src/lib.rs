@@ -1,6 +1,7 @@
 //! Quantum circuits for Quantum Chess: the circuit IR every backend and exporter shares, and the
 //! compiler from typed moves to circuit fragments, and the qubit recycling that fits a long game's
-//! circuit on a device.
+//! circuit on a device; and the seam ([`dynamic`]) between programs that read their own
+//! measurements and the simulators that run them.
 //!
 //! ```
 //! use qchess_circuit::compiler::{Register, Step};
@@ -31,5 +32,6 @@
 //! Depends only on `qchess-core`.
 
 pub mod compiler;
+pub mod dynamic;
 pub mod ir;
 pub mod recycle;

@@ -8,6 +8,9 @@
 //! * [`parse`]: OpenQASM 2.0 and 3 input into the IR, with file, line and column in every
 //!   error; [`program`]: circuits as read, instruction by instruction (from OpenQASM 3 or
 //!   [`qpy`]), and their lowering to the IR;
+//! * [`classical`]: OpenQASM 3's classical types, values, casts, operators and built-in
+//!   functions; [`machine`]: OpenQASM 3 programs checked, unrolled into circuits when nothing
+//!   depends on a measurement outcome, and otherwise run step by step on a simulator;
 //! * [`qpy`]: Qiskit's binary QPY circuits (what `qiskit-ibm-runtime` sends) into programs;
 //! * [`export`] and [`sidecar`]: a board's accumulated circuit in any of these formats, with
 //!   the JSON sidecar that reads its results as a board (what `qchess compile` writes).
@@ -33,10 +36,12 @@
 //! Depends on `qchess-core` and `qchess-circuit`.
 
 pub mod ast;
+pub mod classical;
 pub mod emit;
 pub mod export;
 pub mod ionq;
 pub mod lower;
+pub mod machine;
 pub mod parse;
 pub mod print;
 pub mod program;

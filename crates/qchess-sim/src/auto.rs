@@ -44,6 +44,7 @@ use crate::dense::{Acceleration, CountKeys, Counts, DenseError, DenseSimulator, 
 use crate::sparse::{SimError, SparseState};
 
 mod branches;
+pub mod dynamic;
 mod mixture;
 mod schedule;
 mod shots;
@@ -116,6 +117,17 @@ pub enum AutoError {
     /// The deadline passed before the simulation finished.
     #[error(transparent)]
     TimeLimit(#[from] TimeLimitExceeded),
+    /// A dynamic program's exact probabilities need sparse states, and its states outgrew them.
+    #[error(
+        "exact probabilities of a program that reads its measurements need sparse states, and its states need more than {states} basis states (sample shots instead)"
+    )]
+    DynamicNotSparse {
+        /// Basis states held when it stopped.
+        states: usize,
+    },
+    /// The program stopped with an error of its own.
+    #[error(transparent)]
+    Program(#[from] qchess_circuit::dynamic::ProgramError),
 }
 
 /// The exact distribution over every qubit, nonzero outcomes only, in increasing order of

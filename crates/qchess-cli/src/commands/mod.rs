@@ -16,5 +16,6 @@ pub mod play;
 pub mod serve;
 pub mod serve_games;
 pub mod sim;
+pub mod sim_program;
 pub mod stored;
 pub mod uqci;

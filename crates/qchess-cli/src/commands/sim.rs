@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use qchess_circuit::ir::Circuit;
+use qchess_qasm::machine::Runnable;
 use qchess_sim::auto::{self, AutoError, AutoLimits, Outcomes};
 use qchess_sim::deadline::Deadline;
 use qchess_sim::dense::{
@@ -19,8 +20,6 @@ use qchess_sim::dense::{
 };
 use qchess_sim::sparse::SimError;
 use serde::ser::{SerializeMap, Serializer};
-
-use crate::exit;
 
 /// Flags of `qchess sim`.
 #[derive(Debug, clap::Args)]
@@ -63,6 +62,14 @@ pub struct Args {
     /// on its own kernel). Default: 4 (the fastest measured in both precisions).
     #[arg(long, value_name = "QUBITS", value_parser = clap::value_parser!(u8).range(0..=6))]
     pub fuse: Option<u8>,
+    /// The value of an OpenQASM 3 `input` variable, such as `theta=pi/4` (a constant
+    /// expression); repeat for each input.
+    #[arg(long = "input", value_name = "NAME=VALUE", value_parser = super::sim_program::parse_input)]
+    pub inputs: Vec<(String, String)>,
+    /// An OpenQASM file of `def`s that implement the program's `extern` functions, each with
+    /// the same name and signature; repeatable.
+    #[arg(long = "extern", value_name = "FILE")]
+    pub externs: Vec<PathBuf>,
 }
 
 /// `--precision`.
@@ -82,7 +89,10 @@ const HUMAN_ROWS: usize = 64;
 
 /// Runs `qchess sim`.
 pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
-    let mut circuit = qchess_qasm::parse::parse_file(&args.file).map_err(exit::bad_input)?;
+    let mut circuit = match super::sim_program::read(&args)? {
+        Runnable::Circuit(circuit) => circuit,
+        Runnable::Program(machine) => return super::sim_program::run(&args, machine, json),
+    };
     if circuit.num_qubits() > 64
         && let Some((used, names)) = without_idle_qubits(&circuit)
     {
@@ -95,18 +105,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         );
         circuit = used;
     }
-    let deadline = args.time_limit.map_or_else(Deadline::none, Deadline::after);
-    let dense = Limits::with_max_qubits(args.max_qubits).max_branches(args.max_branches).deadline(deadline);
-    let precision = match args.precision {
-        PrecisionArg::Double => Precision::Double,
-        PrecisionArg::Single => Precision::Single,
-    };
-    let threads = args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
-    let mut acceleration = Acceleration::fused(precision, threads);
-    if let Some(width) = args.fuse {
-        acceleration.max_fused_qubits = usize::from(width);
-    }
-    let limits = AutoLimits { max_sparse_states: args.max_states, dense, acceleration };
+    let limits = auto_limits(&args);
     let name = args.file.display().to_string();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
@@ -123,7 +122,7 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
             let seed = args.seed.unwrap_or_else(random_seed);
             let (counts, _) = auto::sample(&circuit, shots, seed, &limits).map_err(|e| failure(&name, &e))?;
             if json {
-                write_counts_json(&mut out, &circuit, &counts, seed)?;
+                write_counts_json(&mut out, circuit.num_qubits(), circuit.clbits, &counts, seed)?;
             } else {
                 write_counts_table(&mut out, &name, &counts, seed)?;
             }
@@ -131,6 +130,22 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// The simulators' limits from the flags.
+pub(super) fn auto_limits(args: &Args) -> AutoLimits {
+    let deadline = args.time_limit.map_or_else(Deadline::none, Deadline::after);
+    let dense = Limits::with_max_qubits(args.max_qubits).max_branches(args.max_branches).deadline(deadline);
+    let precision = match args.precision {
+        PrecisionArg::Double => Precision::Double,
+        PrecisionArg::Single => Precision::Single,
+    };
+    let threads = args.threads.map_or_else(|| std::thread::available_parallelism().map_or(1, usize::from), usize::from);
+    let mut acceleration = Acceleration::fused(precision, threads);
+    if let Some(width) = args.fuse {
+        acceleration.max_fused_qubits = usize::from(width);
+    }
+    AutoLimits { max_sparse_states: args.max_states, dense, acceleration }
 }
 
 /// The circuit over only the qubits some operation or post-selection touches (in order), and
@@ -175,7 +190,7 @@ fn without_idle_qubits(circuit: &Circuit) -> Option<(Circuit, Vec<String>)> {
 }
 
 /// The error of a simulation that could not finish, with the flag that raises the limit it hit.
-fn failure(name: &str, error: &AutoError) -> anyhow::Error {
+pub(super) fn failure(name: &str, error: &AutoError) -> anyhow::Error {
     let flag = match error {
         AutoError::TimeLimit(_) | AutoError::Dense(DenseError::TimeLimit(_)) => Some("--time-limit"),
         AutoError::Dense(DenseError::TooManyOutcomeBranches { .. }) => Some("--max-branches"),
@@ -191,7 +206,7 @@ fn failure(name: &str, error: &AutoError) -> anyhow::Error {
 }
 
 /// A seed from the clock and the process id, for runs that did not ask for one.
-fn random_seed() -> u64 {
+pub(super) fn random_seed() -> u64 {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
     // SplitMix64 finaliser: nearby times give unrelated seeds.
     let mut z = nanos ^ (u64::from(std::process::id()) << 32);
@@ -217,7 +232,7 @@ fn nonzero(distribution: &Outcomes) -> Vec<(u64, f64)> {
     distribution.probabilities.iter().copied().filter(|&(_, p)| p > NOISE).collect()
 }
 
-fn write_probabilities_json(out: &mut impl Write, distribution: &Outcomes) -> anyhow::Result<()> {
+pub(super) fn write_probabilities_json(out: &mut impl Write, distribution: &Outcomes) -> anyhow::Result<()> {
     #[derive(serde::Serialize)]
     struct Output<'a> {
         qubits: usize,
@@ -229,7 +244,13 @@ fn write_probabilities_json(out: &mut impl Write, distribution: &Outcomes) -> an
     Ok(())
 }
 
-fn write_counts_json(out: &mut impl Write, circuit: &Circuit, counts: &Counts, seed: u64) -> anyhow::Result<()> {
+pub(super) fn write_counts_json(
+    out: &mut impl Write,
+    qubits: usize,
+    clbits: u32,
+    counts: &Counts,
+    seed: u64,
+) -> anyhow::Result<()> {
     #[derive(serde::Serialize)]
     struct Output<'a> {
         qubits: usize,
@@ -239,13 +260,7 @@ fn write_counts_json(out: &mut impl Write, circuit: &Circuit, counts: &Counts, s
         counts: Entries<'a, u64>,
     }
     let entries: Vec<(u64, u64)> = counts.counts.iter().map(|(&k, &v)| (k, v)).collect();
-    let output = Output {
-        qubits: circuit.num_qubits(),
-        clbits: circuit.clbits,
-        shots: counts.shots,
-        seed,
-        counts: Entries(&entries),
-    };
+    let output = Output { qubits, clbits, shots: counts.shots, seed, counts: Entries(&entries) };
     serde_json::to_writer(&mut *out, &output)?;
     writeln!(out)?;
     Ok(())
@@ -267,7 +282,11 @@ fn shown_rows<T: Copy + PartialOrd>(mut rows: Vec<(u64, T)>) -> (Vec<(u64, T)>, 
     (rows, hidden)
 }
 
-fn write_probabilities_table(out: &mut impl Write, name: &str, distribution: &Outcomes) -> anyhow::Result<()> {
+pub(super) fn write_probabilities_table(
+    out: &mut impl Write,
+    name: &str,
+    distribution: &Outcomes,
+) -> anyhow::Result<()> {
     let n = distribution.num_qubits;
     writeln!(out, "{name}: {n} qubits, exact probabilities")?;
     let (rows, hidden) = shown_rows(nonzero(distribution));
@@ -283,7 +302,7 @@ fn write_probabilities_table(out: &mut impl Write, name: &str, distribution: &Ou
     Ok(())
 }
 
-fn write_counts_table(out: &mut impl Write, name: &str, counts: &Counts, seed: u64) -> anyhow::Result<()> {
+pub(super) fn write_counts_table(out: &mut impl Write, name: &str, counts: &Counts, seed: u64) -> anyhow::Result<()> {
     let (width, what) = match counts.keys {
         CountKeys::Clbits(n) => (n, format!("classical bits c{}..c0", n.saturating_sub(1))),
         CountKeys::Qubits(n) => {

@@ -44,7 +44,7 @@
 
 mod builtin;
 mod diagnostics;
-mod source;
+pub(crate) mod source;
 mod translate;
 pub mod v3;
 
@@ -69,11 +69,19 @@ pub struct Limits {
     pub max_operations: usize,
     /// Largest source file, in bytes (each included file too).
     pub max_source_bytes: u64,
+    /// Most instructions one run of a program may execute (bounds loops that never end).
+    pub max_steps: u64,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_qubits: 4096, max_clbits: 4096, max_operations: 1_000_000, max_source_bytes: 16 << 20 }
+        Limits {
+            max_qubits: 4096,
+            max_clbits: 4096,
+            max_operations: 1_000_000,
+            max_source_bytes: 16 << 20,
+            max_steps: 10_000_000,
+        }
     }
 }
 
@@ -103,7 +111,15 @@ pub enum QasmError {
 }
 
 impl QasmError {
-    fn at(location: Location, message: impl Into<String>) -> QasmError {
+    /// An error at `origin` (a place in a file, or a described item).
+    pub(crate) fn placed(origin: crate::program::Origin, message: String) -> QasmError {
+        match origin {
+            crate::program::Origin::Source { file, line, column } => QasmError::Invalid { file, line, column, message },
+            crate::program::Origin::Item(item) => QasmError::Unreadable { file: item, reason: message },
+        }
+    }
+
+    pub(crate) fn at(location: Location, message: impl Into<String>) -> QasmError {
         QasmError::Invalid {
             file: location.file,
             line: location.line,
@@ -156,14 +172,14 @@ pub fn parse_source_with(source: &str, name: &str, limits: &Limits) -> Result<Ci
 
 /// Which reader a text is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Version {
+pub(crate) enum Version {
     Two,
     Three,
 }
 
 /// OpenQASM 2 when the first statement (after comments) is `OPENQASM 2...`, else OpenQASM 3
 /// (whose reader names any other version it finds).
-fn version_of(text: &str) -> Version {
+pub(crate) fn version_of(text: &str) -> Version {
     let mut rest = text;
     loop {
         let trimmed = rest.trim_start();
@@ -184,12 +200,12 @@ fn version_of(text: &str) -> Version {
 
 /// A program read from OpenQASM 3 as an IR circuit, errors placed in its source.
 fn lower(program: crate::program::Program, limits: &Limits) -> Result<Circuit, QasmError> {
-    program.to_circuit(limits.max_operations).map_err(|error| match error.origin {
-        crate::program::Origin::Source { file, line, column } => {
-            QasmError::Invalid { file, line, column, message: error.message }
-        }
-        crate::program::Origin::Item(item) => QasmError::Unreadable { file: item, reason: error.message },
-    })
+    program.to_circuit(limits.max_operations).map_err(placed)
+}
+
+/// A lowering error as an error placed in the source.
+pub(crate) fn placed(error: crate::program::LowerError) -> QasmError {
+    QasmError::placed(error.origin, error.message)
 }
 
 /// Reads a regular file of at most `max_source_bytes` as UTF-8.
@@ -221,7 +237,12 @@ struct Included {
     text: String,
 }
 
-fn parse(text: &str, display: &str, include_dir: Option<PathBuf>, limits: &Limits) -> Result<Circuit, QasmError> {
+pub(crate) fn parse(
+    text: &str,
+    display: &str,
+    include_dir: Option<PathBuf>,
+    limits: &Limits,
+) -> Result<Circuit, QasmError> {
     let lexed = prepare(text).map_err(|e| QasmError::at(locate_offset(display, text, e.offset), e.message))?;
     // The parser resolves includes against the parent of this path, which must exist.
     let main_path =

@@ -10,9 +10,9 @@
 use qchess_circuit::ir::{Circuit, ClassicalRegister, Clbit, Condition, Control, Gate, GateKind, Op, Qubit, QubitRole};
 use smallvec::SmallVec;
 
-use super::expr::Value;
 use super::gates::{self, GateLibrary, Piece};
 use super::{BitTest, BodyStatement, GateCall, Modifier, Operation, Origin, Program};
+use crate::classical::{Env, Slot, Value};
 
 /// How deep gate definitions may call each other.
 const MAX_CALL_DEPTH: usize = 256;
@@ -25,6 +25,10 @@ pub struct LowerError {
     pub origin: Origin,
     /// What is wrong.
     pub message: String,
+    /// Whether the construct is one the IR's circuits cannot hold but a run step by step can
+    /// (a [`Machine`](crate::machine::Machine)): a conditional measurement or reset, a
+    /// discarded measurement, an `else` on several bits.
+    pub dynamic: bool,
 }
 
 /// IR gates and the global phase they carry.
@@ -55,14 +59,15 @@ impl Program {
         circuit.registers = self.registers.clone();
         let mut lowering = Lowering { program: self, max_operations, emitted: 0 };
         for instruction in &self.body {
-            let fail = |message: String| LowerError { origin: instruction.origin.clone(), message };
+            let fail = |message: String| LowerError { origin: instruction.origin.clone(), message, dynamic: false };
             let condition = match &instruction.condition {
-                Some(test) => Some(condition(&mut circuit, test).map_err(fail)?),
+                Some(test) => Some(condition(&mut circuit, test).map_err(|m| LowerError { dynamic: true, ..fail(m) })?),
                 None => None,
             };
             let simple = |op: Op, lowering: &mut Lowering, circuit: &mut Circuit| {
                 if condition.is_some() {
-                    return Err(fail("a measurement or reset under a condition cannot be simulated here".into()));
+                    let message = "a measurement or reset under a condition cannot be simulated here".to_string();
+                    return Err(LowerError { dynamic: true, ..fail(message) });
                 }
                 lowering.count(1).map_err(fail)?;
                 circuit.ops.push(op);
@@ -80,13 +85,30 @@ impl Program {
                     simple(Op::Measure { qubit: Qubit(*qubit), clbit: Clbit(*clbit) }, &mut lowering, &mut circuit)?;
                 }
                 Operation::Measure { clbit: None, .. } => {
-                    return Err(fail("a measurement whose result is discarded cannot be simulated here".into()));
+                    let message = "a measurement whose result is discarded cannot be simulated here".to_string();
+                    return Err(LowerError { dynamic: true, ..fail(message) });
                 }
                 Operation::Reset { qubit } => simple(Op::Reset { qubit: Qubit(*qubit) }, &mut lowering, &mut circuit)?,
                 Operation::Barrier { .. } | Operation::Delay { .. } => {}
             }
         }
         Ok(circuit)
+    }
+}
+
+impl Program {
+    /// The IR gates of one call (its modifiers applied), for running it directly; a global
+    /// phase left at the top has no effect and is dropped. `max_operations` bounds the
+    /// expansion.
+    pub(crate) fn expand(
+        &self,
+        call: &GateCall,
+        origin: &Origin,
+        max_operations: usize,
+    ) -> Result<Vec<Gate>, LowerError> {
+        let mut lowering = Lowering { program: self, max_operations, emitted: 0 };
+        let qubits: Vec<Qubit> = call.qubits.iter().map(|&q| Qubit(q)).collect();
+        Ok(lowering.call(call, &qubits, origin, 0)?.gates)
     }
 }
 
@@ -135,7 +157,7 @@ impl Lowering<'_> {
         origin: &Origin,
         depth: usize,
     ) -> Result<Expansion, LowerError> {
-        let fail = |message: String| LowerError { origin: origin.clone(), message };
+        let fail = |message: String| LowerError { origin: origin.clone(), message, dynamic: false };
         if depth > MAX_CALL_DEPTH {
             return Err(fail(format!("gate definitions nest more than {MAX_CALL_DEPTH} deep")));
         }
@@ -183,7 +205,7 @@ impl Lowering<'_> {
         origin: &Origin,
         depth: usize,
     ) -> Result<Expansion, LowerError> {
-        let fail = |message: String| LowerError { origin: origin.clone(), message };
+        let fail = |message: String| LowerError { origin: origin.clone(), message, dynamic: false };
         let shape = |want_params: usize, want_qubits: usize| {
             if params.len() != want_params || qubits.len() != want_qubits {
                 Err(fail(format!(
@@ -202,11 +224,15 @@ impl Lowering<'_> {
             for statement in &definition.body {
                 let BodyStatement::Call { name: callee, params: exprs, qubits: slots, modifiers, origin: at } =
                     statement;
-                let lookup = |n: &str| definition.params.iter().position(|p| p == n).map(|i| Value::Float(params[i]));
+                let frame = Params(params.iter().map(|&x| Value::Float(x)).collect());
                 let values = exprs
                     .iter()
-                    .map(|e| e.evaluate_real(&lookup).map_err(|(_, m)| LowerError { origin: at.clone(), message: m }))
-                    .collect::<Result<Vec<f64>, LowerError>>()?;
+                    .map(|e| {
+                        let value = e.evaluate(&frame).map_err(|(_, m)| m)?.as_f64(64).unwrap_or(f64::NAN);
+                        finite(value)
+                    })
+                    .collect::<Result<Vec<f64>, String>>()
+                    .map_err(|message| LowerError { origin: at.clone(), message, dynamic: false })?;
                 let operands: Vec<Qubit> = slots.iter().map(|&s| qubits[s]).collect();
                 let inner =
                     GateCall { name: callee.clone(), params: values, qubits: Vec::new(), modifiers: modifiers.clone() };
@@ -275,6 +301,20 @@ impl Lowering<'_> {
         }
         Ok(Expansion { gates, phase: base.phase * times as f64 })
     }
+}
+
+/// A gate definition's parameters, as the variables its parameter expressions read.
+struct Params(Vec<Value>);
+
+impl Env for Params {
+    fn read(&self, slot: Slot) -> &Value {
+        &self.0[slot.index as usize]
+    }
+}
+
+/// `value` if it is a finite number.
+pub(crate) fn finite(value: f64) -> Result<f64, String> {
+    if value.is_finite() { Ok(value) } else { Err(format!("the expression evaluates to {value}, not a finite number")) }
 }
 
 /// The inverse expansion: gates reversed and inverted, the phase negated.

@@ -13,16 +13,15 @@
 //! physical qubits `$n` keeps `n` as its index; [`Program::compact`] drops the unused ones);
 //! classical bits are numbered over all registers in declaration order.
 
-pub mod expr;
 mod gates;
 mod lower;
 
 use std::collections::BTreeMap;
 use std::fmt;
 
-pub use expr::{Expr, ExprKind};
 pub use gates::{GateLibrary, STANDARD_GATES, StandardGate, standard_gate};
 pub use lower::LowerError;
+pub(crate) use lower::finite;
 use qchess_circuit::ir::ClassicalRegister;
 
 /// Where an instruction came from, for error messages.
@@ -163,8 +162,9 @@ pub enum BodyStatement {
     Call {
         /// The gate called.
         name: String,
-        /// Parameter expressions.
-        params: Vec<Expr>,
+        /// Parameter expressions, reading the definition's parameters as the variables
+        /// `0, 1, ...` of a frame of their own.
+        params: Vec<crate::classical::Expr>,
         /// Operands: indices of the definition's qubit arguments.
         qubits: Vec<usize>,
         /// Modifiers, outermost first.

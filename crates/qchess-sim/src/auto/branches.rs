@@ -6,6 +6,7 @@ use num_complex::Complex64;
 use qchess_circuit::ir::{Circuit, Condition, Gate, Qubit};
 
 use super::AutoError;
+use crate::canonical;
 use crate::sparse::{Entry, IMPOSSIBLE_PROBABILITY, SimError, SparseState};
 
 /// Why a branching run stopped without an answer or an error: a branch outgrew the sparse cap,
@@ -63,8 +64,13 @@ pub(super) struct Workspace {
 impl Workspace {
     /// A workspace for `circuit` (at most 64 qubits) whose branches may hold `cap` basis states.
     pub(super) fn new(circuit: &Circuit, cap: usize) -> Result<Workspace, Stop> {
+        Workspace::with_qubits(circuit.num_qubits(), cap)
+    }
+
+    /// A workspace for `qubits` qubits (at most 64) whose branches may hold `cap` basis states.
+    pub(super) fn with_qubits(qubits: usize, cap: usize) -> Result<Workspace, Stop> {
         let mut state = SparseState::with_cap(cap);
-        for index in 0..circuit.num_qubits() {
+        for index in 0..qubits {
             state.add_qubit_at(Qubit(index as u32), index as u8)?;
         }
         Ok(Workspace { state, scratch: Vec::new() })
@@ -149,6 +155,19 @@ pub(super) fn probability_of_one(entries: &[Entry], bit: usize) -> f64 {
     if total > 0.0 { (ones / total).clamp(0.0, 1.0) } else { 0.0 }
 }
 
+/// How many of `shots` read 1 where the probability of 1 is `one`: one binomial draw, or all
+/// or none when an outcome is impossible.
+pub(super) fn shots_reading_one(shots: u64, one: f64, rng: &mut rand_chacha::ChaCha8Rng) -> u64 {
+    use rand_distr::{Binomial, Distribution};
+    if !possible(one) {
+        0
+    } else if !possible(1.0 - one) {
+        shots
+    } else {
+        Binomial::new(shots, one).map_or(0, |binomial| binomial.sample(rng))
+    }
+}
+
 /// Whether outcome probability `p` is a real possibility rather than rounding noise.
 pub(super) fn possible(p: f64) -> bool {
     p > IMPOSSIBLE_PROBABILITY
@@ -200,4 +219,13 @@ pub(super) fn condition_holds(circuit: &Circuit, condition: &Condition, clbits: 
     let len = register.len.min(64);
     let mask = if len == 64 { u64::MAX } else { (1u64 << len) - 1 };
     ((clbits >> register.start) as u64 & mask) == condition.value
+}
+
+/// A sorted state's amplitudes on the merge grid, with the global phase taken out.
+pub(super) fn canonical(entries: &[Entry]) -> impl Iterator<Item = (u128, i64, i64)> + '_ {
+    let phase = canonical::phase_reference(entries.iter().map(|e| e.amp));
+    entries.iter().map(move |e| {
+        let (re, im) = canonical::on_grid(e.amp, phase);
+        (e.key, re, im)
+    })
 }

@@ -19,8 +19,8 @@ use qchess_circuit::ir::{Circuit, Op};
 use rustc_hash::FxHashMap;
 
 use super::AutoLimits;
-use super::branches::{self, Stop, Workspace};
-use crate::canonical::{self, MergedBranches};
+use super::branches::{self, Stop, Workspace, canonical};
+use crate::canonical::MergedBranches;
 use crate::dense::DenseError;
 use crate::dense::plan::{Plan, Step};
 use crate::sparse::{Entry, SimError};
@@ -174,15 +174,6 @@ fn merge(live: Vec<Branch>) -> Vec<Branch> {
         merged.add(branch, hash, same, |kept, branch| kept.weight += branch.weight);
     }
     merged.kept
-}
-
-/// A sorted state's amplitudes on the merge grid, with the global phase taken out.
-fn canonical(entries: &[Entry]) -> impl Iterator<Item = (u128, i64, i64)> + '_ {
-    let phase = canonical::phase_reference(entries.iter().map(|e| e.amp));
-    entries.iter().map(move |e| {
-        let (re, im) = canonical::on_grid(e.amp, phase);
-        (e.key, re, im)
-    })
 }
 
 fn canonical_hash(clbits: u128, entries: &[Entry]) -> u64 {

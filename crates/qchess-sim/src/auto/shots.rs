@@ -19,7 +19,6 @@ use std::collections::BTreeMap;
 use qchess_circuit::ir::{Circuit, Op};
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-use rand_distr::{Binomial, Distribution};
 
 use super::AutoLimits;
 use super::branches::{self, Stop, Workspace};
@@ -100,13 +99,7 @@ pub(super) fn sample(
                 (Op::Measure { qubit, .. } | Op::Reset { qubit }, Step::Measure | Step::Reset) => {
                     let bit = qubit.index();
                     let one = branches::probability_of_one(&node.entries, bit);
-                    let to_one = if !branches::possible(one) {
-                        0
-                    } else if !branches::possible(1.0 - one) {
-                        node.shots
-                    } else {
-                        Binomial::new(node.shots, one).map_or(0, |binomial| binomial.sample(rng))
-                    };
+                    let to_one = branches::shots_reading_one(node.shots, one, rng);
                     let reset = matches!(op, Op::Reset { .. });
                     let clbit = match op {
                         Op::Measure { clbit, .. } => Some(clbit.index()),
@@ -149,7 +142,7 @@ pub(super) fn sample(
 }
 
 /// Draws `shots` basis states from a normalised state: how often each key was drawn.
-fn draw(entries: &[Entry], shots: u64, rng: &mut ChaCha8Rng) -> Vec<(u128, u64)> {
+pub(super) fn draw(entries: &[Entry], shots: u64, rng: &mut ChaCha8Rng) -> Vec<(u128, u64)> {
     if let [only] = entries {
         return vec![(only.key, shots)];
     }

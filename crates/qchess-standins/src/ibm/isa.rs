@@ -12,7 +12,7 @@
 //! resets, barriers, delays and `if`/`else` on bits make an ISA circuit; a gate is judged by
 //! its name (definitions are not needed), and two-qubit gates must act on coupled pairs.
 
-use qchess_qasm::program::{BitTest, Operation, Program};
+use qchess_qasm::program::{BitTest, Duration, Operation, Program};
 use qchess_route::{IsaOp, NativeGate, Target};
 use serde_json::{Value, json};
 
@@ -69,6 +69,19 @@ pub struct Register {
     pub len: u32,
 }
 
+/// A `delay`: the qubits that idle, for how long, and where among the operations.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wait {
+    /// The index of the operation it comes before (`ops.len()` at the end).
+    pub before: usize,
+    /// The physical qubits that idle.
+    pub qubits: Vec<u32>,
+    /// How long.
+    pub duration: Duration,
+    /// The condition it runs under.
+    pub condition: Option<BitTest>,
+}
+
 /// An ISA circuit as read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IsaCircuit {
@@ -78,6 +91,8 @@ pub struct IsaCircuit {
     pub conditions: Vec<Option<BitTest>>,
     /// The classical registers.
     pub registers: Vec<Register>,
+    /// The delays (barriers are dropped: they change nothing in a simulation).
+    pub waits: Vec<Wait>,
 }
 
 /// Reads OpenQASM 3 `text` and checks it is an ISA circuit of `target`; the error says why not.
@@ -91,10 +106,16 @@ pub fn from_program(program: &Program, target: &Target) -> Result<IsaCircuit, St
     let physical = program.qubits.len() as u32;
     let registers =
         program.registers.iter().map(|r| Register { name: r.name.clone(), start: r.start, len: r.len }).collect();
-    let mut circuit = IsaCircuit { ops: Vec::new(), conditions: Vec::new(), registers };
+    let mut circuit = IsaCircuit { ops: Vec::new(), conditions: Vec::new(), registers, waits: Vec::new() };
     for instruction in &program.body {
         let op = match &instruction.operation {
-            Operation::Barrier { .. } | Operation::Delay { .. } => continue,
+            Operation::Barrier { .. } => continue,
+            Operation::Delay { qubits, duration } => {
+                let before = circuit.ops.len();
+                let (qubits, duration, condition) = (qubits.clone(), *duration, instruction.condition.clone());
+                circuit.waits.push(Wait { before, qubits, duration, condition });
+                continue;
+            }
             Operation::Reset { qubit } => IsaOp::Reset { qubit: *qubit },
             Operation::Measure { qubit, clbit: Some(clbit) } => IsaOp::Measure { qubit: *qubit, clbit: *clbit },
             Operation::Measure { clbit: None, .. } => {

@@ -30,7 +30,8 @@ pub(super) async fn submit(
     let calibration = match tokens.options.noise {
         IbmNoise::Ideal => None,
         IbmNoise::Device => {
-            Some(Calibration::from_properties(target.clone(), device.properties, &backend).map_err(stored_error)?)
+            let calibration = Calibration::from_properties(target.clone(), device.properties, &backend);
+            Some(calibration.map_err(stored_error)?.with_configuration(device.configuration))
         }
     };
     if tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).full() {

@@ -9,8 +9,10 @@
 //!   the calibrated `gate_error` as average gate infidelity: with `F` the average gate fidelity
 //!   of the relaxation alone and `d = 2^n`, `p = d (gate_error - (1 - F)) / (d F - 1)` (none
 //!   when relaxation alone exceeds the error; capped at `4^n / (4^n - 1)`);
-//! * `rz` is a frame change (no length, no error); resets, barriers and delays take none, and
-//!   a reset's relaxation acts on |0>, where it does nothing;
+//! * `rz` is a frame change (no length, no error); resets and barriers take none, and a
+//!   reset's relaxation acts on |0>, where it does nothing;
+//! * a `delay` relaxes each of its qubits over its length as idling does (a delay in `dt`
+//!   counts the sample time of the device's configuration);
 //! * each measurement reads the wrong value with the qubit's `readout_error`.
 //!
 //! Relaxation is applied as a trajectory: a jump to |0> with probability `gamma P(1)`
@@ -153,6 +155,8 @@ pub struct Calibration {
     qubits: Vec<QubitFigures>,
     gates: HashMap<(String, Vec<u32>), GateFigures>,
     name: String,
+    /// The device's sample time in seconds (what a delay in `dt` counts), when known.
+    dt: Option<f64>,
 }
 
 impl Calibration {
@@ -183,7 +187,25 @@ impl Calibration {
             };
             gates.insert((gate.gate.clone(), gate.qubits.clone()), figures);
         }
-        Ok(Calibration { qubits, gates, name: target.name })
+        Ok(Calibration { qubits, gates, name: target.name, dt: None })
+    }
+
+    /// The calibration with the device's sample time read from its configuration (`dt`, in
+    /// nanoseconds, as IBM publishes it).
+    pub fn with_configuration(mut self, configuration: &str) -> Calibration {
+        let conf: Option<serde_json::Value> = serde_json::from_str(configuration).ok();
+        self.dt = conf.and_then(|c| c["dt"].as_f64()).filter(|&ns| ns > 0.0).map(|ns| ns * 1e-9);
+        self
+    }
+
+    /// Relaxation of `qubit` idling for `duration` (a `delay`), if it has a `T1` (and, for a
+    /// delay in `dt`, the device its sample time).
+    pub fn idle(&self, qubit: u32, duration: qchess_qasm::program::Duration) -> Option<Relaxation> {
+        let seconds = match duration {
+            qchess_qasm::program::Duration::Seconds(s) => s,
+            qchess_qasm::program::Duration::Dt(samples) => samples * self.dt?,
+        };
+        if seconds > 0.0 { self.relaxation(qubit, seconds) } else { None }
     }
 
     /// The device's name.

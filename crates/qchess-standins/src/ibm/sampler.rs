@@ -32,7 +32,8 @@ pub fn schedule(circuit: &IsaCircuit, used: &[u32], calibration: Option<&Calibra
     }
     let position = |q: u32| used.binary_search(&q).unwrap_or(0);
     let mut schedule = Schedule { qubits: used.len(), steps: Vec::with_capacity(circuit.ops.len()) };
-    for (op, condition) in circuit.ops.iter().zip(&circuit.conditions) {
+    for (index, (op, condition)) in circuit.ops.iter().zip(&circuit.conditions).enumerate() {
+        idle(circuit, index, used, calibration, &mut schedule);
         let noise = calibration.and_then(|c| c.noise(op)).map(|n| GateNoise {
             qubits: n.qubits.iter().map(|&q| position(q)).collect(),
             depolarizing: n.depolarizing,
@@ -59,8 +60,37 @@ pub fn schedule(circuit: &IsaCircuit, used: &[u32], calibration: Option<&Calibra
         };
         schedule.steps.push((step, condition.clone()));
     }
+    idle(circuit, circuit.ops.len(), used, calibration, &mut schedule);
     Ok(schedule)
 }
+
+/// The relaxation of the qubits that the delays before operation `index` idle (an identity
+/// with its noise); qubits no operation uses stay |0>, where relaxation does nothing.
+fn idle(circuit: &IsaCircuit, index: usize, used: &[u32], calibration: Option<&Calibration>, schedule: &mut Schedule) {
+    let Some(calibration) = calibration else { return };
+    for wait in circuit.waits.iter().filter(|w| w.before == index) {
+        for &qubit in &wait.qubits {
+            let (Ok(position), Some(r)) = (used.binary_search(&qubit), calibration.idle(qubit, wait.duration)) else {
+                continue;
+            };
+            let noise = GateNoise {
+                qubits: vec![position],
+                depolarizing: 0.0,
+                relaxation: vec![(position, r.jump, r.dephasing)],
+            };
+            schedule
+                .steps
+                .push((Step::One { qubit: position, matrix: IDENTITY, noise: Some(noise) }, wait.condition.clone()));
+        }
+    }
+}
+
+/// The one-qubit identity.
+const IDENTITY: qchess_circuit::ir::Matrix2 = {
+    use num_complex::Complex64;
+    let (zero, one) = (Complex64::new(0.0, 0.0), Complex64::new(1.0, 0.0));
+    [[one, zero], [zero, one]]
+};
 
 /// The measurement noise of one extra sx on `qubit` (a basis change before measuring).
 pub fn basis_change_noise(calibration: Option<&Calibration>, qubit: u32, position: usize) -> Option<GateNoise> {
@@ -151,4 +181,53 @@ pub fn plain_result(pub_: &SamplerPub, registers: &[super::isa::Register], shots
         })
         .collect();
     json!({ "data": data, "metadata": { "shots": pub_.shots, "circuit_metadata": {} } })
+}
+
+#[cfg(test)]
+mod tests {
+    use qchess_qasm::program::Duration;
+    use qchess_route::Target;
+    use qchess_route::target::presets::{FEZ_CONF, FEZ_PROPS};
+
+    use super::*;
+
+    /// Qubit 0's `T1` in seconds, as the published properties give it (in microseconds).
+    fn t1_of_qubit_0() -> f64 {
+        let props: Value = serde_json::from_str(FEZ_PROPS).expect("JSON");
+        let figures = props["qubits"][0].as_array().expect("qubit 0");
+        let t1 = figures.iter().find(|f| f["name"] == "T1").expect("a T1");
+        assert_eq!(t1["unit"], "us");
+        t1["value"].as_f64().expect("a number") * 1e-6
+    }
+
+    #[test]
+    fn a_delay_relaxes_its_qubit_over_its_length() {
+        let target = Target::from_json(FEZ_CONF, "ibm_fez").expect("preset");
+        let calibration = Calibration::from_properties(target.clone(), FEZ_PROPS, "ibm_fez")
+            .expect("published")
+            .with_configuration(FEZ_CONF);
+        let text = "OPENQASM 3.0;\nbit[1] c;\nx $0;\ndelay[100us] $0;\ndelay[250dt] $0;\nc[0] = measure $0;\n";
+        let circuit = super::super::isa::read(text, &target).expect("an ISA circuit");
+        assert_eq!(circuit.waits.len(), 2);
+        let schedule = schedule(&circuit, &[0], Some(&calibration)).expect("schedules");
+        // x, the two idles, the measurement.
+        assert_eq!(schedule.steps.len(), 4);
+        let t1 = t1_of_qubit_0();
+        // Fez samples every 4 ns: 250 dt are 1 us.
+        for (step, seconds) in [(1, 100e-6), (2, 1e-6)] {
+            let (Step::One { matrix, noise: Some(noise), .. }, None) = &schedule.steps[step] else {
+                panic!("an idle step: {:?}", schedule.steps[step])
+            };
+            assert_eq!(*matrix, IDENTITY);
+            let (_, jump, _) = noise.relaxation[0];
+            assert!((jump - (1.0 - (-seconds / t1).exp())).abs() < 1e-12, "{jump}");
+        }
+        // Ideal: no noise, no idle steps.
+        assert_eq!(schedule_len(&circuit), 2);
+        assert_eq!(calibration.idle(0, Duration::Seconds(0.0)), None);
+    }
+
+    fn schedule_len(circuit: &IsaCircuit) -> usize {
+        schedule(circuit, &[0], None).expect("schedules").steps.len()
+    }
 }

@@ -1,14 +1,14 @@
-//! Operands and expressions of OpenQASM 3: qubit and bit operands with their indices, and
-//! classical expressions by precedence climbing (`**` right-associative and tighter than a unary
-//! minus on its left).
+//! Expressions of OpenQASM 3 by precedence climbing (`**` right-associative and tighter than a
+//! unary minus on its left), with indexing, calls, casts, literals, `measure` and
+//! `durationof`; and qubit or bit operands, which are expressions of a restricted shape.
 
 use super::lexer::Token;
-use super::parser::{Index, Operand, OperandKind, ParseError, Parser};
-use crate::program::expr::{BinaryOp, Expr, ExprKind, UnaryOp};
+use super::parser::{ParseError, Parser};
+use super::syntax::{BinaryOp, Expr, ExprKind, IndexItem, TimeUnit, UnaryOp};
 
 impl Parser<'_> {
-    /// A comma-separated list of operands (possibly empty).
-    pub(super) fn operands(&mut self) -> Result<Vec<Operand>, ParseError> {
+    /// A comma-separated list of operands (possibly empty, before a `;`).
+    pub(super) fn operands(&mut self) -> Result<Vec<Expr>, ParseError> {
         let mut operands = Vec::new();
         if self.is(";") {
             return Ok(operands);
@@ -21,63 +21,24 @@ impl Parser<'_> {
         }
     }
 
-    pub(super) fn operand(&mut self) -> Result<Operand, ParseError> {
-        let offset = self.offset();
-        let kind = match self.peek() {
+    /// A qubit or bit: `q`, `q[1]`, `q[0:2]`, `$3`.
+    pub(super) fn operand(&mut self) -> Result<Expr, ParseError> {
+        match self.peek() {
             Some(Token::Physical(n)) => {
+                let offset = self.offset();
                 self.at += 1;
-                OperandKind::Physical(*n)
+                Ok(Expr { kind: ExprKind::Physical(*n), offset })
             }
-            Some(Token::Ident(_)) => {
-                let name = self.ident("an operand")?;
-                if self.eat("[") {
-                    let index = self.index()?;
-                    self.expect("]")?;
-                    if self.is("[") {
-                        return self.error("multi-dimensional indexing is not supported");
-                    }
-                    OperandKind::Indexed(name, index)
-                } else {
-                    OperandKind::Name(name)
-                }
-            }
-            _ => return self.error(format!("expected a qubit or bit, found {}", self.found())),
-        };
-        Ok(Operand { kind, offset })
-    }
-
-    /// The inside of `[...]`: an index, a range `a:b` / `a:s:b`, or a set `{a, b}`.
-    fn index(&mut self) -> Result<Index, ParseError> {
-        if self.eat("{") {
-            let mut items = Vec::new();
-            if !self.eat("}") {
-                loop {
-                    items.push(self.expression()?);
-                    if self.eat("}") {
-                        break;
-                    }
-                    self.expect(",")?;
-                }
-            }
-            return Ok(Index::Set(items));
+            Some(Token::Ident(_)) => self.postfix(),
+            _ => self.error(format!("expected a qubit or bit, found {}", self.found())),
         }
-        let first = if self.is(":") { None } else { Some(self.expression()?) };
-        if !self.eat(":") {
-            return first.map(Index::Single).map_or_else(|| self.error("an empty index"), Ok);
-        }
-        let second = if self.is("]") || self.is(":") { None } else { Some(self.expression()?) };
-        if self.eat(":") {
-            let third = if self.is("]") { None } else { Some(self.expression()?) };
-            return Ok(Index::Range { start: first, step: second, end: third });
-        }
-        Ok(Index::Range { start: first, step: None, end: second })
     }
 
     /// An expression, lowest precedence first.
     pub(super) fn expression(&mut self) -> Result<Expr, ParseError> {
         self.enter()?;
-        let result = self.binary(1);
-        self.depth -= 1;
+        let result = self.binary(0);
+        self.leave();
         result
     }
 
@@ -90,18 +51,24 @@ impl Parser<'_> {
             // Left-associative: the right side takes only tighter operators.
             self.enter()?;
             let right = self.binary(precedence + 1);
-            self.depth -= 1;
-            left = Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right?)), offset };
+            self.leave();
+            let right = Box::new(right?);
+            let kind = match op {
+                None => ExprKind::Concat(Box::new(left), right),
+                Some(op) => ExprKind::Binary(op, Box::new(left), right),
+            };
+            left = Expr { kind, offset };
         }
         Ok(left)
     }
 
-    /// The binary operator next, with its precedence (higher binds tighter).
-    fn binary_operator(&self) -> Option<(u8, BinaryOp)> {
+    /// The binary operator next, with its precedence (higher binds tighter); `None` is `++`.
+    fn binary_operator(&self) -> Option<(u8, Option<BinaryOp>)> {
         let Some(Token::Sym(symbol)) = self.peek() else {
             return None;
         };
-        Some(match *symbol {
+        let (precedence, op) = match *symbol {
+            "++" => return Some((0, None)),
             "||" => (1, BinaryOp::Or),
             "&&" => (2, BinaryOp::And),
             "|" => (3, BinaryOp::BitOr),
@@ -121,7 +88,8 @@ impl Parser<'_> {
             "/" => (10, BinaryOp::Div),
             "%" => (10, BinaryOp::Rem),
             _ => return None,
-        })
+        };
+        Some((precedence, Some(op)))
     }
 
     fn unary(&mut self) -> Result<Expr, ParseError> {
@@ -137,7 +105,7 @@ impl Parser<'_> {
             self.at += 1;
             self.enter()?;
             let inner = self.unary();
-            self.depth -= 1;
+            self.leave();
             return Ok(Expr { kind: ExprKind::Unary(op, Box::new(inner?)), offset });
         }
         self.power()
@@ -145,15 +113,68 @@ impl Parser<'_> {
 
     /// `a ** b`, right-associative, binding tighter than a unary minus on its left.
     fn power(&mut self) -> Result<Expr, ParseError> {
-        let base = self.primary()?;
+        let base = self.postfix()?;
         if !self.eat("**") {
             return Ok(base);
         }
         self.enter()?;
         let exponent = self.unary();
-        self.depth -= 1;
+        self.leave();
         let offset = base.offset;
         Ok(Expr { kind: ExprKind::Binary(BinaryOp::Pow, Box::new(base), Box::new(exponent?)), offset })
+    }
+
+    /// A primary expression followed by any number of `[...]` indices.
+    pub(super) fn postfix(&mut self) -> Result<Expr, ParseError> {
+        let mut expr = self.primary()?;
+        while self.eat("[") {
+            let items = self.index_items()?;
+            self.expect("]")?;
+            let offset = expr.offset;
+            expr = Expr { kind: ExprKind::Index(Box::new(expr), items), offset };
+        }
+        Ok(expr)
+    }
+
+    /// The comma-separated items inside `[...]`: indices, ranges `a:b` / `a:s:b`, sets `{a, b}`.
+    fn index_items(&mut self) -> Result<Vec<IndexItem>, ParseError> {
+        let mut items = vec![self.index_item()?];
+        while self.eat(",") {
+            items.push(self.index_item()?);
+        }
+        Ok(items)
+    }
+
+    fn index_item(&mut self) -> Result<IndexItem, ParseError> {
+        if self.is("{") {
+            let ExprKind::List(items) = self.primary()?.kind else { unreachable!("a brace starts a list") };
+            return Ok(IndexItem::Set(items));
+        }
+        let first = if self.is(":") { None } else { Some(self.expression()?) };
+        if !self.eat(":") {
+            return first.map(IndexItem::Single).map_or_else(|| self.error("an empty index"), Ok);
+        }
+        let second = if self.is("]") || self.is(":") || self.is(",") { None } else { Some(self.expression()?) };
+        if self.eat(":") {
+            let third = if self.is("]") || self.is(",") { None } else { Some(self.expression()?) };
+            return Ok(IndexItem::Range { start: first, step: second, end: third });
+        }
+        Ok(IndexItem::Range { start: first, step: None, end: second })
+    }
+
+    /// Comma-separated expressions up to `close`.
+    fn list(&mut self, close: &str) -> Result<Vec<Expr>, ParseError> {
+        let mut items = Vec::new();
+        if self.eat(close) {
+            return Ok(items);
+        }
+        loop {
+            items.push(self.expression()?);
+            if self.eat(close) {
+                return Ok(items);
+            }
+            self.expect(",")?;
+        }
     }
 
     fn primary(&mut self) -> Result<Expr, ParseError> {
@@ -161,36 +182,59 @@ impl Parser<'_> {
         let kind = match self.next() {
             Some(Token::Int(i)) => ExprKind::Int(*i),
             Some(Token::Float(x)) => ExprKind::Float(*x),
-            Some(Token::Timing(..)) => {
-                self.at -= 1;
-                return self.error("durations are only supported as the length of a `delay`");
+            Some(Token::Imag(x)) => ExprKind::Imag(*x),
+            Some(Token::Physical(n)) => ExprKind::Physical(*n),
+            Some(Token::Timing(value, unit)) => {
+                let unit = match *unit {
+                    "dt" => TimeUnit::Dt,
+                    "ns" => TimeUnit::Seconds(1e9),
+                    "us" => TimeUnit::Seconds(1e6),
+                    "ms" => TimeUnit::Seconds(1e3),
+                    _ => TimeUnit::Seconds(1.0),
+                };
+                ExprKind::Duration(*value, unit)
+            }
+            Some(Token::Str(text)) => {
+                if text.is_empty() || !text.chars().all(|c| matches!(c, '0' | '1' | '_')) {
+                    self.at -= 1;
+                    return self.error("a bit string holds only `0`, `1` and `_`");
+                }
+                ExprKind::BitString(text.chars().filter(|&c| c != '_').collect())
             }
             Some(Token::Sym("(")) => {
                 let inner = self.expression()?;
                 self.expect(")")?;
                 return Ok(Expr { kind: inner.kind, offset });
             }
+            Some(Token::Sym("{")) => {
+                self.enter()?;
+                let items = self.list("}");
+                self.leave();
+                ExprKind::List(items?)
+            }
             Some(Token::Ident(name)) => match name.as_str() {
                 "true" => ExprKind::Bool(true),
                 "false" => ExprKind::Bool(false),
-                _ if self.is("(") => {
-                    self.at += 1;
-                    let mut args = Vec::new();
-                    if !self.eat(")") {
-                        loop {
-                            args.push(self.expression()?);
-                            if self.eat(")") {
-                                break;
-                            }
-                            self.expect(",")?;
-                        }
-                    }
-                    ExprKind::Call(name.clone(), args)
+                "measure" => ExprKind::Measure(Box::new(self.operand()?)),
+                "durationof" => {
+                    self.expect("(")?;
+                    let body = self.block("a `durationof` block")?;
+                    self.expect(")")?;
+                    ExprKind::DurationOf(body)
                 }
-                _ if self.eat("[") => {
-                    let index = self.expression()?;
-                    self.expect("]")?;
-                    ExprKind::Index(name.clone(), Box::new(index))
+                word if super::declarations::scalar_kind(word).is_some() && (self.is("(") || self.is("[")) => {
+                    self.at -= 1;
+                    let ty = self.type_syntax()?;
+                    self.expect("(")?;
+                    let value = self.expression()?;
+                    self.expect(")")?;
+                    ExprKind::Cast(Box::new(ty), Box::new(value))
+                }
+                _ if self.eat("(") => {
+                    self.enter()?;
+                    let args = self.list(")");
+                    self.leave();
+                    ExprKind::Call(name.clone(), args?)
                 }
                 _ => ExprKind::Name(name.clone()),
             },

@@ -6,9 +6,11 @@ pub(super) enum Token {
     /// A name or keyword (Unicode letters allowed, as the specification allows).
     Ident(String),
     /// An integer literal (decimal, `0x`, `0o`, `0b`, `_` separators).
-    Int(i64),
+    Int(u64),
     /// A real literal.
     Float(f64),
+    /// An imaginary literal (`2.5im`): its imaginary part.
+    Imag(f64),
     /// A number with a time unit: the value and the unit (`ns`, `us`, `ms`, `s`, `dt`).
     Timing(f64, &'static str),
     /// A string literal's contents.
@@ -59,6 +61,11 @@ pub(super) fn lex(text: &str) -> Result<Vec<Lexeme>, LexError> {
             continue;
         }
         let start = i;
+        if text[i..].starts_with("#dim") && !text[i + 4..].starts_with(|n: char| n.is_alphanumeric() || n == '_') {
+            out.push(Lexeme { token: Token::Sym("#dim"), offset: start });
+            i += 4;
+            continue;
+        }
         if c == '#' || (c == '@' && text[i + 1..].starts_with(|n: char| n.is_alphabetic())) {
             let kind = if c == '#' { "pragma" } else { "annotation" };
             i = text[i..].find('\n').map_or(bytes.len(), |n| i + n);
@@ -130,7 +137,7 @@ fn number(text: &str, start: usize) -> Result<(Token, usize), LexError> {
             i += 1;
         }
         let digits: String = text[start + 2..i].chars().filter(|&c| c != '_').collect();
-        let value = i64::from_str_radix(&digits, radix).map_err(|_| bad(i))?;
+        let value = u64::from_str_radix(&digits, radix).map_err(|_| bad(i))?;
         return Ok((Token::Int(value), i));
     }
     let mut i = start;
@@ -158,20 +165,28 @@ fn number(text: &str, start: usize) -> Result<(Token, usize), LexError> {
     }
     let literal: String = text[start..i].chars().filter(|&c| c != '_').collect();
     let value: f64 = literal.parse().map_err(|_| bad(i))?;
-    // A time unit directly after the number makes it a duration.
+    // A time unit or `im` after the number (directly, or after blanks on the same line) makes
+    // it a duration or an imaginary number.
+    let blanks = text[i..].len() - text[i..].trim_start_matches([' ', '\t']).len();
+    let after = i + blanks;
+    let whole_word = |word: &str| {
+        text[after..].starts_with(word)
+            && !text[after + word.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
+    };
     for (written, unit) in [("ns", "ns"), ("us", "us"), ("µs", "us"), ("ms", "ms"), ("s", "s"), ("dt", "dt")] {
-        if text[i..].starts_with(written)
-            && !text[i + written.len()..].starts_with(|c: char| c.is_alphanumeric() || c == '_')
-        {
-            return Ok((Token::Timing(value, unit), i + written.len()));
+        if whole_word(written) {
+            return Ok((Token::Timing(value, unit), after + written.len()));
         }
+    }
+    if whole_word("im") {
+        return Ok((Token::Imag(value), after + 2));
     }
     if real {
         return Ok((Token::Float(value), i));
     }
-    match literal.parse::<i64>() {
+    match literal.parse::<u64>() {
         Ok(int) => Ok((Token::Int(int), i)),
-        // Integers past i64 are kept as reals (they can only be parameters).
+        // Integers past 64 bits are kept as reals.
         Err(_) => Ok((Token::Float(value), i)),
     }
 }
@@ -203,6 +218,20 @@ mod tests {
                 Token::Float(0.5),
                 Token::Timing(100.0, "ns"),
                 Token::Timing(2.5, "us"),
+            ]
+        );
+        assert_eq!(
+            tokens("1000 ms 3.5im 2 im 0xFFFF_FFFF_FFFF_FFFF #dim=1 2 s_x"),
+            [
+                Token::Timing(1000.0, "ms"),
+                Token::Imag(3.5),
+                Token::Imag(2.0),
+                Token::Int(u64::MAX),
+                Token::Sym("#dim"),
+                Token::Sym("="),
+                Token::Int(1),
+                Token::Int(2),
+                Token::Ident("s_x".into()),
             ]
         );
         assert_eq!(tokens("c[0] = measure q[1]; /* a\n block */ -> !="), {

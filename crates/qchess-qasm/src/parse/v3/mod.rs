@@ -1,19 +1,25 @@
-//! OpenQASM 3 input: text to a [`Program`] (and through it to an IR circuit).
+//! OpenQASM 3 input: text to a [`Program`] (and through it to an IR circuit), or to a program
+//! that runs step by step ([`machine`](crate::machine)).
 //!
-//! What is read: the version line (optional; `3` or `3.x`), `include "stdgates.inc"` (built
-//! in) and other includes (relative to the main file, when reading a file), `qubit`/`qubit[n]`
-//! and `bit`/`bit[n]` declarations and OpenQASM 2's `qreg`/`creg`, physical qubits `$n`,
-//! `const` declarations of `int`, `uint`, `float`, `angle` and `bool`, gate definitions,
-//! gate calls with `inv`, `pow(k)`, `ctrl(n)` and `negctrl(n)` modifiers and broadcasting over
-//! registers (indices, negative indices, ranges `a:b`/`a:s:b`, sets `{a, b}`), the built-in
-//! `U` and `gphase`, `measure` in both forms (`c = measure q;`, `measure q -> c;`) and bare,
-//! `reset`, `barrier`, `delay[duration]`, and `if`/`else` on a bit or a register compared with
-//! a constant. Constant expressions: see [`expr`](crate::program::expr).
+//! The reader takes the language as its specification writes it: the version line (optional),
+//! `include` (`stdgates.inc` built in, other files relative to the main file), qubits (virtual
+//! and physical `$n`), the classical types (`bit`, `bit[n]`, `int[n]`, `uint[n]`, `float[n]`,
+//! `angle[n]`, `bool`, `complex`, `duration`, `stretch`, arrays) with `const`, `input` and
+//! `output`, every operator, cast and built-in function, assignments, aliases (`let`, slices,
+//! `++`), gate definitions (with `for` loops over constants), gate calls with modifiers and
+//! broadcasting, `measure`, `reset`, `barrier`, `delay`, `box`, `nop`, `if`/`else`, `for`,
+//! `while`, `break`, `continue`, `switch`, `end`, subroutines (`def`, `return`, recursion) and
+//! `extern` functions with bindings. This module has the lexer, the syntax tree and the
+//! parser; the checker and the machine are in [`machine`](crate::machine), the classical values
+//! in [`classical`](crate::classical).
 //!
-//! Every other construct (loops, subroutines, classical variables, `box`, `let`, `input`,
-//! calibrations, pragmas, ...) is refused with its name, and every error has the file, line
-//! and column. Gates that are neither defined nor in the library are kept by name: consumers
-//! that judge gates by name (the IBM stand-in) decide, and lowering to the IR refuses them.
+//! Refused, by name: calibrations (`defcal`, `cal`, `defcalgrammar`), pragmas and annotations,
+//! and gates with a duration. Every error has the file, line and column. Gates that are
+//! neither defined nor in the library are kept by name: consumers that judge gates by name
+//! (the IBM stand-in) decide, and lowering to the IR refuses them.
+//!
+//! [`read_source`], [`read_file`] and [`read_with`] give a static [`Program`]: a program whose
+//! run depends on its measurement outcomes is refused there, at the first place it reads one.
 //!
 //! ```
 //! use qchess_qasm::parse::v3::read_source;
@@ -26,23 +32,31 @@
 //! assert_eq!(program.body.len(), 4);
 //! assert_eq!(program.to_circuit(100).unwrap().ops.len(), 4);
 //!
-//! let error = read_source("OPENQASM 3;\nqubit q;\nfor int i in [0:2] { }\n", "bad.qasm3").unwrap_err();
-//! assert_eq!(error.to_string(), "bad.qasm3:3:1: `for` loops are not supported");
+//! // A loop with constant bounds unrolls into the static program.
+//! let ghz = read_source(
+//!     "include \"stdgates.inc\";\nqubit[4] q;\nh q[0];\nfor int i in [0:2] { cx q[i], q[i + 1]; }\n",
+//!     "ghz.qasm3",
+//! )
+//! .unwrap();
+//! assert_eq!(ghz.body.len(), 4);
+//!
+//! let error = read_source("OPENQASM 3;\nqubit q;\ndefcal x $0 { }\n", "bad.qasm3").unwrap_err();
+//! assert_eq!(error.to_string(), "bad.qasm3:3:1: calibrations (`defcal`) are pulse programs, which are not supported");
 //! ```
 
-mod definitions;
-mod elaborate;
+mod control;
+mod declarations;
 mod expression;
 mod lexer;
 mod parser;
-mod resolve;
+pub(crate) mod syntax;
 
 use std::path::Path;
 
-use self::elaborate::{Elaborator, Failure, File};
-use self::parser::{Parser, Stmt};
-use super::source::locate_offset;
+use self::parser::Parser;
+use self::syntax::Stmt;
 use super::{Limits, QasmError, read_limited};
+use crate::machine::{Bindings, Compiler, Fail, load};
 use crate::program::Program;
 
 /// Reads OpenQASM 3 text named `name` in errors; only `stdgates.inc` may be included.
@@ -61,41 +75,65 @@ pub fn read_file(path: &Path) -> Result<Program, QasmError> {
 }
 
 /// Reads OpenQASM 3 `text` named `name`, resolving includes under `include_dir` (none when
-/// `None`), within `limits`.
+/// `None`), within `limits`, as a static program: a program whose run depends on measurement
+/// outcomes (see [`machine`](crate::machine)) is refused at the first place it does.
 pub fn read_with(text: &str, name: &str, include_dir: Option<&Path>, limits: &Limits) -> Result<Program, QasmError> {
+    let loaded = load(text, name, include_dir, limits, &Bindings::default())?;
+    loaded.program.map_err(|dynamic| {
+        let message = if dynamic.bound {
+            dynamic.reason
+        } else {
+            format!("{}: the program is dynamic, which only `qchess sim` runs", dynamic.reason)
+        };
+        QasmError::placed(dynamic.origin, message)
+    })
+}
+
+/// The statements of `text`; errors carry their byte offset.
+fn parse(text: &str) -> Result<Vec<Stmt>, Fail> {
+    let tokens = lexer::lex(text)?;
+    Parser::new(&tokens, text.len()).program()
+}
+
+/// One expression: the whole of `text`.
+pub(crate) fn parse_expression(text: &str) -> Result<syntax::Expr, Fail> {
+    let tokens = lexer::lex(text)?;
+    let mut parser = Parser::new(&tokens, text.len());
+    let expr = parser.expression()?;
+    if parser.peek().is_some() {
+        return parser.error(format!("unexpected {} after the value", parser.found()));
+    }
+    Ok(expr)
+}
+
+/// Reads and checks OpenQASM 3 `text` into compiled code (see [`machine`](crate::machine)).
+pub(crate) fn check(
+    text: &str,
+    name: &str,
+    include_dir: Option<&Path>,
+    limits: &Limits,
+    bindings: &Bindings,
+) -> Result<crate::machine::Code, QasmError> {
     if text.len() as u64 > limits.max_source_bytes {
         return Err(QasmError::Unreadable {
             file: name.to_string(),
             reason: format!("larger than the limit of {} bytes", limits.max_source_bytes),
         });
     }
-    // The text of every file read, to place errors in it.
-    let texts = std::cell::RefCell::new(vec![(name.to_string(), text.to_string())]);
-    let locate = |(file, offset, message): Failure| {
-        let texts = texts.borrow();
-        let text = texts.iter().find(|(n, _)| *n == file).map_or("", |(_, t)| t.as_str());
-        let location = locate_offset(&file, text, offset);
-        QasmError::Invalid { file: location.file, line: location.line, column: location.column, message }
-    };
-    let parse = |text: &str, display: &str| -> Result<Vec<Stmt>, Failure> {
-        let fail = |(offset, message): (usize, String)| (display.to_string(), offset, message);
-        let tokens = lexer::lex(text).map_err(fail)?;
-        Parser::new(&tokens, text.len()).program().map_err(fail)
-    };
     let mut includer = |path: &str| -> Result<(String, String), String> {
         let Some(directory) = include_dir else {
             return Err("only \"stdgates.inc\" can be included here".into());
         };
         let resolved = directory.join(path);
         let text = read_limited(&resolved, limits)?;
-        let display = resolved.display().to_string();
-        texts.borrow_mut().push((display.clone(), text.clone()));
-        Ok((display, text))
+        Ok((resolved.display().to_string(), text))
     };
-    let statements = parse(text, name).map_err(&locate)?;
-    let mut elaborator = Elaborator::new(limits);
-    elaborator.file(&File { display: name, text }, &statements, &mut includer, 0, &parse).map_err(&locate)?;
-    Ok(elaborator.finish())
+    let statements = parse(text)
+        .map_err(|(offset, message)| QasmError::at(super::source::locate_offset(name, text, offset), message))?;
+    let mut compiler = Compiler::new(limits, bindings);
+    compiler.bind(&parse)?;
+    compiler.file(name, text, &statements, &mut includer, 0, &parse)?;
+    compiler.finish()
 }
 
 #[cfg(test)]

@@ -1,105 +1,23 @@
-//! OpenQASM 3 statements from tokens: the subset the reader supports, and a clear refusal
-//! naming every other construct.
+//! OpenQASM 3 statements from tokens: the parser's state, its helpers, and the dispatch on a
+//! statement's first token. Declarations are read in `declarations`, control flow and quantum
+//! statements in `control`, expressions in `expression`. Pulse-level constructs are refused by
+//! name.
 
 use super::lexer::{Lexeme, Token};
-use crate::program::expr::Expr;
+use super::syntax::{Stmt, StmtKind};
 
-/// The deepest nesting of expressions, `if`s and blocks accepted (bounds recursion).
+/// The deepest nesting of expressions, blocks and statements accepted (bounds recursion).
 const MAX_DEPTH: usize = 64;
-
-/// A statement and where it starts.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Stmt {
-    pub(super) kind: StmtKind,
-    pub(super) offset: usize,
-}
-
-/// The type of a `const` declaration.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum ConstType {
-    Int,
-    Float,
-    Bool,
-}
-
-/// A modifier before `@`.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct ModifierAst {
-    pub(super) name: &'static str,
-    pub(super) arg: Option<Expr>,
-    pub(super) offset: usize,
-}
-
-/// Which elements of a register an index picks.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Index {
-    Single(Expr),
-    Range { start: Option<Expr>, step: Option<Expr>, end: Option<Expr> },
-    Set(Vec<Expr>),
-}
-
-/// A qubit or bit operand.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum OperandKind {
-    Name(String),
-    Indexed(String, Index),
-    Physical(u32),
-}
-
-/// An operand and where it starts.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Operand {
-    pub(super) kind: OperandKind,
-    pub(super) offset: usize,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum StmtKind {
-    Version(String),
-    Include(String),
-    QubitDecl { name: String, size: Option<Expr> },
-    BitDecl { name: String, size: Option<Expr> },
-    Const { ty: ConstType, name: String, value: Expr },
-    GateDef { name: String, params: Vec<String>, qubits: Vec<(String, usize)>, body: Vec<Stmt> },
-    Call { modifiers: Vec<ModifierAst>, name: String, params: Vec<Expr>, operands: Vec<Operand> },
-    Measure { source: Operand, target: Option<Operand> },
-    Reset(Operand),
-    Barrier(Vec<Operand>),
-    Delay { seconds: f64, dt: bool, operands: Vec<Operand> },
-    If { condition: Expr, then: Vec<Stmt>, otherwise: Option<Vec<Stmt>> },
-}
 
 /// A parse error: offset and message.
 pub(super) type ParseError = (usize, String);
 
-/// What each unsupported keyword at the start of a statement is called in messages.
-const UNSUPPORTED: &[(&str, &str)] = &[
-    ("for", "`for` loops"),
-    ("while", "`while` loops"),
-    ("switch", "`switch` statements"),
-    ("def", "subroutines (`def`)"),
-    ("defcal", "calibrations (`defcal`)"),
-    ("defcalgrammar", "calibration grammars (`defcalgrammar`)"),
-    ("cal", "calibration blocks (`cal`)"),
-    ("extern", "`extern` functions"),
-    ("box", "`box` blocks"),
-    ("let", "aliases (`let`)"),
-    ("input", "`input` declarations (bind every parameter before export)"),
-    ("output", "`output` declarations"),
-    ("return", "`return`"),
-    ("break", "`break`"),
-    ("continue", "`continue`"),
-    ("end", "`end`"),
-    ("opaque", "`opaque` gates (OpenQASM 2 only)"),
-    ("stretch", "`stretch` declarations"),
-    ("duration", "`duration` variables"),
-    ("array", "arrays"),
-    ("complex", "`complex` variables"),
-    ("int", "classical variables (only `const` declarations are)"),
-    ("uint", "classical variables (only `const` declarations are)"),
-    ("float", "classical variables (only `const` declarations are)"),
-    ("angle", "classical variables (only `const` declarations are)"),
-    ("bool", "classical variables (only `const` declarations are)"),
+/// Constructs this reader refuses, with what each is called in messages.
+const REFUSED: &[(&str, &str)] = &[
+    ("defcal", "calibrations (`defcal`) are pulse programs, which are not supported"),
+    ("defcalgrammar", "calibration grammars (`defcalgrammar`) are pulse programs, which are not supported"),
+    ("cal", "calibration blocks (`cal`) are pulse programs, which are not supported"),
+    ("opaque", "`opaque` gates (OpenQASM 2 only) are not supported"),
 ];
 
 pub(super) struct Parser<'t> {
@@ -118,7 +36,7 @@ impl<'t> Parser<'t> {
     pub(super) fn program(&mut self) -> Result<Vec<Stmt>, ParseError> {
         let mut statements = Vec::new();
         while self.peek().is_some() {
-            statements.push(self.statement(false)?);
+            statements.push(self.statement()?);
         }
         Ok(statements)
     }
@@ -152,6 +70,7 @@ impl<'t> Parser<'t> {
             Some(Token::Ident(name)) => format!("`{}`", qchess_core::text::excerpt(name)),
             Some(Token::Int(i)) => format!("`{i}`"),
             Some(Token::Float(x)) => format!("`{x}`"),
+            Some(Token::Imag(x)) => format!("`{x}im`"),
             Some(Token::Timing(x, unit)) => format!("`{x}{unit}`"),
             Some(Token::Str(_)) => "a string".into(),
             Some(Token::Physical(n)) => format!("`${n}`"),
@@ -164,8 +83,20 @@ impl<'t> Parser<'t> {
         matches!(self.peek(), Some(Token::Sym(s)) if *s == symbol)
     }
 
+    pub(super) fn is_word(&self, word: &str) -> bool {
+        matches!(self.peek(), Some(Token::Ident(w)) if w == word)
+    }
+
     pub(super) fn eat(&mut self, symbol: &str) -> bool {
         let found = self.is(symbol);
+        if found {
+            self.at += 1;
+        }
+        found
+    }
+
+    pub(super) fn eat_word(&mut self, word: &str) -> bool {
+        let found = self.is_word(word);
         if found {
             self.at += 1;
         }
@@ -186,19 +117,51 @@ impl<'t> Parser<'t> {
         }
     }
 
+    /// Enters one more level of nesting, refusing past [`MAX_DEPTH`].
     pub(super) fn enter(&mut self) -> Result<(), ParseError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH { self.error(format!("nested more than {MAX_DEPTH} deep")) } else { Ok(()) }
     }
 
-    /// One statement; `in_gate` restricts it to what a gate body may hold.
-    fn statement(&mut self, in_gate: bool) -> Result<Stmt, ParseError> {
+    pub(super) fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    /// `{ statements }`.
+    pub(super) fn block(&mut self, what: &str) -> Result<Vec<Stmt>, ParseError> {
+        self.expect("{")?;
+        self.enter()?;
+        let mut statements = Vec::new();
+        while !self.eat("}") {
+            if self.peek().is_none() {
+                return self.error(format!("{what} is never closed"));
+            }
+            statements.push(self.statement()?);
+        }
+        self.leave();
+        Ok(statements)
+    }
+
+    /// A block `{ ... }` or a single statement (the body of `if`, `for`, `while`).
+    pub(super) fn body(&mut self) -> Result<Vec<Stmt>, ParseError> {
+        if self.is("{") {
+            return self.block("a block");
+        }
+        self.enter()?;
+        let statement = self.statement();
+        self.leave();
+        Ok(vec![statement?])
+    }
+
+    /// One statement.
+    pub(super) fn statement(&mut self) -> Result<Stmt, ParseError> {
         let offset = self.offset();
         let kind = match self.peek() {
             Some(Token::Directive(kind)) => return self.error(format!("{kind}s are not supported")),
+            Some(Token::Sym("{")) => StmtKind::Block(self.block("a block")?),
             Some(Token::Ident(word)) => match word.as_str() {
-                "OPENQASM" if !in_gate => self.version()?,
-                "include" if !in_gate => {
+                "OPENQASM" => self.version()?,
+                "include" => {
                     self.at += 1;
                     let Some(Token::Str(path)) = self.next() else {
                         self.at -= 1;
@@ -207,48 +170,21 @@ impl<'t> Parser<'t> {
                     self.expect(";")?;
                     StmtKind::Include(path.clone())
                 }
-                "qubit" | "bit" if !in_gate => self.declaration(word == "qubit", true)?,
-                "qreg" | "creg" if !in_gate => self.declaration(word == "qreg", false)?,
-                "const" if !in_gate => self.constant()?,
-                "gate" if !in_gate => self.gate_definition()?,
-                "measure" if !in_gate => {
-                    self.at += 1;
-                    let source = self.operand()?;
-                    let target = if self.eat("->") { Some(self.operand()?) } else { None };
-                    self.expect(";")?;
-                    StmtKind::Measure { source, target }
-                }
-                "reset" if !in_gate => {
-                    self.at += 1;
-                    let operand = self.operand()?;
-                    self.expect(";")?;
-                    StmtKind::Reset(operand)
-                }
-                "barrier" => {
-                    self.at += 1;
-                    let operands = self.operands()?;
-                    self.expect(";")?;
-                    StmtKind::Barrier(operands)
-                }
-                "delay" if !in_gate => self.delay()?,
-                "if" if !in_gate => self.conditional()?,
                 "else" => return self.error("`else` without an `if`"),
+                "case" | "default" => return self.error(format!("`{word}` outside a `switch`")),
                 other => {
-                    if let Some((_, what)) = UNSUPPORTED.iter().find(|(k, _)| *k == other) {
-                        return self.error(format!("{what} are not supported"));
+                    if let Some((_, message)) = REFUSED.iter().find(|(k, _)| *k == other) {
+                        return self.error(*message);
                     }
-                    if in_gate && matches!(other, "measure" | "reset" | "delay" | "if" | "qubit" | "bit" | "gate") {
-                        return self.error(format!("`{other}` cannot appear in a gate definition"));
-                    }
-                    // A name followed by `=` or `[` is an assignment target: gate names are never indexed.
-                    if !in_gate && matches!(self.peek_at(1), Some(Token::Sym("=" | "[" | "+=" | "-="))) {
-                        self.assignment()?
-                    } else {
-                        self.call()?
+                    match self.declaration()? {
+                        Some(kind) => kind,
+                        None => match self.control()? {
+                            Some(kind) => kind,
+                            None => self.assignment_or_call()?,
+                        },
                     }
                 }
             },
-            Some(Token::Sym("{")) => return self.error("a bare block `{ ... }` is not supported"),
             _ => return self.error(format!("expected a statement, found {}", self.found())),
         };
         Ok(Stmt { kind, offset })
@@ -269,198 +205,5 @@ impl<'t> Parser<'t> {
         };
         self.expect(";")?;
         Ok(StmtKind::Version(version))
-    }
-
-    /// `qubit[n] q;` / `bit c;` (new style) or `qreg q[n];` / `creg c;` (old style).
-    fn declaration(&mut self, quantum: bool, new_style: bool) -> Result<StmtKind, ParseError> {
-        self.at += 1;
-        let mut size = None;
-        if new_style && self.eat("[") {
-            size = Some(self.expression()?);
-            self.expect("]")?;
-        }
-        let name = self.ident("a register name")?;
-        if !new_style && self.eat("[") {
-            size = Some(self.expression()?);
-            self.expect("]")?;
-        }
-        if self.is("=") {
-            return self.error("initialised registers are not supported");
-        }
-        self.expect(";")?;
-        Ok(if quantum { StmtKind::QubitDecl { name, size } } else { StmtKind::BitDecl { name, size } })
-    }
-
-    fn constant(&mut self) -> Result<StmtKind, ParseError> {
-        self.at += 1;
-        let ty = match self.ident("a type")?.as_str() {
-            "int" | "uint" => ConstType::Int,
-            "float" | "angle" => ConstType::Float,
-            "bool" => ConstType::Bool,
-            other => {
-                self.at -= 1;
-                return self
-                    .error(format!("constants of type `{}` are not supported", qchess_core::text::excerpt(other)));
-            }
-        };
-        if self.eat("[") {
-            self.expression()?;
-            self.expect("]")?;
-        }
-        let name = self.ident("a constant name")?;
-        self.expect("=")?;
-        let value = self.expression()?;
-        self.expect(";")?;
-        Ok(StmtKind::Const { ty, name, value })
-    }
-
-    fn gate_definition(&mut self) -> Result<StmtKind, ParseError> {
-        self.at += 1;
-        let name = self.ident("a gate name")?;
-        let mut params = Vec::new();
-        if self.eat("(") && !self.eat(")") {
-            loop {
-                params.push(self.ident("a parameter name")?);
-                if self.eat(")") {
-                    break;
-                }
-                self.expect(",")?;
-            }
-        }
-        let mut qubits = Vec::new();
-        while !self.is("{") {
-            let offset = self.offset();
-            qubits.push((self.ident("a qubit argument")?, offset));
-            if !self.eat(",") {
-                break;
-            }
-        }
-        self.expect("{")?;
-        self.enter()?;
-        let mut body = Vec::new();
-        while !self.eat("}") {
-            if self.peek().is_none() {
-                return self.error("a gate definition is never closed");
-            }
-            body.push(self.statement(true)?);
-        }
-        self.depth -= 1;
-        Ok(StmtKind::GateDef { name, params, qubits, body })
-    }
-
-    /// `c = measure q;` or `c[i] = measure q[j];`.
-    fn assignment(&mut self) -> Result<StmtKind, ParseError> {
-        let target = self.operand()?;
-        if !self.eat("=") {
-            return self.error(format!("only `= measure` assignments are supported, found {}", self.found()));
-        }
-        if !matches!(self.peek(), Some(Token::Ident(w)) if w == "measure") {
-            return self.error("only `= measure` assignments are supported (classical computation is not)");
-        }
-        self.at += 1;
-        let source = self.operand()?;
-        self.expect(";")?;
-        Ok(StmtKind::Measure { source, target: Some(target) })
-    }
-
-    fn delay(&mut self) -> Result<StmtKind, ParseError> {
-        self.at += 1;
-        self.expect("[")?;
-        let (seconds, dt) = match self.next() {
-            Some(Token::Timing(value, unit)) => match *unit {
-                "dt" => (*value, true),
-                "ns" => (value / 1e9, false),
-                "us" => (value / 1e6, false),
-                "ms" => (value / 1e3, false),
-                _ => (*value, false),
-            },
-            _ => {
-                self.at -= 1;
-                return self.error(format!("expected a duration such as `100ns`, found {}", self.found()));
-            }
-        };
-        self.expect("]")?;
-        let operands = self.operands()?;
-        self.expect(";")?;
-        Ok(StmtKind::Delay { seconds, dt, operands })
-    }
-
-    fn conditional(&mut self) -> Result<StmtKind, ParseError> {
-        self.at += 1;
-        self.expect("(")?;
-        let condition = self.expression()?;
-        self.expect(")")?;
-        self.enter()?;
-        let then = self.branch()?;
-        let otherwise = if matches!(self.peek(), Some(Token::Ident(w)) if w == "else") {
-            self.at += 1;
-            Some(self.branch()?)
-        } else {
-            None
-        };
-        self.depth -= 1;
-        Ok(StmtKind::If { condition, then, otherwise })
-    }
-
-    /// A block `{ ... }` or a single statement.
-    fn branch(&mut self) -> Result<Vec<Stmt>, ParseError> {
-        if !self.eat("{") {
-            return Ok(vec![self.statement(false)?]);
-        }
-        let mut statements = Vec::new();
-        while !self.eat("}") {
-            if self.peek().is_none() {
-                return self.error("a block is never closed");
-            }
-            statements.push(self.statement(false)?);
-        }
-        Ok(statements)
-    }
-
-    /// `[modifiers @]* name[(params)] operands;`
-    fn call(&mut self) -> Result<StmtKind, ParseError> {
-        let mut modifiers = Vec::new();
-        loop {
-            let offset = self.offset();
-            let name = match self.peek() {
-                Some(Token::Ident(w)) if matches!(w.as_str(), "inv" | "pow" | "ctrl" | "negctrl") => match w.as_str() {
-                    "inv" => "inv",
-                    "pow" => "pow",
-                    "ctrl" => "ctrl",
-                    _ => "negctrl",
-                },
-                _ => break,
-            };
-            // `pow` and friends are modifiers only before `@` (or `(`...`)` `@`).
-            let is_modifier = matches!(self.peek_at(1), Some(Token::Sym("@")))
-                || (matches!(self.peek_at(1), Some(Token::Sym("("))) && name != "inv");
-            if !is_modifier {
-                break;
-            }
-            self.at += 1;
-            let arg = if self.eat("(") {
-                let e = self.expression()?;
-                self.expect(")")?;
-                Some(e)
-            } else {
-                None
-            };
-            self.expect("@")?;
-            modifiers.push(ModifierAst { name, arg, offset });
-        }
-        let name = self.ident("a gate name")?;
-        let mut params = Vec::new();
-        if self.eat("(") && !self.eat(")") {
-            loop {
-                params.push(self.expression()?);
-                if self.eat(")") {
-                    break;
-                }
-                self.expect(",")?;
-            }
-        }
-        let operands = self.operands()?;
-        self.expect(";")?;
-        Ok(StmtKind::Call { modifiers, name, params, operands })
     }
 }

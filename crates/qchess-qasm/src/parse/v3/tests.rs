@@ -134,7 +134,7 @@ fn modifiers_compose_from_the_inside_out() {
 fn definitions_constants_and_expressions() {
     let read = circuit(
         "const int n = 2;\nconst float theta = pi / n;\nqubit[n] q;\n\
-         gate rot(a, b) x, y { rz(a * 2) x; cx x, y; ry(-b + theta) y; }\nrot(0.1, 2 ** -1) q[0], q[1];\n",
+         gate rot(a, b) x, y { rz(a * 2) x; cx x, y; ry(-b + theta) y; }\nrot(0.1, 2.0 ** -1) q[0], q[1];\n",
     );
     let mut expected = general(2);
     expected.push_gate(Gate::one(GateKind::Rz(0.2), Qubit(0)));
@@ -223,18 +223,25 @@ fn conditions_on_bits_and_registers() {
 #[test]
 fn errors_name_file_line_column_and_construct() {
     let cases: &[(&str, &str)] = &[
-        ("OPENQASM 3;\nqubit q;\nwhile (true) { x q; }\n", "t.qasm3:3:1: `while` loops are not supported"),
-        ("OPENQASM 3;\nqubit q;\ndef f(qubit a) { }\n", "t.qasm3:3:1: subroutines (`def`) are not supported"),
         (
-            "OPENQASM 3;\ninput float theta;\n",
-            "t.qasm3:2:1: `input` declarations (bind every parameter before export) are not supported",
+            "OPENQASM 3;\nqubit q;\ndefcal x $0 { }\n",
+            "t.qasm3:3:1: calibrations (`defcal`) are pulse programs, which are not supported",
         ),
-        ("OPENQASM 3;\nqubit q;\nlet a = q;\n", "t.qasm3:3:1: aliases (`let`) are not supported"),
         (
-            "OPENQASM 3;\nint i = 3;\n",
-            "t.qasm3:2:1: classical variables (only `const` declarations are) are not supported",
+            "OPENQASM 3;\nextern f(int) -> int;\n",
+            "t.qasm3:2:1: `extern` function `f` has no binding: give a file with a `def f(...)` (`--extern FILE`)",
         ),
-        ("OPENQASM 3;\nqubit q;\nbox { x q; }\n", "t.qasm3:3:1: `box` blocks are not supported"),
+        (
+            "OPENQASM 3;\ninput float theta;\ninput int n;\n",
+            "t.qasm3: the program's `input` variables need values (`--input name=value`): `theta`, `n`",
+        ),
+        ("OPENQASM 3;\nlet a = 3;\n", "t.qasm3:2:1: `let` names qubits, or a bit variable or constant bits of one"),
+        ("OPENQASM 3;\nint[65] i = 3;\n", "t.qasm3:2:5: `int[65]` is wider than the 64 bits supported"),
+        (
+            "OPENQASM 3;\nqubit q;\nbox [-2ns] { }\n",
+            "t.qasm3:3:6: a duration cannot be negative, and this one is -2e-9 s",
+        ),
+        ("OPENQASM 3;\nbreak;\n", "t.qasm3:2:1: `break` outside a loop"),
         ("OPENQASM 3;\n#pragma foo\n", "t.qasm3:2:1: pragmas are not supported"),
         ("OPENQASM 4.0;\n", "t.qasm3:1:1: OpenQASM 4.0 is not supported; this reads OpenQASM 2.0 and 3"),
         ("OPENQASM 3;\nqubit q;\nh q;\n", "t.qasm3:3:1: undefined gate `h` (is `include \"stdgates.inc\";` missing?)"),
@@ -247,26 +254,23 @@ fn errors_name_file_line_column_and_construct() {
         (&format!("{HEADER}qubit[2] q;\ncx q[0], q[0];\n"), "t.qasm3:4:1: `cx` is applied to qubit q[0] twice"),
         (&format!("{HEADER}qubit q;\nrx q;\n"), "t.qasm3:4:1: `rx` takes 1 parameters and 1 qubits, not 0 and 1"),
         (&format!("{HEADER}qubit q;\nx q\n"), "t.qasm3:5:1: expected `;`, found the end of the file"),
-        (
-            &format!("{HEADER}qubit q;\nrz(1/0) q;\n"),
-            "t.qasm3:4:4: the expression evaluates to inf, not a finite number",
-        ),
+        (&format!("{HEADER}qubit q;\nrz(1/0) q;\n"), "t.qasm3:4:4: division by zero"),
         (
             &format!("{HEADER}qubit q;\npow(0.5) @ x q;\n"),
             "t.qasm3:4:1: `pow(0.5)` is not supported: only integer powers are",
         ),
         (
-            &format!("{HEADER}qubit q;\nbit[2] c;\nif (c) x q;\n"),
-            "t.qasm3:5:5: a condition must compare bits with a constant (`c == 3`, `c[0]`, `!c[0]`, `c[1] != 0`)",
+            &format!("{HEADER}qubit q;\nbit[2] c;\nif (q) x q;\n"),
+            "t.qasm3:5:5: a condition must be true or false, not a `qubit`",
         ),
         (
-            &format!("{HEADER}qubit q;\nbit[2] c;\nif (c == 1) {{ if (c == 2) x q; }}\n"),
-            "t.qasm3:5:15: an `if` inside an `if` is not supported",
+            &format!("{HEADER}qubit q;\nbit[2] c;\nc[0] = measure q;\nif (c == 1) {{ if (c == 2) x q; }}\n"),
+            "t.qasm3:6:1: this reads a measurement result while the program runs: the program is dynamic, which only `qchess sim` runs",
         ),
         (&format!("{HEADER}qubit q;\ngate h a {{ x a; }}\n"), "t.qasm3:4:1: `h` is already defined by stdgates.inc"),
         (
             &format!("{HEADER}qubit q;\nbit c;\nc = q;\n"),
-            "t.qasm3:5:5: only `= measure` assignments are supported (classical computation is not)",
+            "t.qasm3:5:5: a value of type `qubit` cannot be used as `bit`",
         ),
         (
             &format!("{HEADER}qubit q;\nx $0;\n"),
@@ -278,8 +282,10 @@ fn errors_name_file_line_column_and_construct() {
         ),
         (&format!("{HEADER}qubit q;\nx q; /* open\n"), "t.qasm3:4:6: a `/*` comment is never closed"),
         (
-            &format!("{HEADER}qubit[2] q;\nbit c;\nif (c) {{ c = measure q[0]; }} else {{ x q[1]; }}\n"),
-            "t.qasm3:5:10: a measurement or reset under a condition cannot be simulated here",
+            &format!(
+                "{HEADER}qubit[2] q;\nbit c;\nc = measure q[1];\nif (c) {{ c = measure q[0]; }} else {{ x q[1]; }}\n"
+            ),
+            "t.qasm3:6:10: a measurement or reset under a condition cannot be simulated here",
         ),
     ];
     for (text, expected) in cases {
@@ -289,7 +295,7 @@ fn errors_name_file_line_column_and_construct() {
 
 #[test]
 fn limits_are_enforced() {
-    let limits = Limits { max_qubits: 4, max_clbits: 2, max_operations: 3, max_source_bytes: 1 << 10 };
+    let limits = Limits { max_qubits: 4, max_clbits: 2, max_operations: 3, max_source_bytes: 1 << 10, max_steps: 1000 };
     let read = |text: &str| read_with(text, "t", None, &limits).expect_err("over a limit").to_string();
     assert!(read("qubit[5] q;").contains("past the limit of 4"), "{}", read("qubit[5] q;"));
     assert!(read("bit[3] c;").contains("past the limit of 2"));
@@ -327,6 +333,28 @@ fn gate_calls_keep_names_for_consumers_that_judge_by_name() {
     assert_eq!(call.modifiers, [Modifier::Ctrl { count: 1, on: true }]);
 }
 
+/// Small bounds, so that a random program runs (or is refused) quickly.
+const FUZZ_LIMITS: Limits =
+    Limits { max_qubits: 64, max_clbits: 256, max_operations: 10_000, max_source_bytes: 1 << 16, max_steps: 20_000 };
+
+/// Reads `text` as a static program; a dynamic one also runs step by step for a while, each
+/// measurement answered in turn 0 and 1, and must not panic either.
+fn fuzz_read(text: &str) -> Result<Program, QasmError> {
+    use qchess_circuit::dynamic::{Dynamic, Next};
+    let loaded = crate::machine::load(text, "fuzz.qasm3", None, &FUZZ_LIMITS, &crate::machine::Bindings::default())?;
+    let mut machine = loaded.machine;
+    let mut outcome = None;
+    for step in 0..2_000 {
+        match machine.next(outcome.take()) {
+            Ok(Next::Done) | Err(_) => break,
+            Ok(Next::Measure(_)) => outcome = Some(step % 2 == 0),
+            Ok(Next::Gate(_) | Next::Reset(_)) => {}
+        }
+    }
+    let _ = machine.result(0);
+    loaded.program.map_err(|d| QasmError::Unreadable { file: "fuzz.qasm3".into(), reason: d.reason })
+}
+
 fn check_error_shape(text: &str, result: Result<Program, QasmError>) -> Result<(), TestCaseError> {
     match result {
         Ok(program) => {
@@ -352,6 +380,33 @@ gate g(a) x, y { ctrl @ rz(a / 2) x, y; gphase(-a); }\nh q;\ng(pi/4) q[0], q[1];
 negctrl(2) @ x q[0], q[1], q[2];\nbarrier q;\nc[0] = measure q[0];\nif (c[0]) { x q[1]; } else { z q[1]; }\n\
 if (c == 5) reset q[2];\ndelay[20ns] q[1];\nmeasure q[1:2] -> c[1:2];\n";
 
+/// A valid program exercising the classical and control layer, to mutate.
+const DYNAMIC_SEED: &str = "OPENQASM 3.0;\ninclude \"stdgates.inc\";\ninput uint[4] k;\nconst int n = 3;\n\
+qubit[n] q;\nbit[n] c;\noutput uint[8] total;\narray[int[8], 2, 2] grid = {{1, -2}, {3, 4}};\n\
+def f(int[8] a, qubit r) -> bit { if (a > 0) { x r; } return measure r; }\nlet pair = q[0:1] ++ q[{2}];\n\
+for uint i in [0:n - 1] { h q[i]; c[i] = measure q[i]; total += uint[8](c[i]) << i; }\n\
+while (total > 3) { total -= 2; if (total == 4) { break; } }\nswitch (int(c)) { case 0, 1 { x pair[2]; } default { } }\n\
+angle[8] a = pi / 4;\nfloat[32] t = sin(a) ** 2 + 1.5e-3;\ncomplex z = 1.0 + 2.0im;\nduration d = 2 * 40dt;\n\
+stretch s;\nbox [1us] { delay[d + s] q[0]; rz(t * real(z)) q[1]; }\nbit b = f(grid[1, 0], q[2]);\n\
+if (b && popcount(c) != 2) { ctrl @ pow(k) @ rx(a) q[0], q[1]; } else { end; }\n";
+
+/// `seed` with each `(at, remove, insert)` edit applied (on character boundaries).
+fn mutate(seed: &str, edits: &[(usize, usize, String)]) -> String {
+    let mut text = seed.to_string();
+    for (at, remove, insert) in edits {
+        let mut at = (*at).min(text.len());
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        let mut end = (at + remove).min(text.len());
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.replace_range(at..end, insert);
+    }
+    text
+}
+
 #[test]
 fn the_seed_program_reads_and_lowers() {
     let program = read_source(SEED, "seed.qasm3").expect("valid");
@@ -368,7 +423,7 @@ proptest! {
 
     #[test]
     fn random_text_never_panics(text in "\\PC{0,200}") {
-        check_error_shape(&text, read_source(&text, "fuzz.qasm3"))?;
+        check_error_shape(&text, fuzz_read(&text))?;
     }
 
     #[test]
@@ -379,23 +434,40 @@ proptest! {
         Just("gate"), Just("if"), Just("else"), Just("measure"), Just("->"), Just("="), Just("=="), Just("c"),
         Just("reset"), Just("barrier"), Just("delay[10ns]"), Just("gphase"), Just("U"), Just("const"), Just("int"),
         Just("include \"stdgates.inc\";"), Just("0:1"), Just("{0,1}"), Just("!"), Just("\n"),
+        Just("for"), Just("in"), Just("[0:3]"), Just("while"), Just("break;"), Just("continue;"), Just("switch"),
+        Just("case"), Just("default"), Just("def"), Just("return"), Just("->"), Just("extern"), Just("let"),
+        Just("++"), Just("array[int[8], 2]"), Just("uint[4]"), Just("angle[8]"), Just("float[32]"), Just("bool"),
+        Just("bit[2]"), Just("complex"), Just("duration"), Just("stretch"), Just("box"), Just("input"),
+        Just("output"), Just("end;"), Just("sizeof"), Just("durationof"), Just("\"01\""), Just("2im"),
+        Just("+="), Just("<<="), Just("int[4](c)"), Just("true"), Just("&&"), Just("%"), Just("#dim = 1"),
+        Just("mutable"), Just("readonly"), Just("x"), Just("i"),
     ], 0..60)) {
         let text = tokens.join(" ");
-        check_error_shape(&text, read_source(&text, "fuzz.qasm3"))?;
+        check_error_shape(&text, fuzz_read(&text))?;
     }
 
     #[test]
     fn mutated_programs_never_panic(
         edits in proptest::collection::vec((0usize..600, 0usize..6, "\\PC{0,3}"), 1..4)
     ) {
-        let mut text = SEED.to_string();
-        for (at, remove, insert) in edits {
-            let mut at = at.min(text.len());
-            while !text.is_char_boundary(at) { at -= 1; }
-            let mut end = (at + remove).min(text.len());
-            while !text.is_char_boundary(end) { end -= 1; }
-            text.replace_range(at..end, &insert);
-        }
+        let text = mutate(SEED, &edits);
         check_error_shape(&text, read_source(&text, "fuzz.qasm3"))?;
     }
+
+    #[test]
+    fn mutated_dynamic_programs_never_panic_or_hang(
+        edits in proptest::collection::vec((0usize..1200, 0usize..6, "\\PC{0,3}"), 1..4)
+    ) {
+        let text = mutate(DYNAMIC_SEED, &edits);
+        check_error_shape(&text, fuzz_read(&text))?;
+    }
+}
+
+#[test]
+fn the_dynamic_seed_program_runs() {
+    let mut bindings = crate::machine::Bindings::default();
+    bindings.inputs.push(("k".into(), "2".into()));
+    let loaded = crate::machine::load(DYNAMIC_SEED, "seed.qasm3", None, &Limits::default(), &bindings)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(loaded.program.is_err(), "it reads measurements");
 }

@@ -1,8 +1,15 @@
-//! Z rotations moved late and merged, on CZ devices: an `rz` commutes with `cz` on either of its
-//! qubits and turns into `rz(-theta)` across an `x` (up to a global phase), so each qubit's `rz`
-//! gates travel forward to the next `sx`, measurement, reset or the end of the circuit and are
-//! emitted there as one. The circuit is the same unitary; it has fewer gates and a smaller depth
-//! (IBM implements `rz` as a frame change, so its error and duration are nil either way).
+//! Z rotations moved late and merged, on devices whose Z rotations are frame changes: an `rz`
+//! commutes with `cz` on either of its qubits, moves to the other qubit across an `iswap` (which
+//! is a SWAP up to diagonal phases), and turns into `rz(-theta)` across an `x` or `rx(pi)` (up to
+//! a global phase), so each qubit's `rz` gates travel forward to the next other rotation,
+//! measurement, reset or the end of the circuit and are emitted there as one. The circuit is the
+//! same unitary; it has fewer gates and a smaller depth (IBM and Rigetti implement `rz` as a frame
+//! change, so its error and duration are nil either way).
+//!
+//! IQM's gate set has no `rz` at all: [`fold_into_prx`] carries each qubit's Z rotation forward
+//! into the phase of its next `prx` (`prx(theta, phi) rz(alpha) = rz(alpha) prx(theta, phi -
+//! alpha)`), and what is left before a measurement, a reset or the end is written as two `prx`
+//! by pi (`prx(pi, alpha/2) prx(pi, 0) = rz(alpha)` up to phase).
 
 use crate::linalg::{is_zero_angle, wrap};
 use crate::native::{IsaOp, NativeGate};
@@ -20,9 +27,57 @@ pub fn merge_z_rotations(ops: &[IsaOp], num_qubits: u32) -> Vec<IsaOp> {
     for op in ops {
         match *op {
             IsaOp::One { gate: NativeGate::Rz(theta), qubit } => pending[qubit as usize] += theta,
-            IsaOp::One { gate: NativeGate::X, qubit } => {
+            IsaOp::One { gate, qubit } if is_pi_flip(gate) => {
                 pending[qubit as usize] = -pending[qubit as usize];
                 out.push(*op);
+            }
+            IsaOp::Two { gate: NativeGate::Cz, .. } => out.push(*op),
+            IsaOp::Two { gate: NativeGate::ISwap, a, b } => {
+                pending.swap(a as usize, b as usize);
+                out.push(*op);
+            }
+            other => {
+                for qubit in other.qubits() {
+                    flush(qubit, &mut pending, &mut out);
+                }
+                out.push(other);
+            }
+        }
+    }
+    for qubit in 0..num_qubits {
+        flush(qubit, &mut pending, &mut out);
+    }
+    out
+}
+
+/// Whether a gate is a rotation by pi about an axis in the XY plane that lies on X (`x`,
+/// `rx(pi)`), which turns a Z rotation before it into the opposite one after it.
+fn is_pi_flip(gate: NativeGate) -> bool {
+    match gate {
+        NativeGate::X => true,
+        NativeGate::Rx(angle) => is_zero_angle(angle - std::f64::consts::PI),
+        _ => false,
+    }
+}
+
+/// `ops` (over `num_qubits` qubits: `prx`, `cz` and virtual `rz`) with every `rz` folded away
+/// (see the [module docs](self)).
+pub fn fold_into_prx(ops: &[IsaOp], num_qubits: u32) -> Vec<IsaOp> {
+    let mut pending = vec![0.0f64; num_qubits as usize];
+    let mut out = Vec::with_capacity(ops.len());
+    let flush = |qubit: u32, pending: &mut [f64], out: &mut Vec<IsaOp>| {
+        let angle = std::mem::take(&mut pending[qubit as usize]);
+        if !is_zero_angle(angle) {
+            let pi = std::f64::consts::PI;
+            out.push(IsaOp::One { gate: NativeGate::Prx(pi, 0.0), qubit });
+            out.push(IsaOp::One { gate: NativeGate::Prx(pi, wrap(angle / 2.0)), qubit });
+        }
+    };
+    for op in ops {
+        match *op {
+            IsaOp::One { gate: NativeGate::Rz(theta), qubit } => pending[qubit as usize] += theta,
+            IsaOp::One { gate: NativeGate::Prx(theta, phi), qubit } => {
+                out.push(IsaOp::One { gate: NativeGate::Prx(theta, wrap(phi - pending[qubit as usize])), qubit });
             }
             IsaOp::Two { gate: NativeGate::Cz, .. } => out.push(*op),
             other => {

@@ -36,8 +36,24 @@ pub mod sigv4;
 mod tasks;
 
 pub use credentials::{AwsCredentials, CredentialsError, Environment};
-pub use runner::{BraketRunError, BraketRunner};
+pub use runner::{BraketRunError, BraketRunner, client_token};
 pub use tasks::{DeviceInfo, GateModelResult, TaskState};
+
+/// The regions Braket's devices are in, asked in turn when listing them (each region's
+/// `SearchDevices` answers its own devices).
+pub const REGIONS: [&str; 5] = ["us-east-1", "us-west-1", "us-west-2", "eu-north-1", "eu-west-2"];
+
+/// The regions to ask for the list of devices: all of [`REGIONS`], or the one given, or, when
+/// `AWS_ENDPOINT_URL_BRAKET` (or `AWS_ENDPOINT_URL`) names one server for all, that server once.
+pub fn listing_regions(given: Option<&str>, env: &Environment) -> Vec<String> {
+    match given {
+        Some(region) => vec![region.to_owned()],
+        None if env.var("AWS_ENDPOINT_URL_BRAKET").or_else(|| env.var("AWS_ENDPOINT_URL")).is_some() => {
+            vec![env.region().map_or_else(|| REGIONS[0].to_owned(), |(region, _)| region)]
+        }
+        None => REGIONS.map(str::to_owned).to_vec(),
+    }
+}
 
 /// The Braket API version this client speaks.
 pub const API_VERSION: &str = "2019-09-01";

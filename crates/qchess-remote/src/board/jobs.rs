@@ -8,6 +8,7 @@ use qchess_circuit::ir::Circuit;
 use qchess_qasm::ionq::to_ionq;
 
 use super::{RemoteBoard, RemoteBoardError, Runner};
+use crate::braket::{BraketRunError, client_token};
 use crate::client::JobResult;
 use crate::config::ProviderConfig;
 use crate::error::RemoteError;
@@ -113,6 +114,13 @@ fn ibm(error: IbmRunError) -> RemoteBoardError {
     }
 }
 
+fn braket(error: BraketRunError) -> RemoteBoardError {
+    match error {
+        BraketRunError::Remote(error) => RemoteBoardError::Remote(error),
+        other => RemoteBoardError::Braket(other),
+    }
+}
+
 fn journal_error(error: crate::journal::JournalError) -> RemoteBoardError {
     RemoteBoardError::Journal(error.to_string())
 }
@@ -132,6 +140,9 @@ impl Runner {
                 runtime.block_on(client.submit_named(&input, shots, name, deadline)).map_err(remote)
             }
             Runner::Ibm(runner) => runtime.block_on(runner.submit(circuit, shots, deadline)).map_err(ibm),
+            Runner::Braket(runner) => {
+                runtime.block_on(runner.submit(circuit, shots, &client_token(name), deadline)).map_err(braket)
+            }
         }
     }
 
@@ -148,6 +159,9 @@ impl Runner {
                 Err(error) => Err(remote(error)),
             },
             Runner::Ibm(_) => Ok(Lookup::CannotTell),
+            // Submitting again under the same client token answers the task Braket took, if it
+            // took one, and creates it otherwise.
+            Runner::Braket(_) => Ok(Lookup::Absent),
         }
     }
 
@@ -196,6 +210,17 @@ impl Runner {
                     message: state.reason,
                 })
             }
+            Runner::Braket(runner) => {
+                let state = runtime.block_on(runner.state(job_id, deadline))?;
+                Ok(JobProgress {
+                    phase: state.phase(),
+                    queue_position: state.queue_position,
+                    predicted_wait_ms: None,
+                    // The wait reads `CODE: message`.
+                    message: state.failure_reason.map(|reason| format!("FAILED: {reason}")),
+                    status: state.status,
+                })
+            }
         }
     }
 
@@ -215,6 +240,7 @@ impl Runner {
                 Ok(JobResult { job_id: job_id.to_owned(), shots, probabilities })
             }
             Runner::Ibm(runner) => runtime.block_on(runner.collect(circuit, job_id, shots, deadline)).map_err(ibm),
+            Runner::Braket(runner) => runtime.block_on(runner.collect(circuit, job_id, deadline)).map_err(braket),
         }
     }
 }
@@ -391,6 +417,10 @@ pub fn cancel_job(config: &super::RemoteBoardConfig, job_id: &str) -> Result<(),
         .enable_all()
         .build()
         .map_err(|e| RemoteBoardError::Runtime(e.to_string()))?;
+    if let Some(braket) = &config.braket {
+        let runner = crate::braket::BraketRunner::new(braket.clone(), config.seed).map_err(remote)?;
+        return runtime.block_on(runner.cancel(job_id)).map_err(remote);
+    }
     match &config.ibm {
         Some(ibm) => {
             let runner = crate::sampler::IbmRunner::new(ibm.clone(), config.seed).map_err(remote)?;

@@ -23,7 +23,8 @@ use thiserror::Error;
 use super::{BraketClient, BraketConfig, GateModelResult, TaskState};
 use crate::client::JobResult;
 use crate::error::RemoteError;
-use crate::journal::circuit_hash;
+use crate::interrupt::InterruptGuard;
+use crate::journal::{JobPhase, circuit_hash};
 use crate::probabilities::Probabilities;
 use crate::retry::Deadline;
 
@@ -186,6 +187,68 @@ impl BraketRunner {
     pub async fn cancel(&self, arn: &str) -> Result<(), RemoteError> {
         self.client.cancel_task(arn).await
     }
+
+    /// Runs `circuit` for `shots` shots within `deadline`: submits it under a fresh client
+    /// token, polls its state with growing waits until it is final (canceling it on Ctrl-C or
+    /// when the time runs out), and reads its results.
+    pub async fn run_before(
+        &mut self,
+        circuit: &Circuit,
+        shots: u64,
+        deadline: Deadline,
+    ) -> Result<JobResult, BraketRunError> {
+        let token = format!("qchess-{:016x}{:016x}", rand::random::<u64>(), rand::random::<u64>());
+        let arn = self.submit(circuit, shots, &token, deadline).await?;
+        let interrupt = InterruptGuard::listen();
+        let poll = self.client.config().poll;
+        let mut delay = poll.initial;
+        loop {
+            let state = match self.state(&arn, deadline).await {
+                Err(RemoteError::OutOfTime { .. }) => return Err(self.abandon(&arn, false, deadline).await.into()),
+                other => other?,
+            };
+            match state.phase() {
+                JobPhase::Completed => break,
+                JobPhase::Failed => {
+                    let message = state.failure_reason.unwrap_or_else(|| "no reason given".to_owned());
+                    return Err(RemoteError::JobFailed { job_id: arn, code: "FAILED".into(), message }.into());
+                }
+                JobPhase::Canceled => return Err(RemoteError::Canceled { job_id: arn, by_user: false }.into()),
+                JobPhase::Queued | JobPhase::Running => {}
+            }
+            if interrupt.as_ref().is_some_and(InterruptGuard::interrupted) {
+                return Err(self.abandon(&arn, true, deadline).await.into());
+            }
+            if deadline.passed() {
+                return Err(self.abandon(&arn, false, deadline).await.into());
+            }
+            tokio::time::sleep_until((tokio::time::Instant::now() + delay).min(deadline.at)).await;
+            delay = (delay + delay / 2).min(poll.max).max(std::time::Duration::from_millis(1));
+        }
+        self.collect(circuit, &arn, deadline).await
+    }
+
+    /// Asks Braket to cancel a task that will not be waited for any longer, and says why.
+    async fn abandon(&self, arn: &str, by_user: bool, deadline: Deadline) -> RemoteError {
+        // Best effort: the wait is over whether or not Braket hears it.
+        let _ = self.cancel(arn).await;
+        if by_user {
+            RemoteError::Canceled { job_id: arn.to_owned(), by_user: true }
+        } else {
+            deadline.out_of_time(&format!("task {arn} (canceled)"))
+        }
+    }
+}
+
+/// A client token (at most 64 characters, as `CreateQuantumTask` takes) for a job's name.
+pub fn client_token(name: &str) -> String {
+    if name.len() <= 64 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') {
+        return name.to_owned();
+    }
+    let hash = name
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3));
+    format!("qchess-{hash:016x}")
 }
 
 /// A result's counts as outcomes over the circuit's qubits: position `k` of each shot is logical

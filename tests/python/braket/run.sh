@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The Amazon Braket checks, with the unmodified, pinned amazon-braket-sdk (boto3, botocore, the
+# schema models and the local simulator) in its own environment, .venv-braket:
+#
+# * check_programs.py: the programs `qchess compile --target braket:DEVICE` writes, against the
+#   SDK's schema models, its LocalEmulator's validation (native gates, connectivity) and its exact
+#   simulator, for every device whose capabilities are checked in;
+# * check_client.py: qchess's Braket client (`--backend braket:DEVICE`, `qchess devices`) against
+#   a Braket and S3 endpoint made of the SDK's own parts: botocore checks every signature, the
+#   SDK's models check every request, its simulator runs every task.
+#
+# Builds nothing: the qchess binary comes from QCHESS_BIN (default target/debug/qchess, or
+# $CARGO_TARGET_DIR/debug/qchess when that is set).
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+
+source tests/python/serve.sh
+bin="$(qchess_bin "braket")"
+venv=.venv-braket
+requirements=tests/python/braket/requirements.txt
+stamp="$venv/.requirements.sha256"
+wanted="$(sha256sum "$requirements" | cut -d' ' -f1)"
+if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$wanted" ]]; then
+    [[ -x "$venv/bin/python" ]] || "${PYTHON:-python3}" -m venv "$venv"
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
+    echo "$wanted" > "$stamp"
+fi
+
+status=0
+QCHESS="$bin" "$venv/bin/python" tests/python/braket/check_programs.py || status=1
+QCHESS="$bin" "$venv/bin/python" tests/python/braket/check_client.py || status=1
+exit "$status"

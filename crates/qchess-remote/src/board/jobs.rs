@@ -240,7 +240,9 @@ impl Runner {
                 Ok(JobResult { job_id: job_id.to_owned(), shots, probabilities })
             }
             Runner::Ibm(runner) => runtime.block_on(runner.collect(circuit, job_id, shots, deadline)).map_err(ibm),
-            Runner::Braket(runner) => runtime.block_on(runner.collect(circuit, job_id, deadline)).map_err(braket),
+            Runner::Braket(runner) => {
+                runtime.block_on(runner.collect(circuit, job_id, shots, deadline)).map_err(braket)
+            }
         }
     }
 }

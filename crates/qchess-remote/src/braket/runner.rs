@@ -177,10 +177,16 @@ impl BraketRunner {
     }
 
     /// The results of a completed task of `circuit`, as outcomes over its qubits.
-    pub async fn collect(&self, circuit: &Circuit, arn: &str, deadline: Deadline) -> Result<JobResult, BraketRunError> {
+    pub async fn collect(
+        &self,
+        circuit: &Circuit,
+        arn: &str,
+        shots: u64,
+        deadline: Deadline,
+    ) -> Result<JobResult, BraketRunError> {
         let state = self.client.task(arn, deadline).await?;
         let result = self.client.results(&state, arn, deadline).await?;
-        decode(circuit, arn, &result, self.layouts.get(&circuit_hash(circuit))).map_err(Into::into)
+        decode(circuit, arn, &result, shots, self.layouts.get(&circuit_hash(circuit))).map_err(Into::into)
     }
 
     /// Asks Braket to cancel a task.
@@ -225,7 +231,7 @@ impl BraketRunner {
             tokio::time::sleep_until((tokio::time::Instant::now() + delay).min(deadline.at)).await;
             delay = (delay + delay / 2).min(poll.max).max(std::time::Duration::from_millis(1));
         }
-        self.collect(circuit, &arn, deadline).await
+        self.collect(circuit, &arn, shots, deadline).await
     }
 
     /// Asks Braket to cancel a task that will not be waited for any longer, and says why.
@@ -258,6 +264,7 @@ fn decode(
     circuit: &Circuit,
     arn: &str,
     result: &GateModelResult,
+    shots: u64,
     layout: Option<&Vec<u32>>,
 ) -> Result<JobResult, RemoteError> {
     let width = circuit.num_qubits();
@@ -274,15 +281,17 @@ fn decode(
             .collect::<Result<_, _>>()?,
         None => (0..width).collect(),
     };
-    let mut counts: BTreeMap<u64, u64> = BTreeMap::new();
-    for (&outcome, &n) in &result.counts {
+    let mut weights: BTreeMap<u64, f64> = BTreeMap::new();
+    for (&outcome, &weight) in &result.weights {
         let mapped = (0..width).filter(|&k| outcome >> k & 1 == 1).fold(0u64, |bits, k| bits | 1 << logical[k]);
-        *counts.entry(mapped).or_insert(0) += n;
+        *weights.entry(mapped).or_insert(0.0) += weight;
     }
-    let total: u64 = counts.values().sum();
-    let outcomes = counts.into_iter().map(|(outcome, n)| (outcome, n as f64 / total as f64)).collect();
+    let total: f64 = weights.values().sum();
+    let outcomes = weights.into_iter().map(|(outcome, weight)| (outcome, weight / total)).collect();
     let probabilities = Probabilities::new(width as u32, outcomes).map_err(|e| malformed(e.to_string()))?;
-    Ok(JobResult { job_id: arn.to_owned(), shots: total, probabilities })
+    // Probabilities without shots stand for the shots asked for.
+    let shots = if result.shots > 0 { result.shots } else { shots };
+    Ok(JobResult { job_id: arn.to_owned(), shots, probabilities })
 }
 
 #[cfg(test)]
@@ -299,19 +308,27 @@ mod tests {
         circuit.push_gate(Gate::x(a));
         let _ = b;
         // Logical 0 ended on physical 7, logical 1 on physical 3; Braket lists 7 then 3.
-        let result = GateModelResult { measured_qubits: vec![7, 3], counts: BTreeMap::from([(0b01, 90), (0b11, 10)]) };
+        let result = GateModelResult {
+            measured_qubits: vec![7, 3],
+            weights: BTreeMap::from([(0b01, 90.0), (0b11, 10.0)]),
+            shots: 100,
+        };
         let probability = |r: &JobResult, outcome: u64| {
             r.probabilities.outcomes().iter().find(|(o, _)| *o == outcome).map_or(0.0, |(_, p)| *p)
         };
-        let by_layout = decode(&circuit, "t", &result, Some(&vec![7, 3])).expect("decodes");
+        let by_layout = decode(&circuit, "t", &result, 100, Some(&vec![7, 3])).expect("decodes");
         assert_eq!(by_layout.shots, 100);
         assert!((probability(&by_layout, 0b01) - 0.9).abs() < 1e-12);
-        let swapped = GateModelResult { measured_qubits: vec![3, 7], counts: BTreeMap::from([(0b10, 90), (0b11, 10)]) };
-        let by_qubit = decode(&circuit, "t", &swapped, Some(&vec![7, 3])).expect("decodes");
+        let swapped = GateModelResult {
+            measured_qubits: vec![3, 7],
+            weights: BTreeMap::from([(0b10, 90.0), (0b11, 10.0)]),
+            shots: 100,
+        };
+        let by_qubit = decode(&circuit, "t", &swapped, 100, Some(&vec![7, 3])).expect("decodes");
         assert!((probability(&by_qubit, 0b01) - 0.9).abs() < 1e-12, "listed in another order, read by qubit");
-        let by_order = decode(&circuit, "t", &result, None).expect("decodes");
+        let by_order = decode(&circuit, "t", &result, 100, None).expect("decodes");
         assert!((probability(&by_order, 0b01) - 0.9).abs() < 1e-12);
-        let short = GateModelResult { measured_qubits: vec![7], counts: BTreeMap::from([(1, 1)]) };
-        assert!(decode(&circuit, "t", &short, None).is_err());
+        let short = GateModelResult { measured_qubits: vec![7], weights: BTreeMap::from([(1, 1.0)]), shots: 1 };
+        assert!(decode(&circuit, "t", &short, 1, None).is_err());
     }
 }

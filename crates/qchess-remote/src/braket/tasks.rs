@@ -102,17 +102,30 @@ impl TaskState {
 }
 
 /// A task's measurements: how often each outcome occurred over the measured qubits.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct GateModelResult {
     /// The measured qubits (physical on a QPU), in the order of each shot's bits.
     pub measured_qubits: Vec<u32>,
-    /// Outcome (bit `k` = `measured_qubits[k]`) to count.
-    pub counts: BTreeMap<u64, u64>,
+    /// Outcome (bit `k` = `measured_qubits[k]`) to its weight: a count of shots, or a probability
+    /// when the result gives only `measurementProbabilities`.
+    pub weights: BTreeMap<u64, f64>,
+    /// The shots the weights count (0 when they are probabilities).
+    pub shots: u64,
+}
+
+/// One measured bit: Braket writes `0` and `1`, and its local simulator `"0"` and `"1"`.
+fn bit(value: &Value) -> Option<bool> {
+    match value {
+        Value::Number(n) => n.as_u64().filter(|&b| b <= 1).map(|b| b == 1),
+        Value::String(s) if s == "0" || s == "1" => Some(s == "1"),
+        _ => None,
+    }
 }
 
 impl GateModelResult {
     /// Reads a `GateModelTaskResult` (`braket.task_result.gate_model_task_result`): its
-    /// `measurements` (one list of bits per shot) over `measuredQubits`.
+    /// `measurements` (one list of bits per shot), else its `measurementProbabilities` (keys
+    /// are bit strings, the first character the first measured qubit), over `measuredQubits`.
     pub fn from_json(value: &Value) -> Result<GateModelResult, String> {
         let header = value.pointer("/braketSchemaHeader/name").and_then(Value::as_str);
         if header != Some("braket.task_result.gate_model_task_result") {
@@ -128,27 +141,50 @@ impl GateModelResult {
         if measured.len() > 64 {
             return Err(format!("{} measured qubits; at most 64 are read", measured.len()));
         }
-        let shots = value.get("measurements").and_then(Value::as_array).ok_or("no measurements")?;
-        let mut counts = BTreeMap::new();
-        for (index, shot) in shots.iter().enumerate() {
-            let bits = shot.as_array().ok_or_else(|| format!("shot {index} is not a list"))?;
-            if bits.len() != measured.len() {
-                return Err(format!("shot {index} has {} bits for {} measured qubits", bits.len(), measured.len()));
-            }
-            let mut outcome = 0u64;
-            for (k, bit) in bits.iter().enumerate() {
-                match bit.as_u64() {
-                    Some(0) => {}
-                    Some(1) => outcome |= 1 << k,
-                    _ => return Err(format!("shot {index}: bit {k} is not 0 or 1")),
+        let mut weights = BTreeMap::new();
+        let mut shots = 0;
+        match (value.get("measurements").and_then(Value::as_array), value.get("measurementProbabilities")) {
+            (Some(list), _) => {
+                for (index, shot) in list.iter().enumerate() {
+                    let bits = shot.as_array().ok_or_else(|| format!("shot {index} is not a list"))?;
+                    if bits.len() != measured.len() {
+                        return Err(format!(
+                            "shot {index} has {} bits for {} measured qubits",
+                            bits.len(),
+                            measured.len()
+                        ));
+                    }
+                    let mut outcome = 0u64;
+                    for (k, value) in bits.iter().enumerate() {
+                        match bit(value) {
+                            Some(true) => outcome |= 1 << k,
+                            Some(false) => {}
+                            None => return Err(format!("shot {index}: bit {k} is not 0 or 1")),
+                        }
+                    }
+                    *weights.entry(outcome).or_insert(0.0) += 1.0;
+                    shots += 1;
                 }
             }
-            *counts.entry(outcome).or_insert(0) += 1;
+            (None, Some(Value::Object(probabilities))) => {
+                for (key, p) in probabilities {
+                    if key.len() != measured.len() || !key.bytes().all(|b| b == b'0' || b == b'1') {
+                        return Err(format!("probability key `{key}` is not {} bits", measured.len()));
+                    }
+                    let outcome = key.bytes().enumerate().fold(0u64, |o, (k, b)| o | u64::from(b == b'1') << k);
+                    let p = p
+                        .as_f64()
+                        .filter(|p| (0.0..=1.0).contains(p))
+                        .ok_or_else(|| format!("probability of `{key}`"))?;
+                    *weights.entry(outcome).or_insert(0.0) += p;
+                }
+            }
+            _ => return Err("neither measurements nor measurementProbabilities".to_owned()),
         }
-        if counts.is_empty() {
+        if weights.is_empty() {
             return Err("no shots".to_owned());
         }
-        Ok(GateModelResult { measured_qubits: measured, counts })
+        Ok(GateModelResult { measured_qubits: measured, weights, shots })
     }
 }
 
@@ -320,8 +356,16 @@ mod tests {
             "taskMetadata": {}, "additionalMetadata": {},
         });
         let read = GateModelResult::from_json(&result).expect("reads");
-        assert_eq!(read.measured_qubits, vec![4, 1]);
-        assert_eq!(read.counts, BTreeMap::from([(0b10, 2), (0b01, 1)]));
+        assert_eq!((read.measured_qubits.clone(), read.shots), (vec![4, 1], 3));
+        assert_eq!(read.weights, BTreeMap::from([(0b10, 2.0), (0b01, 1.0)]));
+        let mut strings = result.clone();
+        strings["measurements"] = json!([["0", "1"]]);
+        assert_eq!(GateModelResult::from_json(&strings).expect("reads").weights, BTreeMap::from([(0b10, 1.0)]));
+        let mut probabilities = result.clone();
+        probabilities["measurements"] = Value::Null;
+        probabilities["measurementProbabilities"] = json!({"01": 0.25, "10": 0.75});
+        let read = GateModelResult::from_json(&probabilities).expect("reads");
+        assert_eq!((read.weights.clone(), read.shots), (BTreeMap::from([(0b10, 0.25), (0b01, 0.75)]), 0));
         let mut bad = result.clone();
         bad["measurements"] = json!([[0, 2]]);
         assert!(GateModelResult::from_json(&bad).expect_err("a bad bit").contains("not 0 or 1"));

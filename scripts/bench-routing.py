@@ -252,6 +252,8 @@ def transpile_side() -> int:
             calibration = Calibration(spec["configuration"], spec["properties"])
             keyword, where = device(spec)
         for circuit in request["circuits"]:
+            if target not in circuit["routed"]:
+                continue  # wider than the device: neither side routes it
             logical = qiskit.qasm2.loads(circuit["qasm2"])
             ours = counted(qiskit.qasm3.loads(circuit["routed"][target]), calibration)
             started = time.perf_counter()

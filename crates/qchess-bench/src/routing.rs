@@ -152,6 +152,12 @@ impl Published {
     }
 }
 
+/// Whether a circuit of `qubits` qubits fits the working part of `device` (IQM Garnet's 20
+/// qubits hold the example games, not the longer random and played ones).
+fn fits(device: &Device, qubits: usize) -> bool {
+    device.check_room(qubits as u32).is_ok()
+}
+
 /// Compiles `circuit` for `device`: as Braket runs it (measurements at the end) when `braket`.
 fn compile_export(export: &Export, device: &Device, braket: bool) -> Result<Compiled, qchess_route::RouteError> {
     let mut program = from_circuit(&export.circuit, 0, &export.sidecar.measure)?;
@@ -321,6 +327,9 @@ fn esp_by_length(plan: &RoutingPlan, device: &Device, braket: bool) -> Result<Va
         played_game(seed, plan.play_plies, |game, ply| {
             let Some(cut) = cuts.iter_mut().find(|c| c.plies == ply) else { return Ok(()) };
             let export = export_of(game, &name)?;
+            if !fits(device, export.circuit.num_qubits()) {
+                return Ok(());
+            }
             let what = |e: &dyn std::fmt::Display| failed(format!("{name} after {ply} plies: {e}"));
             let compiled = compile_export(&export, device, braket).map_err(|e| what(&e))?;
             cut.esp.push(compiled.esp.unwrap_or(f64::NAN));
@@ -364,8 +373,11 @@ pub(crate) fn run(plan: &RoutingPlan) -> Result<WorkloadReport, BenchError> {
     let circuits = game_circuits(plan)?;
     let mut timings = Timings::with_capacity(circuits.len() * targets.len());
     let mut routed = Vec::with_capacity(circuits.len() * targets.len());
+    let mut too_wide = serde_json::Map::new();
     for ((spec, _, files), device) in targets.iter().zip(&devices) {
-        for circuit in &circuits {
+        let fits = |circuit: &&GameCircuit| fits(device, circuit.export.circuit.num_qubits());
+        too_wide.insert(spec.clone(), json!(circuits.len() - circuits.iter().filter(fits).count()));
+        for circuit in circuits.iter().filter(fits) {
             let mut result = route(circuit, device, matches!(files, Published::Braket(_)), plan.repeats)?;
             result.target.clone_from(spec);
             timings.push(Duration::from_secs_f64(result.millis / 1e3));
@@ -401,6 +413,7 @@ pub(crate) fn run(plan: &RoutingPlan) -> Result<WorkloadReport, BenchError> {
     details.insert("broken_uses".into(), json!(routed.iter().map(|r| r.broken).sum::<usize>()));
     details.insert("medians".into(), Value::Object(medians));
     details.insert("device_ready_ms".into(), Value::Object(preparing));
+    details.insert("circuits_wider_than_the_device".into(), Value::Object(too_wide));
     let mut by_length = serde_json::Map::new();
     for ((spec, _, files), device) in targets.iter().zip(&devices) {
         by_length.insert(spec.clone(), esp_by_length(plan, device, matches!(files, Published::Braket(_)))?);

@@ -300,6 +300,38 @@ impl Backend {
     }
 }
 
+/// The shared remote flags (shots, timeout, mitigation, answer size), checked as for IonQ, for a
+/// provider whose own connection is described apart (IBM, Braket); `base_url` stands in for
+/// IonQ's, which is unused.
+fn shared_board_config(
+    spec: &BackendSpec,
+    remote: &RemoteArgs,
+    base_url: &str,
+    place: &dyn Fn() -> String,
+) -> anyhow::Result<RemoteBoardConfig> {
+    let settings = RemoteSettings {
+        provider_url: Some(base_url.to_owned()),
+        shots: remote.shots,
+        timeout_secs: remote.timeout,
+        mitigation: spec.mitigation || remote.mitigation,
+        max_response_bytes: remote.max_response_bytes,
+        ..RemoteSettings::default()
+    };
+    settings.board_config().map_err(|e| bad_input_at(place(), e))
+}
+
+/// Runs a future on a fresh single-threaded runtime.
+fn block_on<T, E: From<qchess_remote::RemoteError>>(future: impl Future<Output = Result<T, E>>) -> Result<T, E> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| {
+        qchess_remote::RemoteError::Network {
+            what: "starting the async runtime".into(),
+            attempts: 0,
+            detail: e.to_string(),
+        }
+    })?;
+    runtime.block_on(future)
+}
+
 /// The device of `ibm:DEVICE`: letters, digits, `_` and `-`, as IBM names its devices.
 fn ibm_device(device: &str) -> Result<String, String> {
     let valid = !device.is_empty()

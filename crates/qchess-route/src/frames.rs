@@ -14,33 +14,42 @@
 use crate::linalg::{is_zero_angle, wrap};
 use crate::native::{IsaOp, NativeGate};
 
-/// `ops` (over `num_qubits` qubits, a CZ device's gates) with their Z rotations moved and merged.
-pub fn merge_z_rotations(ops: &[IsaOp], num_qubits: u32) -> Vec<IsaOp> {
+/// What a gate does with the Z rotations pending before it.
+enum Passed {
+    /// It is a Z rotation: added to its qubit's pending angle.
+    Absorbed,
+    /// The pending rotations move past it (as it changed them): emit this gate.
+    Through(IsaOp),
+    /// They do not: each of its qubits' pending rotation is written before it.
+    Blocks,
+}
+
+/// Carries each qubit's Z rotation forward through `ops` (over `num_qubits` qubits): `pass` says
+/// what each operation does with the pending angles, `write` what stands for an angle left
+/// before a blocking operation or at the end.
+fn carry_z(
+    ops: &[IsaOp],
+    num_qubits: u32,
+    pass: impl Fn(&IsaOp, &mut [f64]) -> Passed,
+    write: impl Fn(u32, f64) -> Vec<IsaOp>,
+) -> Vec<IsaOp> {
     let mut pending = vec![0.0f64; num_qubits as usize];
     let mut out = Vec::with_capacity(ops.len());
     let flush = |qubit: u32, pending: &mut [f64], out: &mut Vec<IsaOp>| {
         let angle = std::mem::take(&mut pending[qubit as usize]);
         if !is_zero_angle(angle) {
-            out.push(IsaOp::One { gate: NativeGate::Rz(wrap(angle)), qubit });
+            out.extend(write(qubit, angle));
         }
     };
     for op in ops {
-        match *op {
-            IsaOp::One { gate: NativeGate::Rz(theta), qubit } => pending[qubit as usize] += theta,
-            IsaOp::One { gate, qubit } if is_pi_flip(gate) => {
-                pending[qubit as usize] = -pending[qubit as usize];
-                out.push(*op);
-            }
-            IsaOp::Two { gate: NativeGate::Cz, .. } => out.push(*op),
-            IsaOp::Two { gate: NativeGate::ISwap, a, b } => {
-                pending.swap(a as usize, b as usize);
-                out.push(*op);
-            }
-            other => {
-                for qubit in other.qubits() {
+        match pass(op, &mut pending) {
+            Passed::Absorbed => {}
+            Passed::Through(op) => out.push(op),
+            Passed::Blocks => {
+                for qubit in op.qubits() {
                     flush(qubit, &mut pending, &mut out);
                 }
-                out.push(other);
+                out.push(*op);
             }
         }
     }
@@ -48,6 +57,28 @@ pub fn merge_z_rotations(ops: &[IsaOp], num_qubits: u32) -> Vec<IsaOp> {
         flush(qubit, &mut pending, &mut out);
     }
     out
+}
+
+/// `ops` (over `num_qubits` qubits, of a gate set whose Z rotations are frame changes) with
+/// their Z rotations moved and merged (see the [module docs](self)).
+pub fn merge_z_rotations(ops: &[IsaOp], num_qubits: u32) -> Vec<IsaOp> {
+    let pass = |op: &IsaOp, pending: &mut [f64]| match *op {
+        IsaOp::One { gate: NativeGate::Rz(theta), qubit } => {
+            pending[qubit as usize] += theta;
+            Passed::Absorbed
+        }
+        IsaOp::One { gate, qubit } if is_pi_flip(gate) => {
+            pending[qubit as usize] = -pending[qubit as usize];
+            Passed::Through(*op)
+        }
+        IsaOp::Two { gate: NativeGate::Cz, .. } => Passed::Through(*op),
+        IsaOp::Two { gate: NativeGate::ISwap, a, b } => {
+            pending.swap(a as usize, b as usize);
+            Passed::Through(*op)
+        }
+        _ => Passed::Blocks,
+    };
+    carry_z(ops, num_qubits, pass, |qubit, angle| vec![IsaOp::One { gate: NativeGate::Rz(wrap(angle)), qubit }])
 }
 
 /// Whether a gate is a rotation by pi about an axis in the XY plane that lies on X (`x`,
@@ -63,35 +94,24 @@ fn is_pi_flip(gate: NativeGate) -> bool {
 /// `ops` (over `num_qubits` qubits: `prx`, `cz` and virtual `rz`) with every `rz` folded away
 /// (see the [module docs](self)).
 pub fn fold_into_prx(ops: &[IsaOp], num_qubits: u32) -> Vec<IsaOp> {
-    let mut pending = vec![0.0f64; num_qubits as usize];
-    let mut out = Vec::with_capacity(ops.len());
-    let flush = |qubit: u32, pending: &mut [f64], out: &mut Vec<IsaOp>| {
-        let angle = std::mem::take(&mut pending[qubit as usize]);
-        if !is_zero_angle(angle) {
-            let pi = std::f64::consts::PI;
-            out.push(IsaOp::One { gate: NativeGate::Prx(pi, 0.0), qubit });
-            out.push(IsaOp::One { gate: NativeGate::Prx(pi, wrap(angle / 2.0)), qubit });
+    let pass = |op: &IsaOp, pending: &mut [f64]| match *op {
+        IsaOp::One { gate: NativeGate::Rz(theta), qubit } => {
+            pending[qubit as usize] += theta;
+            Passed::Absorbed
         }
+        IsaOp::One { gate: NativeGate::Prx(theta, phi), qubit } => {
+            Passed::Through(IsaOp::One { gate: NativeGate::Prx(theta, wrap(phi - pending[qubit as usize])), qubit })
+        }
+        IsaOp::Two { gate: NativeGate::Cz, .. } => Passed::Through(*op),
+        _ => Passed::Blocks,
     };
-    for op in ops {
-        match *op {
-            IsaOp::One { gate: NativeGate::Rz(theta), qubit } => pending[qubit as usize] += theta,
-            IsaOp::One { gate: NativeGate::Prx(theta, phi), qubit } => {
-                out.push(IsaOp::One { gate: NativeGate::Prx(theta, wrap(phi - pending[qubit as usize])), qubit });
-            }
-            IsaOp::Two { gate: NativeGate::Cz, .. } => out.push(*op),
-            other => {
-                for qubit in other.qubits() {
-                    flush(qubit, &mut pending, &mut out);
-                }
-                out.push(other);
-            }
-        }
-    }
-    for qubit in 0..num_qubits {
-        flush(qubit, &mut pending, &mut out);
-    }
-    out
+    let pi = std::f64::consts::PI;
+    carry_z(ops, num_qubits, pass, |qubit, angle| {
+        vec![
+            IsaOp::One { gate: NativeGate::Prx(pi, 0.0), qubit },
+            IsaOp::One { gate: NativeGate::Prx(pi, wrap(angle / 2.0)), qubit },
+        ]
+    })
 }
 
 #[cfg(test)]

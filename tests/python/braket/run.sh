@@ -17,14 +17,7 @@ cd "$(dirname "$0")/../../.."
 source tests/python/serve.sh
 bin="$(qchess_bin "braket")"
 venv=.venv-braket
-requirements=tests/python/braket/requirements.txt
-stamp="$venv/.requirements.sha256"
-wanted="$(sha256sum "$requirements" | cut -d' ' -f1)"
-if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$wanted" ]]; then
-    [[ -x "$venv/bin/python" ]] || "${PYTHON:-python3}" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
-    echo "$wanted" > "$stamp"
-fi
+pinned_venv "$venv" tests/python/braket/requirements.txt
 
 status=0
 QCHESS="$bin" "$venv/bin/python" tests/python/braket/check_programs.py || status=1

@@ -16,9 +16,9 @@ use qchess_circuit::ir::Circuit;
 use qchess_compare::observation::Observation;
 use qchess_core::text::{excerpt, with_causes};
 use qchess_remote::braket::{BraketConfig, BraketConfigError, BraketRunError, BraketRunner, Environment};
-use qchess_remote::{RemoteBoardConfig, RemoteError, RemoteSettings};
+use qchess_remote::{RemoteBoardConfig, RemoteError};
 
-use super::{Backend, BackendSpec, RemoteArgs};
+use super::{Backend, BackendSpec, RemoteArgs, block_on, shared_board_config};
 use crate::exit::bad_input_at;
 
 /// How to reach Amazon Braket, besides what the AWS environment says.
@@ -96,17 +96,7 @@ pub fn ready_device(device: &str, flags: &BraketArgs) -> anyhow::Result<qchess_r
 pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> anyhow::Result<Backend> {
     let place = || format!("backend `{}`", excerpt(&spec.to_string()));
     let mut braket = connection(device, &remote.braket, &place)?;
-    // The IonQ part of the configuration is unused; the shared flags are checked as for the
-    // other providers.
-    let settings = RemoteSettings {
-        provider_url: Some(braket.braket_url.clone()),
-        shots: remote.shots,
-        timeout_secs: remote.timeout,
-        mitigation: spec.mitigation || remote.mitigation,
-        max_response_bytes: remote.max_response_bytes,
-        ..RemoteSettings::default()
-    };
-    let mut config = settings.board_config().map_err(|e| bad_input_at(place(), e))?;
+    let mut config = shared_board_config(spec, remote, &braket.braket_url, &place)?;
     braket.max_response_bytes = config.provider.max_response_bytes();
     braket.overall_timeout = config.provider.overall_timeout();
     if braket.braket_url.starts_with("http://") {
@@ -155,16 +145,4 @@ pub(super) fn run_circuit(config: &RemoteBoardConfig, circuit: &Circuit, shots: 
     })
     .map_err(|e| with_causes(&e))?;
     qchess_compare::circuits::from_qubit_results(circuit, result.probabilities.outcomes(), Some(result.shots))
-}
-
-/// Runs a future on a fresh single-threaded runtime.
-fn block_on<T>(future: impl Future<Output = Result<T, BraketRunError>>) -> Result<T, BraketRunError> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| {
-        BraketRunError::Remote(RemoteError::Network {
-            what: "starting the async runtime".into(),
-            attempts: 0,
-            detail: e.to_string(),
-        })
-    })?;
-    runtime.block_on(future)
 }

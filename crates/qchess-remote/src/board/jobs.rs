@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 use qchess_circuit::ir::Circuit;
 use qchess_qasm::ionq::to_ionq;
 
-use super::{RemoteBoard, RemoteBoardError, Runner};
-use crate::braket::{BraketRunError, client_token};
+use super::{RemoteBoard, RemoteBoardError, Runner, braket};
+use crate::braket::client_token;
 use crate::client::JobResult;
 use crate::config::ProviderConfig;
 use crate::error::RemoteError;
@@ -111,13 +111,6 @@ fn ibm(error: IbmRunError) -> RemoteBoardError {
     match error {
         IbmRunError::Remote(error) => RemoteBoardError::Remote(error),
         other => RemoteBoardError::Ibm(other),
-    }
-}
-
-fn braket(error: BraketRunError) -> RemoteBoardError {
-    match error {
-        BraketRunError::Remote(error) => RemoteBoardError::Remote(error),
-        other => RemoteBoardError::Braket(other),
     }
 }
 

@@ -31,9 +31,9 @@ use crate::error::RemoteError;
 use crate::retry::{Attempts, Deadline, send_with_retries};
 
 pub mod credentials;
-mod runner;
+pub mod runner;
 pub mod sigv4;
-mod tasks;
+pub mod tasks;
 
 pub use credentials::{AwsCredentials, CredentialsError, Environment};
 pub use runner::{BraketRunError, BraketRunner, client_token};

@@ -11,7 +11,7 @@ use crate::compile::Compiled;
 use crate::native::{IsaOp, NativeGate};
 use crate::target::Target;
 
-mod braket;
+pub mod braket;
 
 pub use braket::{BraketEmitError, to_braket};
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Routing benchmark: qchess's router against Qiskit's transpiler at optimisation level 3, both
-given the device's calibration.
+given the device's calibration (IBM's devices, and Amazon Braket's IQM and Rigetti devices).
 
 The benchmark is the `routing` workload of `qchess bench` (crates/qchess-bench/src/routing.rs):
 it builds the whole-game circuits (the example games, seeded random games and seeded
@@ -30,6 +30,16 @@ and anything the properties do not rate as 0; a qubit whose readout or `sx`/`x` 
 0.5 or that is marked not operational is broken, and so is a two-qubit gate whose error is at least
 0.5 or that is marked not operational (either listed direction of a `cz`); an operation on a broken
 element counts as error 1 and as a broken use.
+
+A Braket target (`{"backend", "capabilities"}`: the device capabilities JSON) gets a Qiskit
+`Target` built here from the same JSON: its connectivity graph both ways, its native gates (IQM:
+`r` and `cz`; Rigetti: `rz`, `sx`, `x` (the `rx` angles it runs) and `cz` or `iswap`), each
+with its error (one minus the `RANDOMIZED_BENCHMARKING` fidelity, else
+`SIMULTANEOUS_RANDOMIZED_BENCHMARKING`; `READOUT` for measurements; the native two-qubit gate's
+fidelity), as Braket's own emulator reads them; qubits the graph does not name are not in it.
+Both results are counted by the same rules: `rz` is a frame change (error 0), every other
+one-qubit gate has the one-qubit error, and a qubit or coupler with an error of at least 0.5
+(Rigetti marks those out of service with a fidelity of 0.5) is broken.
 
 Run from the repository root with the environment of tests/python/ibm (qiskit,
 qiskit-qasm3-import, qiskit-ibm-runtime): `tests/python/ibm/run.sh` makes `.venv-ibm-runtime`,
@@ -104,6 +114,76 @@ class Calibration:
         return 0.0, False
 
 
+class BraketCalibration:
+    """The error of each operation and the broken elements, by Braket device capabilities."""
+
+    def __init__(self, capabilities):
+        paradigm = capabilities["paradigm"]
+        gates = [g.lower() for g in paradigm["nativeGateSet"]]
+        self.prx = "prx" in gates
+        self.two = "iswap" if "iswap" in gates else "cz"
+        graph = paradigm["connectivity"]["connectivityGraph"]
+        self.present = {int(a) for a in graph} | {int(b) for bs in graph.values() for b in bs}
+        self.coupled = {frozenset((int(a), int(b))) for a, bs in graph.items() for b in bs}
+        self.n = max(self.present) + 1
+        standardized = capabilities["standardized"]
+        self.one, self.readout, self.pair = {}, {}, {}
+        for q, props in standardized["oneQubitProperties"].items():
+            names = {f["fidelityType"]["name"]: f["fidelity"] for f in props["oneQubitFidelity"]}
+            rb = names.get("RANDOMIZED_BENCHMARKING", names.get("SIMULTANEOUS_RANDOMIZED_BENCHMARKING"))
+            self.one[int(q)] = 1 - rb if rb is not None else 0.0
+            self.readout[int(q)] = 1 - names["READOUT"] if "READOUT" in names else 0.0
+        for pair, props in standardized["twoQubitProperties"].items():
+            for f in props["twoQubitGateFidelity"]:
+                if f["gateName"].lower() == self.two:
+                    self.pair[frozenset(map(int, pair.split("-")))] = 1 - f["fidelity"]
+        self.broken_qubits = {q for q in range(self.n) if q not in self.present or self.one.get(q, 0.0) >= BROKEN
+                              or self.readout.get(q, 0.0) >= BROKEN}
+
+    def pair_broken(self, a, b):
+        pair = frozenset((a, b))
+        return (a in self.broken_qubits or b in self.broken_qubits or pair not in self.coupled
+                or self.pair.get(pair, 0.0) >= BROKEN)
+
+    def error(self, name, qubits):
+        """The error of one operation and whether it touches a broken element."""
+        if len(qubits) == 2:
+            a, b = qubits
+            if self.pair_broken(a, b):
+                return 1.0, True
+            return self.pair.get(frozenset((a, b)), 0.0), False
+        (q,) = qubits
+        if q in self.broken_qubits:
+            return 1.0, True
+        if name == "measure":
+            return self.readout.get(q, 0.0), False
+        return (0.0 if name == "rz" else self.one.get(q, 0.0)), False
+
+    def target(self):
+        """A Qiskit Target of the device's native gates with their errors."""
+        from qiskit.circuit import Measure, Parameter
+        from qiskit.circuit.library import CZGate, RGate, RZGate, SXGate, XGate, iSwapGate
+        from qiskit.transpiler import InstructionProperties, Target
+
+        target = Target(num_qubits=self.n)
+        qubits = sorted(self.present)
+        one = lambda: {(q,): InstructionProperties(error=self.one.get(q, 0.0)) for q in qubits}  # noqa: E731
+        if self.prx:
+            target.add_instruction(RGate(Parameter("theta"), Parameter("phi")), one())
+        else:
+            target.add_instruction(RZGate(Parameter("theta")), {(q,): InstructionProperties(error=0.0) for q in qubits})
+            target.add_instruction(SXGate(), one())
+            target.add_instruction(XGate(), one())
+        pairs = {}
+        for pair in self.coupled:
+            a, b = sorted(pair)
+            for ordered in ((a, b), (b, a)):
+                pairs[ordered] = InstructionProperties(error=self.pair.get(pair, 0.0))
+        target.add_instruction(iSwapGate() if self.two == "iswap" else CZGate(), pairs)
+        target.add_instruction(Measure(), {(q,): InstructionProperties(error=self.readout.get(q, 0.0)) for q in qubits})
+        return target
+
+
 def counted(circuit, calibration) -> dict:
     """Two-qubit gates, depth, ESP and broken uses, as Qiskit reads the circuit."""
     esp, broken = 1.0, 0
@@ -165,9 +245,15 @@ def transpile_side() -> int:
     rows = []
     where = "none"
     for target, spec in request["targets"].items():
-        calibration = Calibration(spec["configuration"], spec["properties"])
-        keyword, where = device(spec)
+        if "capabilities" in spec:
+            calibration = BraketCalibration(spec["capabilities"])
+            keyword = {"target": calibration.target()}
+        else:
+            calibration = Calibration(spec["configuration"], spec["properties"])
+            keyword, where = device(spec)
         for circuit in request["circuits"]:
+            if target not in circuit["routed"]:
+                continue  # wider than the device: neither side routes it
             logical = qiskit.qasm2.loads(circuit["qasm2"])
             ours = counted(qiskit.qasm3.loads(circuit["routed"][target]), calibration)
             started = time.perf_counter()

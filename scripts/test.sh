@@ -47,6 +47,9 @@ QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ionq/run.sh
 section "IBM client (qiskit-ibm-runtime) against qchess serve"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ibm/run.sh
 
+section "Amazon Braket: compiled programs and the client against the unmodified amazon-braket-sdk"
+QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/braket/run.sh
+
 section "python package (maturin wheel, pytest)"
 scripts/test-python-package.sh
 

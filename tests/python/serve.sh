@@ -38,3 +38,16 @@ stop_serve() {
     wait "$served_pid" 2>/dev/null || true
     rm -rf "$served_log"
 }
+
+# pinned_venv VENV REQUIREMENTS: makes (or reuses) a virtual environment with exactly the pinned
+# packages; does nothing when the pins already match.
+pinned_venv() {
+    local venv="$1" requirements="$2"
+    local stamp="$venv/.requirements.sha256" wanted
+    wanted="$(sha256sum "$requirements" | cut -d' ' -f1)"
+    if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$wanted" ]]; then
+        [[ -x "$venv/bin/python" ]] || "${PYTHON:-python3}" -m venv "$venv"
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
+        echo "$wanted" > "$stamp"
+    fi
+}

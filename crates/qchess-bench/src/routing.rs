@@ -1,7 +1,10 @@
-//! Routing whole-game circuits onto IBM devices with their published calibrations: our
-//! compiler's estimated success probability (ESP), two-qubit gate count, depth and compile time,
-//! and (when a Python interpreter with Qiskit is given) Qiskit's transpiler at optimisation
-//! level 3 with the device's whole target, side by side.
+//! Routing whole-game circuits onto IBM devices and Amazon Braket's devices with their published
+//! calibrations: our compiler's estimated success probability (ESP), two-qubit gate count, depth
+//! and compile time, and (when a Python interpreter with Qiskit is given) Qiskit's transpiler at
+//! optimisation level 3 with the device's whole target, side by side. On Braket's devices the
+//! circuits are compiled as Braket runs them: measurements deferred to the end (Braket measures
+//! at the end only), and Qiskit gets a target built from the same capabilities JSON (coupling
+//! map, native gates, fidelities).
 //!
 //! The circuits are the example games of `examples/` that have a two-qubit gate (replayed with
 //! their recorded outcomes; a game that measured the whole board ends with those measurements),
@@ -70,7 +73,8 @@ const GROUPS: [&str; 3] = ["example", "random", "play"];
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RoutingPlan {
     /// Targets: IBM presets with a published calibration (`ibm-torino`, `ibm-fez`,
-    /// `ibm-brisbane`, or the aliases `ibm-heron`, `ibm-eagle`).
+    /// `ibm-brisbane`, or the aliases `ibm-heron`, `ibm-eagle`) and Braket devices with a
+    /// published snapshot (`braket:iqm-garnet`, ...).
     pub targets: Vec<String>,
     /// Seeded random games besides the examples.
     pub random_games: usize,
@@ -89,11 +93,21 @@ pub struct RoutingPlan {
 }
 
 impl RoutingPlan {
-    /// Torino, Fez and Brisbane; 8 random games of 30 plies, 8 played games of 40 plies; 5
-    /// compilations each; no Qiskit.
+    /// Torino, Fez and Brisbane, IQM Garnet and Emerald, Rigetti Ankaa-3 and Cepheus-1-108Q;
+    /// 8 random games of 30 plies, 8 played games of 40 plies; 5 compilations each; no Qiskit.
     pub fn standard() -> RoutingPlan {
         RoutingPlan {
-            targets: ["ibm-torino", "ibm-fez", "ibm-brisbane"].map(str::to_owned).to_vec(),
+            targets: [
+                "ibm-torino",
+                "ibm-fez",
+                "ibm-brisbane",
+                "braket:iqm-garnet",
+                "braket:iqm-emerald",
+                "braket:rigetti-ankaa-3",
+                "braket:rigetti-cepheus-1-108q",
+            ]
+            .map(str::to_owned)
+            .to_vec(),
             random_games: 8,
             plies: 30,
             play_games: 8,
@@ -103,11 +117,57 @@ impl RoutingPlan {
         }
     }
 
-    /// Torino, Fez and Brisbane; 2 random games of 12 plies, one played game of 12 plies; one
-    /// compilation each.
+    /// Torino, Fez, Brisbane and Garnet; 2 random games of 12 plies, one played game of 12
+    /// plies; one compilation each.
     pub fn quick() -> RoutingPlan {
-        RoutingPlan { random_games: 2, plies: 12, play_games: 1, play_plies: 12, repeats: 1, ..RoutingPlan::standard() }
+        RoutingPlan {
+            targets: ["ibm-torino", "ibm-fez", "ibm-brisbane", "braket:iqm-garnet"].map(str::to_owned).to_vec(),
+            random_games: 2,
+            plies: 12,
+            play_games: 1,
+            play_plies: 12,
+            repeats: 1,
+            ..RoutingPlan::standard()
+        }
     }
+}
+
+/// The published description a target was read from, handed to Qiskit's side.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Published {
+    /// IBM's configuration and properties.
+    Ibm(&'static str, &'static str),
+    /// Braket's device capabilities.
+    Braket(&'static str),
+}
+
+impl Published {
+    /// The description of a target spec, if it has a published one.
+    fn of(spec: &str) -> Option<Published> {
+        if let Some((conf, props)) = qchess_route::target::presets::published(spec) {
+            return Some(Published::Ibm(conf, props));
+        }
+        let name = spec.strip_prefix("braket:")?;
+        qchess_route::target::braket::device(name)?.snapshot.map(Published::Braket)
+    }
+}
+
+/// Whether a circuit of `qubits` qubits fits the working part of `device` (IQM Garnet's 20
+/// qubits hold the example games, not the longer random and played ones).
+fn fits(device: &Device, qubits: usize) -> bool {
+    device.check_room(qubits as u32).is_ok()
+}
+
+/// Compiles `circuit` for `device`: as Braket runs it (measurements at the end) when `braket`.
+fn compile_export(export: &Export, device: &Device, braket: bool) -> Result<Compiled, qchess_route::RouteError> {
+    let mut program = from_circuit(&export.circuit, 0, &export.sidecar.measure)?;
+    let measurements = if braket { program.take_measurements() } else { Vec::new() };
+    let options = CompileOptions { seed: 0, verify: false, ..CompileOptions::default() };
+    let mut compiled = compile_on(&program, device, &options)?;
+    if braket {
+        compiled.measure_at_end(&measurements, device.target())?;
+    }
+    Ok(compiled)
 }
 
 /// One whole-game circuit.
@@ -212,7 +272,7 @@ fn game_circuits(plan: &RoutingPlan) -> Result<Vec<GameCircuit>, BenchError> {
 }
 
 /// Compiles `circuit` for `device` `repeats` times; the median time, then one verification.
-fn route(circuit: &GameCircuit, device: &Device, repeats: usize) -> Result<Routed, BenchError> {
+fn route(circuit: &GameCircuit, device: &Device, braket: bool, repeats: usize) -> Result<Routed, BenchError> {
     let target = device.target();
     let what = |e: &dyn std::fmt::Display| failed(format!("{} on {}: {e}", circuit.name, target.name));
     let export = &circuit.export;
@@ -220,9 +280,7 @@ fn route(circuit: &GameCircuit, device: &Device, repeats: usize) -> Result<Route
     let mut compiled: Option<Compiled> = None;
     for _ in 0..repeats.max(1) {
         let started = Instant::now();
-        let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).map_err(|e| what(&e))?;
-        let options = CompileOptions { seed: 0, verify: false, ..CompileOptions::default() };
-        let result = compile_on(&program, device, &options).map_err(|e| what(&e))?;
+        let result = compile_export(export, device, braket).map_err(|e| what(&e))?;
         times.push(started.elapsed());
         compiled = Some(result);
     }
@@ -253,7 +311,7 @@ fn route(circuit: &GameCircuit, device: &Device, repeats: usize) -> Result<Route
 /// How the estimated success probability falls with the length of a game: the played games
 /// cut after every tenth ply, each compiled for `device`; per length, the median ESP, two-qubit
 /// gate count and qubit count over the games.
-fn esp_by_length(plan: &RoutingPlan, device: &Device) -> Result<Value, BenchError> {
+fn esp_by_length(plan: &RoutingPlan, device: &Device, braket: bool) -> Result<Value, BenchError> {
     /// The figures of the games cut at one length.
     struct Cut {
         plies: usize,
@@ -269,10 +327,11 @@ fn esp_by_length(plan: &RoutingPlan, device: &Device) -> Result<Value, BenchErro
         played_game(seed, plan.play_plies, |game, ply| {
             let Some(cut) = cuts.iter_mut().find(|c| c.plies == ply) else { return Ok(()) };
             let export = export_of(game, &name)?;
+            if !fits(device, export.circuit.num_qubits()) {
+                return Ok(());
+            }
             let what = |e: &dyn std::fmt::Display| failed(format!("{name} after {ply} plies: {e}"));
-            let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).map_err(|e| what(&e))?;
-            let options = CompileOptions { seed: 0, verify: false, ..CompileOptions::default() };
-            let compiled = compile_on(&program, device, &options).map_err(|e| what(&e))?;
+            let compiled = compile_export(&export, device, braket).map_err(|e| what(&e))?;
             cut.esp.push(compiled.esp.unwrap_or(f64::NAN));
             cut.two_qubit_gates.push(compiled.two_qubit_count() as f64);
             cut.qubits.push(export.circuit.num_qubits() as f64);
@@ -300,8 +359,9 @@ pub(crate) fn run(plan: &RoutingPlan) -> Result<WorkloadReport, BenchError> {
     let mut devices = Vec::with_capacity(plan.targets.len());
     let mut preparing = serde_json::Map::new();
     for spec in &plan.targets {
-        let files = qchess_route::target::presets::published(spec)
-            .ok_or_else(|| failed(format!("target {spec}: not an IBM preset with a published calibration")))?;
+        let files = Published::of(spec).ok_or_else(|| {
+            failed(format!("target {spec}: not an IBM preset or a Braket device with a published calibration"))
+        })?;
         let target = Target::resolve(spec).map_err(|e| failed(format!("target {spec}: {e}")))?;
         // Made ready once per device, as Qiskit is handed a backend whose target is built.
         let started = Instant::now();
@@ -313,9 +373,12 @@ pub(crate) fn run(plan: &RoutingPlan) -> Result<WorkloadReport, BenchError> {
     let circuits = game_circuits(plan)?;
     let mut timings = Timings::with_capacity(circuits.len() * targets.len());
     let mut routed = Vec::with_capacity(circuits.len() * targets.len());
-    for ((spec, _, _), device) in targets.iter().zip(&devices) {
-        for circuit in &circuits {
-            let mut result = route(circuit, device, plan.repeats)?;
+    let mut too_wide = serde_json::Map::new();
+    for ((spec, _, files), device) in targets.iter().zip(&devices) {
+        let fits = |circuit: &&GameCircuit| fits(device, circuit.export.circuit.num_qubits());
+        too_wide.insert(spec.clone(), json!(circuits.len() - circuits.iter().filter(fits).count()));
+        for circuit in circuits.iter().filter(fits) {
+            let mut result = route(circuit, device, matches!(files, Published::Braket(_)), plan.repeats)?;
             result.target.clone_from(spec);
             timings.push(Duration::from_secs_f64(result.millis / 1e3));
             routed.push(result);
@@ -350,9 +413,10 @@ pub(crate) fn run(plan: &RoutingPlan) -> Result<WorkloadReport, BenchError> {
     details.insert("broken_uses".into(), json!(routed.iter().map(|r| r.broken).sum::<usize>()));
     details.insert("medians".into(), Value::Object(medians));
     details.insert("device_ready_ms".into(), Value::Object(preparing));
+    details.insert("circuits_wider_than_the_device".into(), Value::Object(too_wide));
     let mut by_length = serde_json::Map::new();
-    for ((spec, _, _), device) in targets.iter().zip(&devices) {
-        by_length.insert(spec.clone(), esp_by_length(plan, device)?);
+    for ((spec, _, files), device) in targets.iter().zip(&devices) {
+        by_length.insert(spec.clone(), esp_by_length(plan, device, matches!(files, Published::Braket(_)))?);
     }
     details.insert("esp_by_plies".into(), Value::Object(by_length));
     let circuits: Vec<Value> = rows
@@ -393,10 +457,10 @@ mod tests {
         let report = run(&RoutingPlan::quick()).expect("runs");
         let details = &report.details;
         let circuits = details["circuits"].as_array().expect("circuits");
-        // Eight examples have two-qubit gates; two random games and one played game; three targets.
+        // Eight examples have two-qubit gates; two random games and one played game; four targets.
         let examples = circuits.iter().filter(|c| c["group"] == "example").count();
-        assert_eq!(examples, 3 * 8, "{details:#}");
-        assert_eq!(circuits.len(), 3 * 11, "{details:#}");
+        assert_eq!(examples, 4 * 8, "{details:#}");
+        assert_eq!(circuits.len(), 4 * 11, "{details:#}");
         for circuit in circuits {
             let small = circuit["qubits"].as_u64().is_some_and(|q| q <= 20);
             assert!(
@@ -409,7 +473,7 @@ mod tests {
             assert!(circuit["qiskit"].is_null());
         }
         assert_eq!(details["broken_uses"], 0);
-        assert_eq!(report.moves, Some(33));
+        assert_eq!(report.moves, Some(44));
         let by_length = &details["esp_by_plies"]["ibm-torino"][0];
         assert_eq!((by_length["plies"].as_u64(), by_length["games"].as_u64()), (Some(10), Some(1)), "{details:#}");
         assert!(by_length["median_esp"].as_f64().is_some_and(|p| p > 0.0 && p < 1.0), "{details:#}");

@@ -13,6 +13,9 @@
 //!   map and run as Sampler jobs. The API key comes from `--ibm-api-key` or `QISKIT_IBM_TOKEN`,
 //!   the service instance from `--ibm-crn` or `QISKIT_IBM_INSTANCE`; `--ibm-url` (or
 //!   `QCHESS_IBM_URL`) points both IAM and the API at one server, such as a `qchess serve`.
+//! - `braket:DEVICE` (`braket:iqm-garnet`, or a device ARN): an Amazon Braket device; circuits
+//!   are routed onto its capabilities and run as verbatim programs of its native gates, with the
+//!   AWS credentials and endpoints found as the AWS SDKs find them (see [`braket`]).
 //!
 //! Options, after commas, set one backend's `target=simulator|qpu.NAME`, `noise=MODEL` and
 //! `mitigation` (drop shots with impossible piece counts); without them the `--target`,
@@ -34,9 +37,11 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
 use crate::exit::bad_input_at;
 
+mod braket;
 mod ibm;
 mod stored;
 
+pub use braket::{BraketArgs, ready_device as ready_braket_device};
 pub use ibm::{IbmArgs, ready_device};
 
 /// Which kind of backend.
@@ -50,6 +55,8 @@ pub enum BackendKind {
     Url(String),
     /// An IBM Quantum device.
     Ibm(String),
+    /// An Amazon Braket device (a short name or an ARN).
+    Braket(String),
 }
 
 /// A backend as written on the command line. See the [module docs](self).
@@ -76,9 +83,12 @@ impl FromStr for BackendSpec {
             "ionq" => BackendKind::Ionq,
             url if url.starts_with("http://") || url.starts_with("https://") => BackendKind::Url(url.to_owned()),
             ibm if ibm.starts_with("ibm:") => BackendKind::Ibm(ibm_device(&ibm["ibm:".len()..])?),
+            braket if braket.starts_with("braket:") => {
+                BackendKind::Braket(braket::braket_device(&braket["braket:".len()..])?)
+            }
             other => {
                 return Err(format!(
-                    "`{}` is not a backend: use local, ionq, ibm:DEVICE or the http:// URL of a qchess serve",
+                    "`{}` is not a backend: use local, ionq, ibm:DEVICE, braket:DEVICE or the http:// URL of a qchess serve",
                     excerpt(other)
                 ));
             }
@@ -100,8 +110,13 @@ impl FromStr for BackendSpec {
         if spec.kind == BackendKind::Local && (spec.target.is_some() || spec.noise_model.is_some() || spec.mitigation) {
             return Err("the local backend takes no options".to_owned());
         }
-        if matches!(spec.kind, BackendKind::Ibm(_)) && (spec.target.is_some() || spec.noise_model.is_some()) {
-            return Err("an ibm:DEVICE backend takes no target= or noise= option: the device is its target".to_owned());
+        if matches!(spec.kind, BackendKind::Ibm(_) | BackendKind::Braket(_))
+            && (spec.target.is_some() || spec.noise_model.is_some())
+        {
+            return Err(
+                "an ibm:DEVICE or braket:DEVICE backend takes no target= or noise= option: the device is its target"
+                    .to_owned(),
+            );
         }
         Ok(spec)
     }
@@ -114,6 +129,7 @@ impl fmt::Display for BackendSpec {
             BackendKind::Ionq => f.write_str("ionq")?,
             BackendKind::Url(url) => f.write_str(url)?,
             BackendKind::Ibm(device) => write!(f, "ibm:{device}")?,
+            BackendKind::Braket(device) => write!(f, "braket:{device}")?,
         }
         if let Some(target) = &self.target {
             write!(f, ",target={target}")?;
@@ -155,6 +171,9 @@ pub struct RemoteArgs {
     /// How to reach IBM Quantum for `--backend ibm:DEVICE`.
     #[command(flatten)]
     pub ibm: IbmArgs,
+    /// How to reach Amazon Braket for `--backend braket:DEVICE`.
+    #[command(flatten)]
+    pub braket: BraketArgs,
     /// Drop shots whose piece count is impossible (remote backends).
     #[arg(long)]
     pub mitigation: bool,
@@ -167,7 +186,8 @@ pub struct RemoteArgs {
 /// `--backend` and the remote flags, for commands that run one game.
 #[derive(Debug, Clone, clap::Args)]
 pub struct BackendArgs {
-    /// Where moves run: local, ionq, ibm:DEVICE (IBM Quantum), or the URL of a qchess serve, with `,target=...`,
+    /// Where moves run: local, ionq, ibm:DEVICE (IBM Quantum), braket:DEVICE (Amazon Braket: iqm-garnet,
+    /// rigetti-ankaa-3, ionq-forte-1, sv1, ... or an ARN), or the URL of a qchess serve, with `,target=...`,
     /// `,noise=...` or `,mitigation` options.
     #[arg(long, default_value = "local", value_name = "BACKEND")]
     pub backend: BackendSpec,
@@ -218,6 +238,7 @@ impl Backend {
         let url = match &spec.kind {
             BackendKind::Local => return Ok(Backend::Local),
             BackendKind::Ibm(device) => return ibm::resolve(spec, device, remote),
+            BackendKind::Braket(device) => return braket::resolve(spec, device, remote),
             BackendKind::Ionq => remote.provider_url.as_deref().map(provider_url),
             BackendKind::Url(url) => Some(provider_url(url)),
         };
@@ -279,6 +300,38 @@ impl Backend {
     }
 }
 
+/// The shared remote flags (shots, timeout, mitigation, answer size), checked as for IonQ, for a
+/// provider whose own connection is described apart (IBM, Braket); `base_url` stands in for
+/// IonQ's, which is unused.
+fn shared_board_config(
+    spec: &BackendSpec,
+    remote: &RemoteArgs,
+    base_url: &str,
+    place: &dyn Fn() -> String,
+) -> anyhow::Result<RemoteBoardConfig> {
+    let settings = RemoteSettings {
+        provider_url: Some(base_url.to_owned()),
+        shots: remote.shots,
+        timeout_secs: remote.timeout,
+        mitigation: spec.mitigation || remote.mitigation,
+        max_response_bytes: remote.max_response_bytes,
+        ..RemoteSettings::default()
+    };
+    settings.board_config().map_err(|e| bad_input_at(place(), e))
+}
+
+/// Runs a future on a fresh single-threaded runtime.
+fn block_on<T, E: From<qchess_remote::RemoteError>>(future: impl Future<Output = Result<T, E>>) -> Result<T, E> {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| {
+        qchess_remote::RemoteError::Network {
+            what: "starting the async runtime".into(),
+            attempts: 0,
+            detail: e.to_string(),
+        }
+    })?;
+    runtime.block_on(future)
+}
+
 /// The device of `ibm:DEVICE`: letters, digits, `_` and `-`, as IBM names its devices.
 fn ibm_device(device: &str) -> Result<String, String> {
     let valid = !device.is_empty()
@@ -314,6 +367,7 @@ impl qchess_compare::Backend for Backend {
         match self {
             Backend::Local => qchess_compare::circuits::run_exact(circuit),
             Backend::Remote { config, .. } if config.ibm.is_some() => ibm::run_circuit(config, circuit, shots),
+            Backend::Remote { config, .. } if config.braket.is_some() => braket::run_circuit(config, circuit, shots),
             Backend::Remote { config, .. } => {
                 let client = IonqClient::new(config.provider.clone()).map_err(|e| with_causes(&e))?;
                 let runtime = tokio::runtime::Builder::new_current_thread()
@@ -341,6 +395,8 @@ mod tests {
             "ionq,target=qpu.aria-1,noise=aria-1,mitigation",
             "ibm:ibm_fez",
             "ibm:ibm_brisbane,mitigation",
+            "braket:iqm-garnet",
+            "braket:arn:aws:braket:us-west-1::device/qpu/rigetti/Ankaa-3,mitigation",
         ] {
             let spec: BackendSpec = text.parse().expect(text);
             assert_eq!(spec.to_string(), text);
@@ -355,6 +411,9 @@ mod tests {
             ("ibm:", "`ibm:` names no device"),
             ("ibm:../x", "only letters, digits"),
             ("ibm:ibm_fez,noise=aria-1", "no target= or noise= option"),
+            ("braket:", "`braket:` names no device"),
+            ("braket:garnet", "unknown Braket device `garnet`"),
+            ("braket:sv1,target=qpu.aria-1", "no target= or noise= option"),
         ] {
             let error = bad.parse::<BackendSpec>().expect_err(bad);
             assert!(error.contains(says), "{bad}: {error}");
@@ -370,6 +429,7 @@ mod tests {
             "ionq,target=qpu.aria-1,noise=aria-1,mitigation",
             "http://127.0.0.1:8080,target=simulator",
             "ibm:ibm_fez,mitigation",
+            "braket:iqm-garnet,mitigation",
         ];
         let alphabet = [',', '=', ':', '/', 'a', '1', ' ', '.', 'é', '\0'];
         for text in valid {

@@ -44,6 +44,8 @@ enum Command {
     Games(commands::games::Args),
     /// Play a short narrated demo game on the built-in simulator.
     Demo(commands::demo::Args),
+    /// List a provider's devices with their status (Amazon Braket).
+    Devices(commands::devices::Args),
     /// Serve the IonQ-compatible provider API and the quantum board REST API over HTTP.
     Serve(commands::serve::Args),
     /// Run the same game or circuits on two backends and test whether their outcomes agree.
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Command::Play(args) => commands::play::run(args, cli.json),
         Command::Games(args) => commands::games::run(args, cli.json),
         Command::Demo(args) => commands::demo::run(args, cli.json),
+        Command::Devices(args) => commands::devices::run(args, cli.json),
         Command::Serve(args) => commands::serve::run(args, cli.json),
         Command::Compare(args) => commands::compare::run(*args, cli.json),
         Command::Bench(args) => commands::bench::run(args, cli.json),

@@ -23,6 +23,17 @@ pub enum RemoteError {
         /// The provider's message.
         message: String,
     },
+    /// AWS refused the request (401 or 403): unknown, wrong or expired credentials, or a
+    /// signature it does not accept.
+    #[error("AWS refused the request ({status}): {message}; the credentials came from {credentials}")]
+    AwsAuth {
+        /// HTTP status.
+        status: u16,
+        /// AWS's code and message.
+        message: String,
+        /// Where the credentials were found.
+        credentials: String,
+    },
     /// The provider kept answering 429 Too Many Requests.
     #[error("rate limited by the provider: still 429 Too Many Requests after {attempts} attempts: {message}")]
     RateLimited {

@@ -13,6 +13,10 @@
 //!   device configurations fetched and cached.
 //! * [`sampler`]: [`IbmRunner`](sampler::IbmRunner), qchess circuits routed onto an IBM device and
 //!   run as Sampler jobs, read back as the IonQ client's results.
+//! * [`braket`]: [`BraketClient`](braket::BraketClient), Amazon Braket's REST API and the S3
+//!   objects of its tasks, signed with SigV4 by the AWS credential chain, and
+//!   [`BraketRunner`](braket::BraketRunner), qchess circuits routed onto a Braket device and run
+//!   there as verbatim programs of its native gates.
 //! * [`journal`]: [`JobJournal`](journal::JobJournal), where a board records its jobs so that a
 //!   wait can stop (Ctrl-C, a time limit, a crash) and the same job be taken up later.
 //! * [`error`]: [`RemoteError`], what went wrong, sorted by what the user can do about it.
@@ -29,6 +33,7 @@
 //! ```
 
 pub mod board;
+pub mod braket;
 pub mod client;
 pub mod config;
 pub mod error;

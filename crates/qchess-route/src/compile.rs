@@ -27,7 +27,7 @@ use crate::post_layout::{cheaper_placement, expected_cost, relabel};
 use crate::program::{Instr, Program};
 use crate::resynth::resynthesize;
 use crate::sabre::route;
-use crate::target::{Basis, Target};
+use crate::target::Target;
 use crate::translate::{cx_to_native, expand_swaps, lower_iswaps, synthesize};
 use crate::verify::{Equivalence, SplitMix, check_equivalence, check_structure};
 use crate::vf2::{Pattern, place};
@@ -84,6 +84,22 @@ impl Compiled {
     /// Number of two-qubit gates.
     pub fn two_qubit_count(&self) -> usize {
         two_qubit_count(&self.ops)
+    }
+
+    /// Measures each logical qubit of `measurements` (`(qubit, clbit)`, as
+    /// [`Program::take_measurements`] took them) where it ends, after every gate, and scores the
+    /// result again by `target`'s calibration.
+    pub fn measure_at_end(&mut self, measurements: &[(u32, u32)], target: &Target) -> Result<(), RouteError> {
+        for &(qubit, clbit) in measurements {
+            let physical = *self
+                .final_layout
+                .get(qubit as usize)
+                .ok_or(RouteError::Internal("a measured qubit has no place in the final layout"))?;
+            self.ops.push(IsaOp::Measure { qubit: physical, clbit });
+            self.num_clbits = self.num_clbits.max(clbit + 1);
+        }
+        self.esp = target.estimated_success(&self.ops);
+        Ok(())
     }
 
     /// Circuit depth: the longest chain of operations sharing qubits (measurements included).
@@ -346,11 +362,11 @@ pub(crate) fn lower_to_cx(program: &mut Program, device: &Target) -> Result<(), 
     Ok(())
 }
 
-/// CX into native gates, the peephole passes, then one-qubit synthesis (and, on CZ devices, Z
-/// rotations moved late and merged).
+/// CX into native gates, the peephole passes, then one-qubit synthesis (and, where Z rotations
+/// are frame changes, Z rotations moved late and merged).
 pub(crate) fn to_native(mut program: Program, device: &Target) -> Result<Vec<IsaOp>, RouteError> {
     cx_to_native(&mut program, device)?;
     optimize(&mut program);
     let ops = synthesize(&program, device.basis)?;
-    Ok(if device.basis == Basis::Cz { merge_z_rotations(&ops, device.num_qubits) } else { ops })
+    Ok(if device.basis.virtual_z() { merge_z_rotations(&ops, device.num_qubits) } else { ops })
 }

@@ -2,7 +2,9 @@
 //!
 //! Conventions as in the IR: for a two-qubit gate on `[a, b]`, matrix index bit 0 is `a`.
 //! IonQ's gates take their phases in radians here (`gpi(phi)`, `gpi2(phi)`); `ms` is the fully
-//! entangling Molmer-Sorensen gate with both phases 0, `exp(-i pi/4 X(x)X)`.
+//! entangling Molmer-Sorensen gate with both phases 0, `exp(-i pi/4 X(x)X)`, and `zz` IonQ Forte's
+//! fully entangling `exp(-i pi/4 Z(x)Z)`. IQM's `prx(theta, phi)` is a rotation by `theta` about
+//! the axis at angle `phi` in the XY plane, `Rz(phi) Rx(theta) Rz(-phi)`.
 
 use std::f64::consts::{FRAC_1_SQRT_2, FRAC_PI_2};
 
@@ -34,13 +36,24 @@ pub enum NativeGate {
     SqrtIswap,
     /// IonQ `ms(0, 0)`: `exp(-i pi/4 X(x)X)`.
     Ms,
+    /// IQM `prx(theta, phi)`: `Rz(phi) Rx(theta) Rz(-phi)`.
+    Prx(f64, f64),
+    /// iSWAP (Rigetti Ankaa).
+    ISwap,
+    /// IonQ Forte's `zz(pi/2)`: `exp(-i pi/4 Z(x)Z)`.
+    Zz,
 }
 
 impl NativeGate {
     /// 1 or 2.
     pub const fn arity(self) -> usize {
         match self {
-            NativeGate::Cz | NativeGate::Ecr | NativeGate::SqrtIswap | NativeGate::Ms => 2,
+            NativeGate::Cz
+            | NativeGate::Ecr
+            | NativeGate::SqrtIswap
+            | NativeGate::Ms
+            | NativeGate::ISwap
+            | NativeGate::Zz => 2,
             _ => 1,
         }
     }
@@ -58,15 +71,36 @@ impl NativeGate {
             NativeGate::Ecr => "ecr",
             NativeGate::SqrtIswap => "sqrt_iswap",
             NativeGate::Ms => "ms",
+            NativeGate::Prx(..) => "prx",
+            NativeGate::ISwap => "iswap",
+            NativeGate::Zz => "zz",
         }
     }
 
-    /// The angle parameter, if any.
-    pub const fn parameter(self) -> Option<f64> {
+    /// The angle parameters, in the order OpenQASM writes them (none, one, or `prx`'s two).
+    pub fn parameters(self) -> Vec<f64> {
         match self {
-            NativeGate::Rz(a) | NativeGate::Rx(a) | NativeGate::Gpi(a) | NativeGate::Gpi2(a) => Some(a),
-            _ => None,
+            NativeGate::Rz(a) | NativeGate::Rx(a) | NativeGate::Gpi(a) | NativeGate::Gpi2(a) => vec![a],
+            NativeGate::Prx(theta, phi) => vec![theta, phi],
+            _ => Vec::new(),
         }
+    }
+
+    /// The names of the angle parameters in an OpenQASM `gate` definition.
+    const fn parameter_names(self) -> &'static str {
+        match self {
+            NativeGate::Prx(..) => "(theta, phi)",
+            NativeGate::Rz(_) | NativeGate::Rx(_) | NativeGate::Gpi(_) | NativeGate::Gpi2(_) => "(phi)",
+            _ => "",
+        }
+    }
+
+    /// The `gate` definition of a gate outside the standard library (see
+    /// [`NativeGate::definition`]), on one line.
+    pub fn definition_line(self) -> Option<String> {
+        let body = self.definition()?.split_whitespace().collect::<Vec<_>>().join(" ");
+        let operands = if self.arity() == 2 { "a, b" } else { "a" };
+        Some(format!("gate {}{} {operands} {{ {body} }}", self.name(), self.parameter_names()))
     }
 
     /// Whether the gate belongs to `basis`.
@@ -90,6 +124,13 @@ impl NativeGate {
                 [c(h, 0.0), c(0.0, -h) * Complex64::from_polar(1.0, -phi)],
                 [c(0.0, -h) * Complex64::from_polar(1.0, phi), c(h, 0.0)],
             ],
+            NativeGate::Prx(theta, phi) => {
+                let (cos, sin) = ((theta / 2.0).cos(), (theta / 2.0).sin());
+                [
+                    [c(cos, 0.0), c(0.0, -sin) * Complex64::from_polar(1.0, -phi)],
+                    [c(0.0, -sin) * Complex64::from_polar(1.0, phi), c(cos, 0.0)],
+                ]
+            }
             _ => return None,
         })
     }
@@ -114,6 +155,8 @@ impl NativeGate {
             ],
             NativeGate::SqrtIswap => GateKind::ISwap(0.5).matrix4()?,
             NativeGate::Ms => GateKind::Rxx(FRAC_PI_2).matrix4()?,
+            NativeGate::ISwap => GateKind::ISwap(1.0).matrix4()?,
+            NativeGate::Zz => GateKind::Rzz(FRAC_PI_2).matrix4()?,
             _ => return None,
         })
     }
@@ -131,6 +174,9 @@ impl NativeGate {
             NativeGate::Ms => "h a; h b; cx a, b; rz(pi/2) b; cx a, b; h a; h b;",
             NativeGate::Gpi(_) => "U(pi, phi - pi/2, pi/2 - phi) a;",
             NativeGate::Gpi2(_) => "U(pi/2, phi - pi/2, pi/2 - phi) a;",
+            NativeGate::Prx(..) => "U(theta, phi - pi/2, pi/2 - phi) a;",
+            NativeGate::ISwap => "s a; s b; h a; cx a, b; cx b, a; h b;",
+            NativeGate::Zz => "cx a, b; rz(pi/2) b; cx a, b;",
             _ => return None,
         })
     }
@@ -187,7 +233,11 @@ mod tests {
 
     /// The matrix of a definition body, read by a tiny interpreter of the gates it uses.
     fn definition_matrix(gate: NativeGate) -> Matrix4 {
-        let phi = gate.parameter().unwrap_or(0.0);
+        let (theta, phi) = match gate.parameters()[..] {
+            [theta, phi] => (theta, phi),
+            [phi] => (0.0, phi),
+            _ => (0.0, 0.0),
+        };
         let pi = std::f64::consts::PI;
         let mut m = crate::linalg::kron(&crate::linalg::identity2(), &crate::linalg::identity2());
         for statement in gate.definition().expect("defined").split(';').map(str::trim).filter(|s| !s.is_empty()) {
@@ -202,6 +252,7 @@ mod tests {
                     "pi" => pi,
                     "phi - pi/2" => phi - pi / 2.0,
                     "pi/2 - phi" => pi / 2.0 - phi,
+                    "theta" => theta,
                     other => panic!("angle {other}"),
                 }
             };
@@ -245,11 +296,18 @@ mod tests {
 
     #[test]
     fn qasm_definitions_match_the_matrices() {
-        for gate in [NativeGate::Ecr, NativeGate::SqrtIswap, NativeGate::Ms] {
+        for gate in [NativeGate::Ecr, NativeGate::SqrtIswap, NativeGate::Ms, NativeGate::ISwap, NativeGate::Zz] {
             let defined = definition_matrix(gate);
             assert!(equal_up_to_phase(&flat4(&defined), &flat4(&gate.matrix4().expect("2q"))), "{gate:?}");
         }
-        for gate in [NativeGate::Gpi(0.7), NativeGate::Gpi2(-1.3), NativeGate::Gpi(0.0), NativeGate::Gpi2(2.0)] {
+        for gate in [
+            NativeGate::Gpi(0.7),
+            NativeGate::Gpi2(-1.3),
+            NativeGate::Gpi(0.0),
+            NativeGate::Gpi2(2.0),
+            NativeGate::Prx(0.4, -2.1),
+            NativeGate::Prx(std::f64::consts::PI, 0.3),
+        ] {
             let defined = definition_matrix(gate);
             let expected = lift(gate.matrix2().expect("1q"), 0);
             assert!(equal_up_to_phase(&flat4(&defined), &flat4(&expected)), "{gate:?}");

@@ -115,6 +115,22 @@ impl Program {
     pub fn two_qubit_count(&self) -> usize {
         self.instrs.iter().filter(|i| i.is_two_qubit()).count()
     }
+
+    /// Takes the measurements out, as `(qubit, clbit)` in order, for a device that measures at
+    /// the end only (put them back with [`crate::Compiled::measure_at_end`]). The circuits qchess
+    /// builds defer their measurements (no gate touches a measured qubit afterwards), so reading
+    /// a measured qubit at the end gives the same bit.
+    pub fn take_measurements(&mut self) -> Vec<(u32, u32)> {
+        let mut taken = Vec::new();
+        self.instrs.retain(|instr| match *instr {
+            Instr::Measure { qubit, clbit } => {
+                taken.push((qubit, clbit));
+                false
+            }
+            _ => true,
+        });
+        taken
+    }
 }
 
 /// `ops[from..]` of `circuit` as instructions: uncontrolled iSWAP powers as they are (lowered

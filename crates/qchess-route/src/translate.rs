@@ -2,9 +2,12 @@
 //! coupling map allows), and one-qubit matrices into each target's Euler form:
 //!
 //! * CZ and ECR targets: `rz . sx . rz . sx . rz` (one `sx` at `theta = pi/2`, `x` at `pi`, a
-//!   lone `rz` for diagonal gates);
+//!   lone `rz` for diagonal gates); Rigetti's the same with `rx(pi/2)` for `sx` and `rx(pi)` for
+//!   `x`, the only `rx` angles its devices run;
 //! * sqrt-iSWAP targets: `rz . rx . rz`;
-//! * IonQ native: two `gpi2` and, unless the remaining Z rotation vanishes, two `gpi`.
+//! * IonQ native: two `gpi2` and, unless the remaining Z rotation vanishes, two `gpi`;
+//! * IQM: one `prx`, the Z rotations around it folded into later `prx` phases (see
+//!   [`crate::frames`]).
 
 use std::f64::consts::{FRAC_PI_2, PI};
 
@@ -12,6 +15,7 @@ use qchess_circuit::ir::{Gate, GateKind, Matrix2, Qubit};
 use qchess_qasm::lower::{GateSet, lower_gate};
 
 use crate::error::RouteError;
+use crate::frames::fold_into_prx;
 use crate::linalg::{EPS, is_zero_angle, wrap, zyz_angles};
 use crate::native::{IsaOp, NativeGate};
 use crate::program::{Instr, Program, iswap_power};
@@ -92,6 +96,18 @@ pub fn lower_iswaps(program: &mut Program, target: &Target) -> Result<(), RouteE
             ]);
             continue;
         }
+        if target.basis == Basis::RigettiIswap && whole && !swapped {
+            // iSWAP^-1 = (Z (x) 1) iSWAP (Z (x) 1).
+            let z = || one(a, GateKind::Z);
+            if power < 0.0 {
+                out.push(z());
+            }
+            out.push(Instr::Native { gate: NativeGate::ISwap, a, b });
+            if power < 0.0 {
+                out.push(z());
+            }
+            continue;
+        }
         if target.basis == Basis::SqrtIswap && (whole || half) {
             for gate in lower_gate(&Gate::iswap(Qubit(a), Qubit(b), power), GateSet::SqrtIswap)? {
                 match (gate.kind, gate.targets.as_slice()) {
@@ -142,7 +158,7 @@ fn cx(c: u32, t: u32, target: &Target, out: &mut Vec<Instr>) -> Result<(), Route
         return Err(RouteError::Internal("a CX on an uncoupled pair reached basis translation"));
     }
     match target.basis {
-        Basis::Cz => {
+        Basis::Cz | Basis::Prx | Basis::RigettiCz => {
             let (a, b) = if target.allows(c, t) { (c, t) } else { (t, c) };
             out.extend([one(t, GateKind::H), Instr::Native { gate: NativeGate::Cz, a, b }, one(t, GateKind::H)]);
         }
@@ -172,6 +188,34 @@ fn cx(c: u32, t: u32, target: &Target, out: &mut Vec<Instr>) -> Result<(), Route
                 }
             }
         }
+        Basis::RigettiIswap => {
+            // iSWAP = (S (x) S) SWAP CZ, so iSWAP (S^-1 (x) Rx(pi/2) S^-1) iSWAP =
+            // (S (x) S) CZ (Rx(pi/2) (x) 1) CZ = (S (x) S) exp(-i pi/4 X_t Z_c), and CX is that
+            // rotation with one-qubit gates around it.
+            out.extend([
+                one(t, GateKind::X),
+                one(c, GateKind::Z),
+                Instr::Native { gate: NativeGate::ISwap, a: t, b: c },
+                one(t, GateKind::Sdg),
+                one(c, GateKind::Sdg),
+                one(c, GateKind::Rx(FRAC_PI_2)),
+                Instr::Native { gate: NativeGate::ISwap, a: t, b: c },
+                one(t, GateKind::Sdg),
+                one(c, GateKind::Sdg),
+                one(t, GateKind::Rx(FRAC_PI_2)),
+                one(c, GateKind::Rz(FRAC_PI_2)),
+            ]);
+        }
+        Basis::IonqZz => {
+            // CZ = (Rz(-pi/2) (x) Rz(-pi/2)) ZZ(pi/2) up to phase.
+            out.extend([
+                one(t, GateKind::H),
+                Instr::Native { gate: NativeGate::Zz, a: c, b: t },
+                one(c, GateKind::Rz(-FRAC_PI_2)),
+                one(t, GateKind::Rz(-FRAC_PI_2)),
+                one(t, GateKind::H),
+            ]);
+        }
         Basis::IonqNative => {
             // CZ = Rzz(pi/2) (Rz(-pi/2) (x) Rz(-pi/2)) up to phase, Rzz(pi/2) = (H (x) H) MS (H (x) H).
             out.extend([
@@ -195,6 +239,10 @@ pub fn synthesize(program: &Program, basis: Basis) -> Result<Vec<IsaOp>, RouteEr
     let mut out = Vec::with_capacity(program.instrs.len() * 3);
     for instr in &program.instrs {
         match *instr {
+            // On IQM's gates each Z rotation becomes a frame change, folded below.
+            Instr::One { qubit, matrix } if basis == Basis::Prx => {
+                out.extend(prx_with_frames(&matrix).into_iter().map(|gate| IsaOp::One { gate, qubit }))
+            }
             Instr::One { qubit, matrix } => {
                 out.extend(one_qubit(&matrix, basis).into_iter().map(|gate| IsaOp::One { gate, qubit }))
             }
@@ -206,7 +254,20 @@ pub fn synthesize(program: &Program, basis: Basis) -> Result<Vec<IsaOp>, RouteEr
             }
         }
     }
+    if basis == Basis::Prx {
+        out = fold_into_prx(&out, program.num_qubits);
+    }
     Ok(out)
+}
+
+/// `matrix` as `Rz(lambda)`, `prx(theta, pi/2)` (that is, `Ry(theta)`) and `Rz(phi)`, in time
+/// order, up to global phase: IQM's gate with frame changes still to fold.
+fn prx_with_frames(matrix: &Matrix2) -> Vec<NativeGate> {
+    let (theta, phi, lambda) = zyz_angles(matrix);
+    if theta.abs() < EPS {
+        return vec![NativeGate::Rz(wrap(phi + lambda))];
+    }
+    vec![NativeGate::Rz(wrap(lambda)), NativeGate::Prx(wrap(theta), FRAC_PI_2), NativeGate::Rz(wrap(phi))]
 }
 
 /// `matrix` as native one-qubit gates of `basis`, in time order, up to global phase.
@@ -219,6 +280,22 @@ pub fn one_qubit(matrix: &Matrix2, basis: Basis) -> Vec<NativeGate> {
     };
     let mut gates = Vec::with_capacity(5);
     match basis {
+        Basis::Prx => {
+            let ops: Vec<IsaOp> =
+                prx_with_frames(matrix).into_iter().map(|gate| IsaOp::One { gate, qubit: 0 }).collect();
+            gates.extend(fold_into_prx(&ops, 1).into_iter().filter_map(|op| match op {
+                IsaOp::One { gate, .. } => Some(gate),
+                _ => None,
+            }));
+        }
+        Basis::RigettiCz | Basis::RigettiIswap => {
+            // IBM's form, with the rotations Rigetti runs.
+            gates.extend(one_qubit(matrix, Basis::Cz).into_iter().map(|gate| match gate {
+                NativeGate::Sx => NativeGate::Rx(FRAC_PI_2),
+                NativeGate::X => NativeGate::Rx(PI),
+                other => other,
+            }));
+        }
         Basis::Cz | Basis::Ecr => {
             if theta.abs() < EPS {
                 rz(phi + lambda, &mut gates);
@@ -246,7 +323,7 @@ pub fn one_qubit(matrix: &Matrix2, basis: Basis) -> Vec<NativeGate> {
                 rz(phi + FRAC_PI_2, &mut gates);
             }
         }
-        Basis::IonqNative => {
+        Basis::IonqNative | Basis::IonqZz => {
             // U = Rz(a) Rx(pi/2) Rz(b) Rx(pi/2) Rz(c) with a = phi + pi, b = theta + pi, c = lambda;
             // moving the Z rotations to the end turns each Rx(pi/2) into a gpi2.
             let (b, c) = (theta + PI, lambda);
@@ -298,10 +375,19 @@ mod tests {
     #[test]
     fn cx_and_swap_translate_exactly_for_every_basis() {
         let directed = r#"{"name": "pair", "qubits": 2, "basis": "ecr", "coupling": [[1, 0]], "directed": true}"#;
-        let mut targets: Vec<Target> = ["line:2", "line:2@ecr", "line:2@sqrt-iswap", "all:2"]
-            .iter()
-            .map(|spec| Target::resolve(spec).expect("preset"))
-            .collect();
+        let mut targets: Vec<Target> = [
+            "line:2",
+            "line:2@ecr",
+            "line:2@sqrt-iswap",
+            "all:2",
+            "all:2@ionq-zz",
+            "line:2@prx",
+            "line:2@rigetti-cz",
+            "line:2@rigetti-iswap",
+        ]
+        .iter()
+        .map(|spec| Target::resolve(spec).expect("preset"))
+        .collect();
         targets.push(Target::from_json(directed, "pair").expect("valid"));
         let logical = Program {
             num_qubits: 2,

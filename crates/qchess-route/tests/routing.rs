@@ -9,8 +9,21 @@ use qchess_route::program::{Instr, Program, from_circuit};
 use qchess_route::verify::{Equivalence, SplitMix, check_equivalence, check_structure};
 use qchess_route::{CompileOptions, Incremental, RouteError, Target, compile};
 
-const TARGETS: [&str; 9] =
-    ["line:6", "grid:2x3@ecr", "grid:3x3", "sycamore", "all:6", "ibm-heron", "ibm-eagle", "line:7@sqrt-iswap", "tee"];
+const TARGETS: [&str; 13] = [
+    "line:6",
+    "grid:2x3@ecr",
+    "grid:3x3",
+    "sycamore",
+    "all:6",
+    "ibm-heron",
+    "ibm-eagle",
+    "line:7@sqrt-iswap",
+    "tee",
+    "braket:iqm-garnet",
+    "braket:rigetti-ankaa-3",
+    "braket:rigetti-cepheus-1-108q",
+    "braket:ionq-forte-enterprise-1",
+];
 
 fn target(spec: &str) -> Target {
     if spec == "tee" {

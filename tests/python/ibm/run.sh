@@ -15,14 +15,7 @@ cd "$(dirname "$0")/../../.."
 source tests/python/serve.sh
 bin="$(qchess_bin "ibm interop")"
 venv=.venv-ibm-runtime
-requirements=tests/python/ibm/requirements.txt
-stamp="$venv/.requirements.sha256"
-wanted="$(sha256sum "$requirements" | cut -d' ' -f1)"
-if [[ ! -f "$stamp" || "$(cat "$stamp")" != "$wanted" ]]; then
-    [[ -x "$venv/bin/python" ]] || "${PYTHON:-python3}" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-input -r "$requirements"
-    echo "$wanted" > "$stamp"
-fi
+pinned_venv "$venv" tests/python/ibm/requirements.txt
 
 # serve NAME FLAGS...: starts a server, and sets url_NAME to the URL it announced.
 servers=()

@@ -20,7 +20,7 @@ use qchess_qasm::export::Format;
 use qchess_route::Target;
 use serde_json::{Value, json};
 
-use super::{GameCircuit, Routed, failed};
+use super::{GameCircuit, Published, Routed, failed};
 use crate::error::BenchError;
 
 /// The Qiskit side's script.
@@ -56,7 +56,7 @@ pub(super) fn check_python(python: &std::path::Path) -> Result<(), BenchError> {
 pub(super) fn run(
     python: &std::path::Path,
     circuits: &[GameCircuit],
-    targets: &[(String, Target, (&str, &str))],
+    targets: &[(String, Target, Published)],
     routed: &[Routed],
 ) -> Result<(String, Vec<Theirs>), BenchError> {
     let mut logical = Vec::new();
@@ -67,12 +67,15 @@ pub(super) fn run(
         logical.push(json!({ "name": circuit.name, "qasm2": text, "routed": ours }));
     }
     let mut devices = serde_json::Map::new();
-    for (spec, target, (conf, props)) in targets {
+    for (spec, target, files) in targets {
         let parse = |text: &str| serde_json::from_str::<Value>(text).map_err(|e| failed(format!("{spec}: {e}")));
-        devices.insert(
-            spec.clone(),
-            json!({ "backend": target.name, "configuration": parse(conf)?, "properties": parse(props)? }),
-        );
+        let description = match files {
+            Published::Ibm(conf, props) => {
+                json!({ "backend": target.name, "configuration": parse(conf)?, "properties": parse(props)? })
+            }
+            Published::Braket(capabilities) => json!({ "backend": target.name, "capabilities": parse(capabilities)? }),
+        };
+        devices.insert(spec.clone(), description);
     }
     let request = json!({ "targets": devices, "circuits": logical, "seed": 0 });
 

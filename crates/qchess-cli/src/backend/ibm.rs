@@ -12,9 +12,9 @@ use qchess_core::text::{excerpt, with_causes};
 use qchess_remote::config::ApiKey;
 use qchess_remote::ibm::IbmConfig;
 use qchess_remote::sampler::{IbmRunError, IbmRunner};
-use qchess_remote::{RemoteBoardConfig, RemoteError, RemoteSettings};
+use qchess_remote::{RemoteBoardConfig, RemoteError};
 
-use super::{Backend, BackendSpec, RemoteArgs};
+use super::{Backend, BackendSpec, RemoteArgs, block_on, shared_board_config};
 use crate::exit::bad_input_at;
 
 /// How to reach IBM Quantum, for commands without the other remote flags.
@@ -99,17 +99,7 @@ pub fn ready_device(device: &str, flags: &IbmArgs) -> anyhow::Result<qchess_rout
 pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> anyhow::Result<Backend> {
     let place = || format!("backend `{}`", excerpt(&spec.to_string()));
     let mut ibm = connection(device, &remote.ibm, &place)?;
-    // The IonQ part of the configuration is unused; the shared flags (shots, timeout,
-    // mitigation) are checked the same way as for the other providers.
-    let settings = RemoteSettings {
-        provider_url: Some(ibm.api_url.clone()),
-        shots: remote.shots,
-        timeout_secs: remote.timeout,
-        mitigation: spec.mitigation || remote.mitigation,
-        max_response_bytes: remote.max_response_bytes,
-        ..RemoteSettings::default()
-    };
-    let mut config = settings.board_config().map_err(|e| bad_input_at(place(), e))?;
+    let mut config = shared_board_config(spec, remote, &ibm.api_url, &place)?;
     ibm.max_response_bytes = config.provider.max_response_bytes();
     ibm.overall_timeout = config.provider.overall_timeout();
 
@@ -157,16 +147,4 @@ fn cache_dir() -> Option<std::path::PathBuf> {
             std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|home| std::path::Path::new(&home).join(".cache"))
         })?;
     Some(base.join("qchess").join("ibm"))
-}
-
-/// Runs a future on a fresh single-threaded runtime.
-fn block_on<T>(future: impl Future<Output = Result<T, IbmRunError>>) -> Result<T, IbmRunError> {
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| {
-        IbmRunError::Remote(RemoteError::Network {
-            what: "starting the async runtime".into(),
-            attempts: 0,
-            detail: e.to_string(),
-        })
-    })?;
-    runtime.block_on(future)
 }

@@ -9,7 +9,7 @@ use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use qchess_store::GameJournal;
 use serde_json::{Value, json};
 
-use super::{Backend, BackendArgs, IbmArgs, RemoteArgs};
+use super::{Backend, BackendArgs, BraketArgs, IbmArgs, RemoteArgs};
 
 impl RemoteArgs {
     /// The flags that decide a game's results, to keep with it (no keys).
@@ -21,6 +21,8 @@ impl RemoteArgs {
             "shots": self.shots,
             "mitigation": self.mitigation,
             "ibm_url": self.ibm.ibm_url,
+            "aws_region": self.braket.aws_region,
+            "braket_output": self.braket.braket_output,
             "max_response_bytes": self.max_response_bytes,
         })
     }
@@ -36,6 +38,10 @@ impl RemoteArgs {
             shots: self.shots.or_else(|| stored.get("shots").and_then(Value::as_u64)),
             mitigation: self.mitigation || stored.get("mitigation").and_then(Value::as_bool).unwrap_or(false),
             ibm: IbmArgs { ibm_url: self.ibm.ibm_url.clone().or_else(|| text("ibm_url")), ..self.ibm.clone() },
+            braket: BraketArgs {
+                aws_region: self.braket.aws_region.clone().or_else(|| text("aws_region")),
+                braket_output: self.braket.braket_output.clone().or_else(|| text("braket_output")),
+            },
             max_response_bytes: self
                 .max_response_bytes
                 .or_else(|| stored.get("max_response_bytes").and_then(Value::as_u64)),

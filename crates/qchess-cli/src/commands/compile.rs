@@ -60,15 +60,23 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     seed: u64,
     /// Route onto a device: ibm-torino, ibm-fez (ibm-heron), ibm-brisbane (ibm-eagle), sycamore,
-    /// line:N, grid:RxC, all:N (each optionally @cz, @ecr, @sqrt-iswap or @ionq), a target JSON
-    /// file (IBM's backend configuration, with its props_*.json beside it, or our own format), or
-    /// ibm:DEVICE (its configuration and calibration read from IBM Quantum, with the IBM flags);
-    /// writes its ISA circuit (qasm3 or qasm2).
-    #[arg(long, value_name = "NAME|FILE|ibm:DEVICE")]
+    /// line:N, grid:RxC, all:N (each optionally @cz, @ecr, @sqrt-iswap, @ionq, @ionq-zz, @prx,
+    /// @rigetti-cz or @rigetti-iswap), a target JSON file (IBM's backend configuration, with its
+    /// props_*.json beside it, Braket's device capabilities, or our own format), ibm:DEVICE (its
+    /// configuration and calibration read from IBM Quantum, with the IBM flags), or braket:DEVICE
+    /// (iqm-garnet, iqm-emerald, rigetti-ankaa-3, rigetti-cepheus-1-108q, ionq-forte-enterprise-1
+    /// from their published capabilities; another device or an ARN from Braket's GetDevice);
+    /// writes its ISA circuit (qasm3 or qasm2; for braket:DEVICE the verbatim program Braket
+    /// runs, qasm3).
+    #[arg(long, value_name = "NAME|FILE|ibm:DEVICE|braket:DEVICE")]
     target: Option<String>,
     /// With --target ibm:DEVICE: how to reach IBM Quantum.
     #[command(flatten)]
     ibm: crate::backend::IbmArgs,
+    /// With --target braket:DEVICE of a device without a published snapshot: how to reach
+    /// Amazon Braket.
+    #[command(flatten)]
+    braket: crate::backend::BraketArgs,
     /// The rules of the game with --position: official, classical, observer or checkmate.
     #[arg(long, default_value = "official", value_name = "RULES", conflicts_with = "init")]
     rules: RuleSet,

@@ -41,7 +41,7 @@ enum Action {
     /// play goes on as in `qchess play`.
     Resume(Box<ResumeArgs>),
     /// Cancel a game's waiting move: its job is canceled at the provider and the move taken back.
-    Cancel(CancelArgs),
+    Cancel(Box<CancelArgs>),
     /// Print a game's record (or write it to a file).
     Export {
         /// The game's id.

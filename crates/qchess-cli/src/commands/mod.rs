@@ -7,6 +7,7 @@ pub mod clock;
 pub mod compare;
 pub mod compile;
 pub mod demo;
+pub mod devices;
 pub mod game;
 pub mod games;
 pub mod matches;

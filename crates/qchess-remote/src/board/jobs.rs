@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use qchess_circuit::ir::Circuit;
 use qchess_qasm::ionq::to_ionq;
 
-use super::{RemoteBoard, RemoteBoardError, Runner};
+use super::{RemoteBoard, RemoteBoardError, Runner, braket};
+use crate::braket::client_token;
 use crate::client::JobResult;
 use crate::config::ProviderConfig;
 use crate::error::RemoteError;
@@ -132,6 +133,9 @@ impl Runner {
                 runtime.block_on(client.submit_named(&input, shots, name, deadline)).map_err(remote)
             }
             Runner::Ibm(runner) => runtime.block_on(runner.submit(circuit, shots, deadline)).map_err(ibm),
+            Runner::Braket(runner) => {
+                runtime.block_on(runner.submit(circuit, shots, &client_token(name), deadline)).map_err(braket)
+            }
         }
     }
 
@@ -148,6 +152,9 @@ impl Runner {
                 Err(error) => Err(remote(error)),
             },
             Runner::Ibm(_) => Ok(Lookup::CannotTell),
+            // Submitting again under the same client token answers the task Braket took, if it
+            // took one, and creates it otherwise.
+            Runner::Braket(_) => Ok(Lookup::Absent),
         }
     }
 
@@ -196,6 +203,17 @@ impl Runner {
                     message: state.reason,
                 })
             }
+            Runner::Braket(runner) => {
+                let state = runtime.block_on(runner.state(job_id, deadline))?;
+                Ok(JobProgress {
+                    phase: state.phase(),
+                    queue_position: state.queue_position,
+                    predicted_wait_ms: None,
+                    // The wait reads `CODE: message`.
+                    message: state.failure_reason.map(|reason| format!("FAILED: {reason}")),
+                    status: state.status,
+                })
+            }
         }
     }
 
@@ -215,6 +233,9 @@ impl Runner {
                 Ok(JobResult { job_id: job_id.to_owned(), shots, probabilities })
             }
             Runner::Ibm(runner) => runtime.block_on(runner.collect(circuit, job_id, shots, deadline)).map_err(ibm),
+            Runner::Braket(runner) => {
+                runtime.block_on(runner.collect(circuit, job_id, shots, deadline)).map_err(braket)
+            }
         }
     }
 }
@@ -391,6 +412,10 @@ pub fn cancel_job(config: &super::RemoteBoardConfig, job_id: &str) -> Result<(),
         .enable_all()
         .build()
         .map_err(|e| RemoteBoardError::Runtime(e.to_string()))?;
+    if let Some(braket) = &config.braket {
+        let runner = crate::braket::BraketRunner::new(braket.clone(), config.seed).map_err(remote)?;
+        return runtime.block_on(runner.cancel(job_id)).map_err(remote);
+    }
     match &config.ibm {
         Some(ibm) => {
             let runner = crate::sampler::IbmRunner::new(ibm.clone(), config.seed).map_err(remote)?;

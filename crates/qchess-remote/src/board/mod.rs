@@ -51,6 +51,7 @@ use thiserror::Error;
 pub use jobs::{DetachReason, cancel_job};
 pub use shots::{AllowedPieces, Readout, Survivors, suggest_shots};
 
+use crate::braket::{BraketConfig, BraketRunError, BraketRunner};
 use crate::client::{IonqClient, JobResult};
 use crate::config::ProviderConfig;
 use crate::error::RemoteError;
@@ -86,6 +87,9 @@ pub struct RemoteBoardConfig {
     /// An IBM Quantum device: when set, circuits are routed onto it and run there as Sampler
     /// jobs (see [`crate::sampler`]) and `provider` is unused.
     pub ibm: Option<IbmConfig>,
+    /// An Amazon Braket device: when set, circuits are routed onto it and run there as quantum
+    /// tasks (see [`crate::braket`]) and `provider` is unused.
+    pub braket: Option<BraketConfig>,
     /// Shots per job before the post-selection factor of [`suggest_shots`].
     pub shots: u64,
     /// The most shots one job may ask for.
@@ -99,14 +103,15 @@ pub struct RemoteBoardConfig {
 impl RemoteBoardConfig {
     /// Whether results are exact probabilities rather than shot frequencies.
     pub fn exact_results(&self) -> bool {
-        self.ibm.is_none() && self.provider.exact_results()
+        self.ibm.is_none() && self.braket.is_none() && self.provider.exact_results()
     }
 
-    /// The backend's name: the IonQ target, or the IBM device.
+    /// The backend's name: the IonQ target, the IBM device, or the Braket device's ARN.
     pub fn backend_name(&self) -> String {
-        match &self.ibm {
-            Some(ibm) => ibm.device.clone(),
-            None => self.provider.target().as_str().to_owned(),
+        match (&self.ibm, &self.braket) {
+            (Some(ibm), _) => ibm.device.clone(),
+            (None, Some(braket)) => braket.device_arn.clone(),
+            (None, None) => self.provider.target().as_str().to_owned(),
         }
     }
 
@@ -115,6 +120,7 @@ impl RemoteBoardConfig {
         RemoteBoardConfig {
             provider,
             ibm: None,
+            braket: None,
             shots: DEFAULT_SHOTS,
             max_shots: DEFAULT_MAX_SHOTS,
             mitigation: Mitigation::None,
@@ -132,6 +138,10 @@ pub enum RemoteBoardError {
     /// The circuit could not be routed onto the IBM device, or the device could not be read.
     #[error(transparent)]
     Ibm(IbmRunError),
+    /// The circuit could not be routed onto the Braket device, or the device could not be read
+    /// or is offline.
+    #[error(transparent)]
+    Braket(BraketRunError),
     /// Every shot contradicted a recorded outcome (or had an impossible piece count), even at
     /// the largest shot budget.
     #[error(
@@ -229,6 +239,16 @@ enum Runner {
     Ionq(Box<IonqClient>),
     /// An IBM Quantum device.
     Ibm(Box<IbmRunner>),
+    /// An Amazon Braket device.
+    Braket(Box<BraketRunner>),
+}
+
+/// A Braket runner's failure as the board's.
+fn braket(error: BraketRunError) -> RemoteBoardError {
+    match error {
+        BraketRunError::Remote(error) => RemoteBoardError::Remote(error),
+        other => RemoteBoardError::Braket(other),
+    }
 }
 
 impl Runner {
@@ -247,14 +267,15 @@ impl Runner {
                     other => RemoteBoardError::Ibm(other),
                 })
             }
+            Runner::Braket(runner) => runtime.block_on(runner.run_before(circuit, shots, deadline)).map_err(braket),
         }
     }
 
-    /// Which dead qubits this backend's circuits may reuse: IonQ JSON circuits can neither
-    /// reset nor measure mid-way; IBM devices do both.
+    /// Which dead qubits this backend's circuits may reuse: IonQ JSON circuits and Braket's
+    /// programs can neither reset nor measure mid-way; IBM devices do both.
     fn recycling(&self) -> Recycling {
         match self {
-            Runner::Ionq(_) => Recycling::CleanOnly,
+            Runner::Ionq(_) | Runner::Braket(_) => Recycling::CleanOnly,
             Runner::Ibm(_) => Recycling::MidCircuit,
         }
     }
@@ -267,6 +288,12 @@ impl Runner {
             Runner::Ibm(runner) => match runtime.block_on(runner.target_before(deadline)) {
                 Ok(target) => Ok(target.num_qubits),
                 Err(IbmRunError::Remote(error)) => Err(error),
+                Err(_) => return Ok(None),
+            },
+            Runner::Braket(runner) => match runtime.block_on(runner.qubits(deadline)) {
+                Ok(Some(qubits)) => Ok(qubits),
+                Ok(None) => return Ok(None),
+                Err(BraketRunError::Remote(error)) => Err(error),
                 Err(_) => return Ok(None),
             },
         };
@@ -282,6 +309,7 @@ impl Runner {
         match self {
             Runner::Ionq(client) => client.deadline(),
             Runner::Ibm(runner) => runner.deadline(),
+            Runner::Braket(runner) => runner.deadline(),
         }
     }
 }
@@ -310,9 +338,10 @@ pub struct RemoteBoard {
 impl RemoteBoard {
     /// A board at a classical occupancy.
     pub fn new(occupancy: Bitboard, config: RemoteBoardConfig) -> Result<RemoteBoard, RemoteBoardError> {
-        let runner = match &config.ibm {
-            Some(ibm) => Runner::Ibm(Box::new(IbmRunner::new(ibm.clone(), config.seed)?)),
-            None => Runner::Ionq(Box::new(IonqClient::new(config.provider.clone())?)),
+        let runner = match (&config.ibm, &config.braket) {
+            (Some(ibm), _) => Runner::Ibm(Box::new(IbmRunner::new(ibm.clone(), config.seed)?)),
+            (None, Some(braket)) => Runner::Braket(Box::new(BraketRunner::new(braket.clone(), config.seed)?)),
+            (None, None) => Runner::Ionq(Box::new(IonqClient::new(config.provider.clone())?)),
         };
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_all()

@@ -103,12 +103,7 @@ pub fn with_properties(mut target: Target, text: &str, source_name: &str) -> Res
     let parameters = |q: usize| props.qubits.get(q).map_or(&[][..], Vec::as_slice);
     target.qubit_error = Some((0..n).map(|q| find(parameters(q), "readout_error").unwrap_or(0.0)).collect());
     let down_qubits: BTreeSet<u32> = (0..n).filter(|&q| down(parameters(q))).map(|q| q as u32).collect();
-    let two_qubit = match target.basis {
-        Basis::Cz => "cz",
-        Basis::Ecr => "ecr",
-        Basis::SqrtIswap => "sqrt_iswap",
-        Basis::IonqNative => "ms",
-    };
+    let two_qubit = target.basis.two_qubit_gate();
     let mut calibration = Calibration { date: props.last_update_date, down_qubits, ..Calibration::default() };
     let (mut sx, mut x) = (vec![0.0; n], vec![0.0; n]);
     for gate in &props.gates {

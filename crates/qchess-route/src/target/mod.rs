@@ -1,10 +1,12 @@
 //! Devices to compile for: qubits, coupling map, native gate set and optional error rates.
 //!
 //! A [`Target`] comes from IBM's backend configuration JSON as the service serves it (with its
-//! properties file for error rates, see [`ibm`]), from a small JSON format of our own (see
-//! [`Target::from_json`]), or from a preset name (see [`presets`]): `ibm-torino`, `ibm-fez`
-//! (`ibm-heron`), `ibm-brisbane` (`ibm-eagle`), `sycamore`, `line:N`, `grid:RxC`, `all:N`, each
-//! optionally followed by `@BASIS` to change the native gate set (`line:5@ecr`). The calibration
+//! properties file for error rates, see [`ibm`]), from Amazon Braket's device capabilities JSON
+//! (see [`braket`]), from a small JSON format of our own (see [`Target::from_json`]), or from a
+//! preset name (see [`presets`]): `ibm-torino`, `ibm-fez` (`ibm-heron`), `ibm-brisbane`
+//! (`ibm-eagle`), `braket:iqm-garnet` and the other Braket devices with a published snapshot,
+//! `sycamore`, `line:N`, `grid:RxC`, `all:N`, each optionally followed by `@BASIS` to change the
+//! native gate set (`line:5@ecr`). The calibration
 //! (error rates, broken elements, date) is described in [`calibration`]; routing removes broken
 //! elements from a copy of the target before it places anything (`crate::usable`).
 //!
@@ -19,6 +21,7 @@
 //! # Ok::<(), qchess_route::target::TargetError>(())
 //! ```
 
+pub mod braket;
 pub mod calibration;
 pub mod ibm;
 pub mod presets;
@@ -43,20 +46,60 @@ pub enum Basis {
     SqrtIswap,
     /// IonQ's native gates: `gpi`, `gpi2` and `ms`.
     IonqNative,
+    /// IonQ Forte's native gates: `gpi`, `gpi2` and `zz`.
+    IonqZz,
+    /// IQM's native gates: `prx` and CZ (no Z rotation: frame changes are folded into `prx`).
+    Prx,
+    /// Rigetti's native gates with CZ: `rx` (by +-pi/2 and pi only), `rz` and `cz`.
+    RigettiCz,
+    /// Rigetti Ankaa's native gates: `rx` (by +-pi/2 and pi only), `rz` and `iswap`.
+    RigettiIswap,
 }
 
 impl Basis {
     /// Every basis.
-    pub const ALL: [Basis; 4] = [Basis::Cz, Basis::Ecr, Basis::SqrtIswap, Basis::IonqNative];
+    pub const ALL: [Basis; 8] = [
+        Basis::Cz,
+        Basis::Ecr,
+        Basis::SqrtIswap,
+        Basis::IonqNative,
+        Basis::IonqZz,
+        Basis::Prx,
+        Basis::RigettiCz,
+        Basis::RigettiIswap,
+    ];
 
-    /// The name used in target specs and our JSON format: `cz`, `ecr`, `sqrt-iswap`, `ionq`.
+    /// The name used in target specs and our JSON format: `cz`, `ecr`, `sqrt-iswap`, `ionq`,
+    /// `ionq-zz`, `prx`, `rigetti-cz`, `rigetti-iswap`.
     pub const fn name(self) -> &'static str {
         match self {
             Basis::Cz => "cz",
             Basis::Ecr => "ecr",
             Basis::SqrtIswap => "sqrt-iswap",
             Basis::IonqNative => "ionq",
+            Basis::IonqZz => "ionq-zz",
+            Basis::Prx => "prx",
+            Basis::RigettiCz => "rigetti-cz",
+            Basis::RigettiIswap => "rigetti-iswap",
         }
+    }
+
+    /// The two-qubit gate as OpenQASM (and calibration files) name it.
+    pub const fn two_qubit_gate(self) -> &'static str {
+        match self {
+            Basis::Cz | Basis::Prx | Basis::RigettiCz => "cz",
+            Basis::Ecr => "ecr",
+            Basis::SqrtIswap => "sqrt_iswap",
+            Basis::IonqNative => "ms",
+            Basis::IonqZz => "zz",
+            Basis::RigettiIswap => "iswap",
+        }
+    }
+
+    /// Whether Z rotations are frame changes (error-free, and free to move across the
+    /// two-qubit gate) on this gate set.
+    pub const fn virtual_z(self) -> bool {
+        matches!(self, Basis::Cz | Basis::RigettiCz | Basis::RigettiIswap)
     }
 
     /// Whether the two-qubit gate acts the same with its operands exchanged, so either
@@ -72,6 +115,10 @@ impl Basis {
             Basis::Ecr => &["ecr", "rz", "sx", "x"],
             Basis::SqrtIswap => &["sqrt_iswap", "rz", "rx"],
             Basis::IonqNative => &["ms", "gpi", "gpi2"],
+            Basis::IonqZz => &["zz", "gpi", "gpi2"],
+            Basis::Prx => &["cz", "prx"],
+            Basis::RigettiCz => &["cz", "rx", "rz"],
+            Basis::RigettiIswap => &["iswap", "rx", "rz"],
         }
     }
 }
@@ -102,7 +149,7 @@ pub enum TargetError {
         message: String,
     },
     /// The basis gates name no two-qubit gate we can target.
-    #[error("{source_name}: basis gates {gates:?} have no two-qubit gate among cz, ecr, sqrt_iswap, ms")]
+    #[error("{source_name}: basis gates {gates:?} have no two-qubit gate among cz, ecr, sqrt_iswap, ms, zz, iswap")]
     NoTwoQubitGate {
         /// Where the description came from.
         source_name: String,
@@ -110,7 +157,7 @@ pub enum TargetError {
         gates: Vec<String>,
     },
     /// An unknown basis name.
-    #[error("unknown basis `{0}`: expected cz, ecr, sqrt-iswap or ionq")]
+    #[error("unknown basis `{0}`: expected cz, ecr, sqrt-iswap, ionq, ionq-zz, prx, rigetti-cz or rigetti-iswap")]
     UnknownBasis(String),
     /// A coupling names a qubit the device does not have, or a qubit with itself.
     #[error("{source_name}: coupling [{a}, {b}] is not a pair of distinct qubits below {num_qubits}")]
@@ -134,9 +181,10 @@ pub enum TargetError {
     },
     /// A preset name we do not know, or one with a malformed size.
     #[error(
-        "unknown target `{0}`: expected ibm-torino, ibm-fez, ibm-brisbane (ibm-heron, ibm-eagle), sycamore, \
-         line:N, grid:RxC or all:N \
-         (optionally @cz, @ecr, @sqrt-iswap or @ionq), or a JSON file"
+        "unknown target `{0}`: expected ibm-torino, ibm-fez, ibm-brisbane (ibm-heron, ibm-eagle), braket:iqm-garnet, \
+         braket:iqm-emerald, braket:rigetti-ankaa-3, braket:rigetti-cepheus-1-108q, braket:ionq-forte-enterprise-1, \
+         sycamore, line:N, grid:RxC or all:N (optionally @BASIS: cz, ecr, sqrt-iswap, ionq, ionq-zz, prx, \
+         rigetti-cz or rigetti-iswap), or a JSON file"
     )]
     UnknownPreset(String),
     /// A target file could not be read.
@@ -242,14 +290,18 @@ impl Target {
         })
     }
 
-    /// A target from JSON text: IBM's backend configuration (recognised by `n_qubits`) or our
-    /// own format (see the module docs). `source_name` names the text in errors.
+    /// A target from JSON text: IBM's backend configuration (recognised by `n_qubits`), Braket's
+    /// device capabilities (recognised by `braketSchemaHeader`) or our own format (see the
+    /// module docs). `source_name` names the text in errors.
     pub fn from_json(text: &str, source_name: &str) -> Result<Target, TargetError> {
         let json_error =
             |e: serde_json::Error| TargetError::Json { source_name: source_name.to_owned(), message: e.to_string() };
         let value: serde_json::Value = serde_json::from_str(text).map_err(json_error)?;
         if value.get("n_qubits").is_some() {
             return ibm::configuration(value, source_name);
+        }
+        if value.get("braketSchemaHeader").is_some() {
+            return braket::capabilities(&value, source_name);
         }
         let own: OwnFormat = serde_json::from_value(value).map_err(json_error)?;
         let basis: Basis = own.basis.parse()?;

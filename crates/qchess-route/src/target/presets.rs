@@ -5,6 +5,9 @@
 //! * `ibm-torino`: IBM's `ibm_torino` (Heron r1, 133 qubits, CZ), likewise;
 //! * `ibm-brisbane` (or `ibm-eagle`): IBM's `ibm_brisbane` (Eagle r3, 127 qubits, directed ECR),
 //!   likewise;
+//! * `braket:NAME`: an Amazon Braket device whose capabilities were published (see
+//!   [`super::braket::DEVICES`] and `data/SOURCES.md`): `braket:iqm-garnet`, `braket:iqm-emerald`,
+//!   `braket:rigetti-ankaa-3`, `braket:rigetti-cepheus-1-108q`, `braket:ionq-forte-enterprise-1`;
 //! * `sycamore`: Google's 54-qubit Sycamore lattice (a diagonal grid: each qubit couples to up to
 //!   four neighbours), sqrt-iSWAP;
 //! * `line:N`, `grid:RxC` (row-major numbering): nearest neighbours, CZ;
@@ -13,7 +16,7 @@
 //! Any of them takes `@BASIS` to change the gate set: `line:4@ecr` (ECR on a line is coupled both
 //! ways), `all:6@cz`.
 
-use super::{Basis, Target, TargetError, ibm};
+use super::{Basis, Target, TargetError, braket, ibm};
 
 /// IBM's published configuration of `ibm_fez` (Heron r2), as the service serves it.
 pub const FEZ_CONF: &str = include_str!("../../data/conf_fez.json");
@@ -70,6 +73,11 @@ pub fn preset(spec: &str) -> Option<Result<Target, TargetError>> {
             ibm_device(conf, props, name)
         }
         "sycamore" => sycamore(),
+        _ if name.starts_with("braket:") => match braket::device(&name["braket:".len()..]).map(braket::target_of) {
+            Some(Ok(Some(target))) => Ok(target),
+            Some(Err(error)) => Err(error),
+            Some(Ok(None)) | None => return bad(),
+        },
         _ => {
             let (kind, size) = name.split_once(':')?;
             let parse = |text: &str| text.parse::<u64>().ok().filter(|&n| (1..=MAX_PRESET_QUBITS).contains(&n));

@@ -16,7 +16,7 @@ use std::time::Instant;
 use anyhow::{Context as _, Result, anyhow};
 use qchess_circuit::ir::Op;
 use qchess_qasm::export::{Export, Format};
-use qchess_route::emit::{EmitInfo, QasmVersion, to_qasm};
+use qchess_route::emit::{EmitInfo, QasmVersion, to_braket, to_qasm};
 use qchess_route::program::from_circuit;
 use qchess_route::verify::{Equivalence, check_equivalence};
 use qchess_route::{CompileOptions, Compiled, Device, Incremental, IsaOp, RouteError, Target, compile_on};
@@ -33,9 +33,15 @@ pub fn run(spec: &str, exports: Vec<(Option<(usize, String)>, Export)>, args: &A
         Format::Qasm2 => QasmVersion::V2,
         Format::IonqJson => return Err(bad_input("--target writes qasm3 or qasm2, not ionq-json")),
     };
-    let device = match spec.strip_prefix("ibm:") {
-        Some(name) => crate::backend::ready_device(name, &args.ibm)?,
-        None => {
+    let braket = spec.strip_prefix("braket:");
+    if braket.is_some() && version != QasmVersion::V3 {
+        return Err(bad_input("--target braket:DEVICE writes the OpenQASM 3 program Braket runs: add --format qasm3"));
+    }
+    let published = |name: &str| qchess_route::target::braket::device(name).is_some_and(|d| d.snapshot.is_some());
+    let device = match (spec.strip_prefix("ibm:"), braket) {
+        (Some(name), _) => crate::backend::ready_device(name, &args.ibm)?,
+        (None, Some(name)) if !published(name) => crate::backend::ready_braket_device(name, &args.braket)?,
+        _ => {
             let target = Target::resolve(spec).map_err(|e| bad_input(format!("--target: {e}")))?;
             Device::new(target).map_err(|e| bad_input(format!("--target: {e}")))?
         }
@@ -53,7 +59,17 @@ pub fn run(spec: &str, exports: Vec<(Option<(usize, String)>, Export)>, args: &A
             other => anyhow!(other).context(format!("compiling for {}", target.name)),
         };
         let mut millis = 0.0;
-        let mut compiled = if args.per_move {
+        let mut compiled = if braket.is_some() {
+            // Braket measures at the end only: the circuit's measurements (deferred: no gate
+            // touches a measured qubit afterwards) are read where their qubits end.
+            let mut program =
+                from_circuit(&export.circuit, 0, &export.sidecar.measure).context("lowering the circuit")?;
+            let measurements = program.take_measurements();
+            let options = CompileOptions { seed: args.seed, verify: false, ..CompileOptions::default() };
+            let mut compiled = compile_on(&program, &device, &options).map_err(too_small)?;
+            compiled.measure_at_end(&measurements, &target).map_err(too_small)?;
+            compiled
+        } else if args.per_move {
             let (router, done) = match incremental.take() {
                 Some((router, done)) if export.circuit.ops.starts_with(&done) => (router, done),
                 _ => (Incremental::new(target.clone(), args.seed), Vec::new()),
@@ -72,7 +88,7 @@ pub fn run(spec: &str, exports: Vec<(Option<(usize, String)>, Export)>, args: &A
             let options = CompileOptions { seed: args.seed, verify: false, ..CompileOptions::default() };
             compile_on(&program, &device, &options).map_err(too_small)?
         };
-        if !args.per_move {
+        if !args.per_move || braket.is_some() {
             millis = started.elapsed().as_secs_f64() * 1e3;
             let program = from_circuit(&export.circuit, 0, &export.sidecar.measure).context("lowering the circuit")?;
             compiled.equivalence =
@@ -83,7 +99,11 @@ pub fn run(spec: &str, exports: Vec<(Option<(usize, String)>, Export)>, args: &A
             qubit_names: export.circuit.qubits.iter().map(|q| q.name().into_owned()).collect(),
             circuit_clbits: export.circuit.clbits,
         };
-        let qasm = to_qasm(&compiled, &target, &info, version);
+        let qasm = match braket {
+            Some(_) => to_braket(&compiled, &target, &info, true)
+                .map_err(|e| anyhow!(e).context(format!("writing the program for {}", target.name)))?,
+            None => to_qasm(&compiled, &target, &info, version),
+        };
         let figures = figures(&compiled, &target, &export, &info, millis, args.format);
         results.push((last_move, qasm, figures));
     }

@@ -31,6 +31,7 @@
 
 mod accelerated;
 mod block_kernel;
+mod buffer;
 mod error;
 pub mod fusion;
 mod kernels;
@@ -39,8 +40,13 @@ mod mixture;
 pub(crate) mod plan;
 mod planar;
 mod planar_kernel;
+mod planar_state;
+pub mod profile;
 mod run;
+mod sampling;
+mod schedule;
 mod state;
+mod tiled;
 mod unitary;
 
 pub use accelerated::{Acceleration, DEFAULT_FUSED_QUBITS, Precision};

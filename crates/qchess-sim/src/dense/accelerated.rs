@@ -4,15 +4,13 @@
 //! kernel (the block kernel for states of at most 3 qubits); single precision keeps the amplitudes as `Complex32` (half the memory and
 //! bandwidth) for circuits that need no trajectory, and reports probabilities as doubles.
 
-use num_complex::{Complex, Complex32, Complex64};
-use qchess_circuit::ir::{Circuit, Gate, Op};
+use num_complex::{Complex, Complex64};
+use qchess_circuit::ir::Gate;
 
 use super::block_kernel::{self, Prepared, Real};
-use super::error::{DenseError, state_bytes};
+use super::error::DenseError;
 use super::fusion::{self, MAX_FUSED_QUBITS};
-use super::plan::{Plan, Step};
 use super::planar;
-use super::state::Limits;
 use crate::deadline::Deadline;
 
 /// The precision of amplitudes.
@@ -115,51 +113,4 @@ fn apply_fused<T: Real>(
     // Back to interleaved amplitudes even when the deadline passed: the state stays readable.
     planar::reorder(values, acceleration.threads, planar::to_interleaved);
     outcome
-}
-
-/// Bytes of a cache line.
-const CACHE_LINE: usize = 64;
-
-/// Unnormalised outcome probabilities of a circuit that needs no trajectory, simulated in
-/// single precision: gates fused, post-selections projected, final measurements left to the
-/// caller.
-pub(crate) fn single_precision_probabilities(
-    circuit: &Circuit,
-    plan: &Plan,
-    limits: &Limits,
-    acceleration: &Acceleration,
-) -> Result<Vec<f64>, DenseError> {
-    let qubits = circuit.num_qubits();
-    limits.check(qubits)?;
-    super::memory::check_available(state_bytes(qubits) / 2, qubits)?;
-    let len = 1usize << qubits;
-    // One cache line more than needed, so that the amplitudes can start on a cache line: a
-    // planar chunk of eight amplitudes is then exactly one line.
-    let spare = CACHE_LINE / std::mem::size_of::<Complex32>();
-    let mut storage: Vec<Complex32> = Vec::new();
-    storage.try_reserve_exact(len + spare).map_err(|_| DenseError::OutOfMemory { qubits })?;
-    storage.resize(len + spare, Complex32::new(0.0, 0.0));
-    let misalignment = storage.as_ptr() as usize % CACHE_LINE;
-    let start = ((CACHE_LINE - misalignment) % CACHE_LINE) / std::mem::size_of::<Complex32>();
-    let amplitudes = &mut storage[start..start + len];
-    amplitudes[0] = Complex32::new(1.0, 0.0);
-    let mut segment: Vec<Gate> = Vec::new();
-    for (op, step) in circuit.ops.iter().zip(&plan.steps) {
-        match (op, step) {
-            (Op::Gate { gate, .. }, Step::Gate) => segment.push(gate.clone()),
-            (Op::Measure { qubit, .. }, Step::Postselect { value }) => {
-                apply_fused(amplitudes, &segment, acceleration, &limits.deadline)?;
-                segment.clear();
-                let bit = 1usize << qubit.index();
-                for (index, amplitude) in amplitudes.iter_mut().enumerate() {
-                    if (index & bit != 0) != *value {
-                        *amplitude = Complex32::new(0.0, 0.0);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    apply_fused(amplitudes, &segment, acceleration, &limits.deadline)?;
-    Ok(amplitudes.iter().map(|a| a.norm_sqr().to_f64()).collect())
 }

@@ -45,6 +45,7 @@ use crate::sparse::{SimError, SparseState};
 
 mod branches;
 mod mixture;
+mod outgrows;
 mod schedule;
 mod shots;
 
@@ -244,6 +245,9 @@ fn sparse_distribution(circuit: &Circuit, limits: &AutoLimits) -> Result<Option<
     }
     let qubits = circuit.num_qubits();
     let cap = sparse_cap(qubits, limits);
+    if qubits <= limits.dense.max_qubits && outgrows::surely_outgrows(circuit, cap) {
+        return Ok(None);
+    }
     let run = || -> Result<SparseState, AutoError> {
         let mut state = SparseState::with_cap(cap);
         for index in 0..qubits {

@@ -57,6 +57,8 @@ pub use state::{DEFAULT_MAX_BRANCHES, DEFAULT_MAX_QUBITS, DenseState, Limits};
 pub use unitary::{MAX_UNITARY_QUBITS, Unitary, unitary};
 
 #[cfg(test)]
+mod calibrate_tests;
+#[cfg(test)]
 mod fusion_tests;
 #[cfg(test)]
 mod planar_tests;

@@ -6,14 +6,19 @@
 //! simulator while its state stays small and on the dense one otherwise
 //! ([`qchess_sim::auto`]). A circuit declaring more than 64 qubits (an ISA circuit over a
 //! whole device) runs on the qubits it touches; a note on stderr names them.
+//!
+//! `--json` also reports where the time went (`timings`, in seconds: parsing, planning,
+//! allocating the state, simulating, sampling) and, for a dense run, its passes over the state
+//! (`dense`).
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use qchess_circuit::ir::Circuit;
-use qchess_sim::auto::{self, AutoError, AutoLimits, Outcomes};
+use qchess_sim::auto::{self, AutoError, AutoLimits, Engine, Outcomes};
 use qchess_sim::deadline::Deadline;
+use qchess_sim::dense::profile::{self, RunProfile};
 use qchess_sim::dense::{
     Acceleration, CountKeys, Counts, DEFAULT_MAX_BRANCHES, DEFAULT_MAX_QUBITS, DenseError, Limits, MAX_SHOTS, Precision,
 };
@@ -60,7 +65,8 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// Fuse runs of dense gates into blocks of at most this many qubits (0: apply each gate
-    /// on its own kernel). Default: 4 (the fastest measured in both precisions).
+    /// on its own kernel). Default: 6, the widest; the simulator picks the width and the
+    /// grouping of blocks into passes that its cost model prices cheapest.
     #[arg(long, value_name = "QUBITS", value_parser = clap::value_parser!(u8).range(0..=6))]
     pub fuse: Option<u8>,
 }
@@ -82,7 +88,9 @@ const HUMAN_ROWS: usize = 64;
 
 /// Runs `qchess sim`.
 pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
+    let started = Instant::now();
     let mut circuit = qchess_qasm::parse::parse_file(&args.file).map_err(exit::bad_input)?;
+    let parsed = started.elapsed();
     if circuit.num_qubits() > 64
         && let Some((used, names)) = without_idle_qubits(&circuit)
     {
@@ -110,20 +118,24 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     let name = args.file.display().to_string();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    profile::last_run();
+    let started = Instant::now();
     match args.shots {
         None => {
             let distribution = auto::probabilities(&circuit, &limits).map_err(|e| failure(&name, &e))?;
+            let report = RunReport::new(parsed, started.elapsed(), distribution.engine);
             if json {
-                write_probabilities_json(&mut out, &distribution)?;
+                write_probabilities_json(&mut out, &distribution, &report)?;
             } else {
                 write_probabilities_table(&mut out, &name, &distribution)?;
             }
         }
         Some(shots) => {
             let seed = args.seed.unwrap_or_else(random_seed);
-            let (counts, _) = auto::sample(&circuit, shots, seed, &limits).map_err(|e| failure(&name, &e))?;
+            let (counts, engine) = auto::sample(&circuit, shots, seed, &limits).map_err(|e| failure(&name, &e))?;
+            let report = RunReport::new(parsed, started.elapsed(), engine);
             if json {
-                write_counts_json(&mut out, &circuit, &counts, seed)?;
+                write_counts_json(&mut out, &circuit, &counts, seed, &report)?;
             } else {
                 write_counts_table(&mut out, &name, &counts, seed)?;
             }
@@ -131,6 +143,75 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     }
     out.flush()?;
     Ok(())
+}
+
+/// Where the time of a run went, and which simulator ran it (the `--json` fields `engine`,
+/// `timings` and `dense`).
+#[derive(serde::Serialize)]
+struct RunReport {
+    engine: &'static str,
+    timings: Timings,
+    dense: Option<DenseReport>,
+}
+
+/// Seconds of each phase; the dense phases are `null` when the sparse simulator ran.
+#[derive(serde::Serialize)]
+struct Timings {
+    parse: f64,
+    /// Choosing the simulator (a sparse attempt included), fusing and grouping into passes.
+    plan: Option<f64>,
+    allocate: Option<f64>,
+    simulate: f64,
+    sample: Option<f64>,
+}
+
+/// The passes of a dense run.
+#[derive(serde::Serialize)]
+struct DenseReport {
+    precision: &'static str,
+    threads: usize,
+    passes: usize,
+    blocks: usize,
+    block_widths: Vec<usize>,
+}
+
+impl RunReport {
+    /// The report of a run that parsed in `parse` and simulated (everything after parsing) in
+    /// `run` on `engine`, with the dense profile the run left.
+    fn new(parse: Duration, run: Duration, engine: Engine) -> RunReport {
+        let dense = profile::last_run().filter(|_| engine == Engine::Dense);
+        let timings = match &dense {
+            Some(RunProfile { allocate, simulate, sample, .. }) => Timings {
+                parse: parse.as_secs_f64(),
+                plan: Some(run.saturating_sub(*allocate + *simulate + *sample).as_secs_f64()),
+                allocate: Some(allocate.as_secs_f64()),
+                simulate: simulate.as_secs_f64(),
+                sample: Some(sample.as_secs_f64()),
+            },
+            None => Timings {
+                parse: parse.as_secs_f64(),
+                plan: None,
+                allocate: None,
+                simulate: run.as_secs_f64(),
+                sample: None,
+            },
+        };
+        let dense = dense.map(|p| DenseReport {
+            precision: match p.precision {
+                Precision::Single => "single",
+                Precision::Double => "double",
+            },
+            threads: p.threads,
+            passes: p.passes,
+            blocks: p.blocks,
+            block_widths: p.block_widths,
+        });
+        let engine = match engine {
+            Engine::Sparse => "sparse",
+            Engine::Dense => "dense",
+        };
+        RunReport { engine, timings, dense }
+    }
 }
 
 /// The circuit over only the qubits some operation or post-selection touches (in order), and
@@ -217,19 +298,28 @@ fn nonzero(distribution: &Outcomes) -> Vec<(u64, f64)> {
     distribution.probabilities.iter().copied().filter(|&(_, p)| p > NOISE).collect()
 }
 
-fn write_probabilities_json(out: &mut impl Write, distribution: &Outcomes) -> anyhow::Result<()> {
+fn write_probabilities_json(out: &mut impl Write, distribution: &Outcomes, report: &RunReport) -> anyhow::Result<()> {
     #[derive(serde::Serialize)]
     struct Output<'a> {
         qubits: usize,
         probabilities: Entries<'a, f64>,
+        #[serde(flatten)]
+        report: &'a RunReport,
     }
     let entries = nonzero(distribution);
-    serde_json::to_writer(&mut *out, &Output { qubits: distribution.num_qubits, probabilities: Entries(&entries) })?;
+    let output = Output { qubits: distribution.num_qubits, probabilities: Entries(&entries), report };
+    serde_json::to_writer(&mut *out, &output)?;
     writeln!(out)?;
     Ok(())
 }
 
-fn write_counts_json(out: &mut impl Write, circuit: &Circuit, counts: &Counts, seed: u64) -> anyhow::Result<()> {
+fn write_counts_json(
+    out: &mut impl Write,
+    circuit: &Circuit,
+    counts: &Counts,
+    seed: u64,
+    report: &RunReport,
+) -> anyhow::Result<()> {
     #[derive(serde::Serialize)]
     struct Output<'a> {
         qubits: usize,
@@ -237,6 +327,8 @@ fn write_counts_json(out: &mut impl Write, circuit: &Circuit, counts: &Counts, s
         shots: u64,
         seed: u64,
         counts: Entries<'a, u64>,
+        #[serde(flatten)]
+        report: &'a RunReport,
     }
     let entries: Vec<(u64, u64)> = counts.counts.iter().map(|(&k, &v)| (k, v)).collect();
     let output = Output {
@@ -245,6 +337,7 @@ fn write_counts_json(out: &mut impl Write, circuit: &Circuit, counts: &Counts, s
         shots: counts.shots,
         seed,
         counts: Entries(&entries),
+        report,
     };
     serde_json::to_writer(&mut *out, &output)?;
     writeln!(out)?;

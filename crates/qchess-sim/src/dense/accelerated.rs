@@ -1,8 +1,10 @@
 //! How fast the dense simulator runs its gates: fusion width, precision and threads.
 //!
-//! Runs of unconditional gates are fused ([`fusion`](super::fusion)) and applied by the planar
-//! kernel (the block kernel for states of at most 3 qubits); single precision keeps the amplitudes as `Complex32` (half the memory and
-//! bandwidth) for circuits that need no trajectory, and reports probabilities as doubles.
+//! Runs without trajectory are planned and run on a planar state (`planar_state`), in single
+//! precision (`Complex32`: half the memory and bandwidth) when asked, probabilities reported as
+//! doubles. Here: the settings, and fused runs of gates on an interleaved double-precision state
+//! (the gates before a trajectory's first measurement), through the planar kernel (the block
+//! kernel for states of at most 3 qubits).
 
 use num_complex::{Complex, Complex64};
 use qchess_circuit::ir::Gate;
@@ -28,7 +30,7 @@ pub enum Precision {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Acceleration {
     /// Gates are fused into blocks of at most this many qubits (0 or 1: no fusion, each gate
-    /// runs on its own kernel).
+    /// runs on its own kernel); the planner picks the width up to it.
     pub max_fused_qubits: usize,
     /// Amplitude precision.
     pub precision: Precision,
@@ -36,14 +38,10 @@ pub struct Acceleration {
     pub threads: usize,
 }
 
-/// Fusion width of [`Acceleration::fused`]: blocks of up to 4 qubits (16 x 16 matrices).
-/// Measured on the random circuits of `qchess bench` (one thread, single / double precision,
-/// best of two, load about 2.6 on two cores): at 24 qubits 1.75 / 3.11 s with blocks of 3
-/// qubits (78 passes), 1.56 / 2.60 s with 4 (51), 1.47 / 2.55 s with 5 (42), 1.89 / 3.45 s
-/// with 6 (32); at 20 qubits 0.087 / 0.142 s with 4 against 0.095 / 0.169 s with 5. A pass of
-/// a 4-qubit block costs about its arithmetic, not its memory traffic, so wider blocks gain
-/// little and 4 is kept.
-pub const DEFAULT_FUSED_QUBITS: usize = 4;
+/// The widest blocks [`Acceleration::fused`] lets the planner make: every width the fuser
+/// allows. The planner prices each width from one qubit up to it, with and without tiling, and
+/// runs the cheapest plan ([`schedule`](super::schedule)).
+pub const DEFAULT_FUSED_QUBITS: usize = super::fusion::MAX_FUSED_QUBITS;
 
 /// The default runs each gate on its own specialised kernel, bit for bit as before fusion
 /// existed; [`Acceleration::fused`] is faster in both precisions (at 20 qubits, 600 gates, one

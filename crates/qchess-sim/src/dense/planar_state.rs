@@ -66,7 +66,7 @@ impl<T: Real> PlanarState<T> {
         }
         let started = Instant::now();
         let qubits = self.qubits.max(MIN_QUBITS);
-        let costs = schedule::costs::<T>(acceleration.threads);
+        let costs = schedule::costs::<T>();
         let plan = schedule::plan(gates, qubits, acceleration.max_fused_qubits, &costs);
         let passes: Vec<Prepared<T>> = plan.passes.iter().map(prepare).collect();
         profile.plan += started.elapsed();

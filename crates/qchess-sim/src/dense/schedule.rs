@@ -96,22 +96,17 @@ pub(crate) struct Costs {
 /// blocks' coefficients stay in it while every block of the pass runs on the group.
 const GROUP_BYTES: usize = 1 << 20;
 
-/// The costs of the planar kernels in precision `T` (bytes of one real part) on `threads`
-/// threads, in memory floors. Measured on the guide's 2-core machine (AVX-512, one thread, the
+/// The costs of the planar kernels in precision `T` (bytes of one real part), in memory
+/// floors. The same for any thread count, so that the plan, and with it every amplitude, does
+/// not depend on it. Measured on the guide's 2-core machine (AVX-512, one thread, the
 /// fastest of 300 runs of a block on a state in the second-level cache against the fastest of 8
 /// in-place passes over a 24-qubit state): single precision 1.1 ns per amplitude per block and
 /// 0.09 ns per nonzero coefficient of a row against a floor of 1.68 ns; double precision 1.3
-/// and 0.1 ns against 3.64 ns. A second thread halves the arithmetic but not the floor (taken
-/// as 1.5 times the bandwidth of one).
-pub(crate) fn costs<T>(threads: usize) -> Costs {
+/// and 0.1 ns against 3.64 ns.
+pub(crate) fn costs<T>() -> Costs {
     let bytes = std::mem::size_of::<T>();
     let (per_block, per_term) = if bytes == 4 { (1.1 / 1.68, 0.09 / 1.68) } else { (1.3 / 3.64, 0.1 / 3.64) };
-    let scale = if threads > 1 { 1.5 / threads as f64 } else { 1.0 };
-    Costs {
-        per_term: per_term * scale,
-        per_block: per_block * scale,
-        cache_bits: (GROUP_BYTES / (2 * bytes)).trailing_zeros() as usize,
-    }
+    Costs { per_term, per_block, cache_bits: (GROUP_BYTES / (2 * bytes)).trailing_zeros() as usize }
 }
 
 /// The passes chosen for a circuit.

@@ -323,3 +323,37 @@ fn openqasm_3_errors_name_the_place_and_exit_2() {
     let message = "pulse.qasm3:4:1: calibrations (`defcal`) are pulse programs, which are not supported";
     assert!(run.stderr.contains(message), "{}", run.stderr);
 }
+
+#[test]
+fn json_reports_the_phases_and_the_passes_of_a_dense_run() {
+    // H on all 12 qubits then CX and U gates: 4096 basis states, sure to outgrow the sparse
+    // simulator, so the dense one runs and reports its passes.
+    let mut text = String::from("OPENQASM 2.0;\ninclude \"qelib1.inc\";\nqreg q[12];\n");
+    (0..12).for_each(|i| text.push_str(&format!("h q[{i}];\n")));
+    (0..11).for_each(|i| text.push_str(&format!("cx q[{i}], q[{}];\nu3(0.3, 0.2, 0.1) q[{i}];\n", i + 1)));
+    let (_dir, path) = qasm_file(&text);
+    let file = path.to_str().expect("utf-8");
+    for precision in ["single", "double"] {
+        let run = qchess(&["sim", file, "--shots", "100", "--seed", "3", "--precision", precision, "--json"]);
+        assert_eq!(run.code, Some(0), "{}", run.stderr);
+        let json = run.json();
+        assert_eq!(json["engine"], "dense", "{json}");
+        let timings = &json["timings"];
+        for phase in ["parse", "plan", "allocate", "simulate", "sample"] {
+            assert!(timings[phase].as_f64().is_some_and(|s| s >= 0.0), "{phase}: {json}");
+        }
+        let dense = &json["dense"];
+        assert_eq!(dense["precision"], precision);
+        let passes = dense["passes"].as_u64().expect("passes");
+        let blocks = dense["blocks"].as_u64().expect("blocks");
+        assert!(passes >= 1 && passes <= blocks && blocks < 34, "{dense}");
+        let widths: u64 = dense["block_widths"].as_array().expect("widths").iter().filter_map(|w| w.as_u64()).sum();
+        assert_eq!(widths, blocks, "{dense}");
+    }
+    // A circuit that stays sparse reports no dense phases.
+    let (_dir, bell) = qasm_file(BELL);
+    let json = qchess(&["sim", bell.to_str().expect("utf-8"), "--json"]).json();
+    assert_eq!(json["engine"], "sparse");
+    assert!(json["dense"].is_null() && json["timings"]["plan"].is_null(), "{json}");
+    assert!(json["timings"]["simulate"].as_f64().is_some(), "{json}");
+}

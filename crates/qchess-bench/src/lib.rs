@@ -6,7 +6,7 @@
 //! | `random-default`, `random-split-heavy`, `random-no-merge` | seeded random games, end to end per ply: legal moves, the choice, the move on the exact local board, all 64 probabilities; a sample of games is cross-checked against the dense simulator |
 //! | `growth` | splits until the state holds `2^k` basis states; time per state per gate, bytes per state, a clean refusal at the state cap, and the last move on one thread against `--threads` |
 //! | `dense` | random one- and two-qubit gates on full state vectors against the memory-bandwidth floor |
-//! | `dense-circuits` | seeded random circuits (20, 24, 26 qubits) to the final state: unfused, fused, single precision, threads; `--write-qasm DIR` saves them for other simulators |
+//! | `dense-circuits` | seeded random circuits (`h` on every qubit, then 200 random `u3` and `cx`; 20, 24, 26 and 28 qubits) to the final state: fused in single and double precision on one and N threads, passes over the state and time per pass against the in-place memory floor, gate by gate as the reference up to 24 qubits; `--write-qasm DIR` saves them for other simulators |
 //! | `search` | the search at a fixed move time on positions from random games: nodes per second on one thread, and each move's latency |
 //! | `search-depth` | the search to a fixed depth on positions of its own games: the time and nodes each depth takes to finish, and how many finish within a match's move time |
 //! | `routing` | whole-game circuits (example games, seeded random and computer-against-computer games) routed onto IBM Torino, Fez and Brisbane with their calibrations: estimated success probability, two-qubit gates, depth, compile time, gates on broken elements; with [`RoutingPlan::qiskit`], Qiskit's transpiler at level 3 with the backend's target on the same circuits, side by side |
@@ -178,7 +178,7 @@ impl BenchOptions {
             random: RandomPlan { games: 1000, plies: 60, crosscheck_every: 50, crosscheck_qubits: 18 },
             growth_k: (10, 20),
             dense: vec![DenseSize { qubits: 20, gates: 300 }, DenseSize { qubits: 24, gates: 60 }],
-            circuits: [20, 24, 26].map(CircuitSize::standard).to_vec(),
+            circuits: [20, 24, 26, 28].map(CircuitSize::standard).to_vec(),
             threads: available_threads(),
             qasm_dir: None,
             search: SearchPlan { positions: 30, movetime_ms: 100 },
@@ -195,7 +195,7 @@ impl BenchOptions {
             random: RandomPlan { games: 20, plies: 40, crosscheck_every: 10, crosscheck_qubits: 12 },
             growth_k: (6, 12),
             dense: vec![DenseSize { qubits: 10, gates: 40 }, DenseSize { qubits: 14, gates: 20 }],
-            circuits: vec![CircuitSize { qubits: 12, layers: 4 }],
+            circuits: vec![CircuitSize { qubits: 12, gates: 40 }],
             threads: available_threads(),
             qasm_dir: None,
             search: SearchPlan { positions: 4, movetime_ms: 20 },

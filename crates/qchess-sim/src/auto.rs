@@ -46,6 +46,7 @@ use crate::sparse::{SimError, SparseState};
 mod branches;
 pub mod dynamic;
 mod mixture;
+mod outgrows;
 mod schedule;
 mod shots;
 
@@ -256,6 +257,9 @@ fn sparse_distribution(circuit: &Circuit, limits: &AutoLimits) -> Result<Option<
     }
     let qubits = circuit.num_qubits();
     let cap = sparse_cap(qubits, limits);
+    if qubits <= limits.dense.max_qubits && outgrows::surely_outgrows(circuit, cap) {
+        return Ok(None);
+    }
     let run = || -> Result<SparseState, AutoError> {
         let mut state = SparseState::with_cap(cap);
         for index in 0..qubits {

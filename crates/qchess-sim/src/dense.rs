@@ -31,6 +31,7 @@
 
 mod accelerated;
 mod block_kernel;
+mod buffer;
 mod error;
 pub mod fusion;
 mod kernels;
@@ -39,8 +40,13 @@ mod mixture;
 pub(crate) mod plan;
 mod planar;
 mod planar_kernel;
+mod planar_state;
+pub mod profile;
 mod run;
+mod sampling;
+mod schedule;
 mod state;
+mod tiled;
 mod unitary;
 
 pub use accelerated::{Acceleration, DEFAULT_FUSED_QUBITS, Precision};
@@ -50,6 +56,8 @@ pub use run::{CountKeys, Counts, DenseSimulator, Distribution, MAX_SHOTS};
 pub use state::{DEFAULT_MAX_BRANCHES, DEFAULT_MAX_QUBITS, DenseState, Limits};
 pub use unitary::{MAX_UNITARY_QUBITS, Unitary, unitary};
 
+#[cfg(test)]
+mod calibrate_tests;
 #[cfg(test)]
 mod fusion_tests;
 #[cfg(test)]

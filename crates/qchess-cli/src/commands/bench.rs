@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     write_qasm: Option<std::path::PathBuf>,
     /// Run the dense-circuits workload only on circuits of these sizes (repeat the flag; the
-    /// standard sizes are 20, 24 and 26 qubits).
+    /// standard sizes are 20, 24, 26 and 28 qubits).
     #[arg(long, value_name = "QUBITS", value_parser = clap::value_parser!(u8).range(2..=30))]
     circuit_qubits: Vec<u8>,
     /// With the routing workload, also transpile its circuits with Qiskit (optimisation level 3,

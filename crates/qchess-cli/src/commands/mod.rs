@@ -18,5 +18,6 @@ pub mod serve;
 pub mod serve_games;
 pub mod sim;
 pub mod sim_program;
+mod sim_report;
 pub mod stored;
 pub mod uqci;

@@ -6,20 +6,27 @@
 //! simulator while its state stays small and on the dense one otherwise
 //! ([`qchess_sim::auto`]). A circuit declaring more than 64 qubits (an ISA circuit over a
 //! whole device) runs on the qubits it touches; a note on stderr names them.
+//!
+//! `--json` also reports where the time went (`timings`, in seconds: parsing, planning,
+//! allocating the state, simulating, sampling) and, for a dense run, its passes over the state
+//! (`dense`).
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use qchess_circuit::ir::Circuit;
 use qchess_qasm::machine::Runnable;
 use qchess_sim::auto::{self, AutoError, AutoLimits, Outcomes};
 use qchess_sim::deadline::Deadline;
+use qchess_sim::dense::profile;
 use qchess_sim::dense::{
     Acceleration, CountKeys, Counts, DEFAULT_MAX_BRANCHES, DEFAULT_MAX_QUBITS, DenseError, Limits, MAX_SHOTS, Precision,
 };
 use qchess_sim::sparse::SimError;
 use serde::ser::{SerializeMap, Serializer};
+
+use super::sim_report::RunReport;
 
 /// Flags of `qchess sim`.
 #[derive(Debug, clap::Args)]
@@ -59,7 +66,8 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: Option<u16>,
     /// Fuse runs of dense gates into blocks of at most this many qubits (0: apply each gate
-    /// on its own kernel). Default: 4 (the fastest measured in both precisions).
+    /// on its own kernel). Default: 6, the widest; the simulator picks the width and the
+    /// grouping of blocks into passes that its cost model prices cheapest.
     #[arg(long, value_name = "QUBITS", value_parser = clap::value_parser!(u8).range(0..=6))]
     pub fuse: Option<u8>,
     /// The value of an OpenQASM 3 `input` variable, such as `theta=pi/4` (a constant
@@ -89,10 +97,12 @@ const HUMAN_ROWS: usize = 64;
 
 /// Runs `qchess sim`.
 pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
+    let started = Instant::now();
     let mut circuit = match super::sim_program::read(&args)? {
         Runnable::Circuit(circuit) => circuit,
         Runnable::Program(machine) => return super::sim_program::run(&args, machine, json),
     };
+    let parsed = started.elapsed();
     if circuit.num_qubits() > 64
         && let Some((used, names)) = without_idle_qubits(&circuit)
     {
@@ -109,20 +119,25 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
     let name = args.file.display().to_string();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
+    // Forget any earlier run's profile, so that the report is this run's.
+    profile::last_run();
+    let started = Instant::now();
     match args.shots {
         None => {
             let distribution = auto::probabilities(&circuit, &limits).map_err(|e| failure(&name, &e))?;
+            let report = RunReport::new(parsed, started.elapsed(), distribution.engine);
             if json {
-                write_probabilities_json(&mut out, &distribution)?;
+                write_probabilities_json(&mut out, &distribution, Some(&report))?;
             } else {
                 write_probabilities_table(&mut out, &name, &distribution)?;
             }
         }
         Some(shots) => {
             let seed = args.seed.unwrap_or_else(random_seed);
-            let (counts, _) = auto::sample(&circuit, shots, seed, &limits).map_err(|e| failure(&name, &e))?;
+            let (counts, engine) = auto::sample(&circuit, shots, seed, &limits).map_err(|e| failure(&name, &e))?;
+            let report = RunReport::new(parsed, started.elapsed(), engine);
             if json {
-                write_counts_json(&mut out, circuit.num_qubits(), circuit.clbits, &counts, seed)?;
+                write_counts_json(&mut out, circuit.num_qubits(), circuit.clbits, &counts, seed, Some(&report))?;
             } else {
                 write_counts_table(&mut out, &name, &counts, seed)?;
             }
@@ -232,14 +247,21 @@ fn nonzero(distribution: &Outcomes) -> Vec<(u64, f64)> {
     distribution.probabilities.iter().copied().filter(|&(_, p)| p > NOISE).collect()
 }
 
-pub(super) fn write_probabilities_json(out: &mut impl Write, distribution: &Outcomes) -> anyhow::Result<()> {
+pub(super) fn write_probabilities_json(
+    out: &mut impl Write,
+    distribution: &Outcomes,
+    report: Option<&RunReport>,
+) -> anyhow::Result<()> {
     #[derive(serde::Serialize)]
     struct Output<'a> {
         qubits: usize,
         probabilities: Entries<'a, f64>,
+        #[serde(flatten)]
+        report: Option<&'a RunReport>,
     }
     let entries = nonzero(distribution);
-    serde_json::to_writer(&mut *out, &Output { qubits: distribution.num_qubits, probabilities: Entries(&entries) })?;
+    let output = Output { qubits: distribution.num_qubits, probabilities: Entries(&entries), report };
+    serde_json::to_writer(&mut *out, &output)?;
     writeln!(out)?;
     Ok(())
 }
@@ -250,6 +272,7 @@ pub(super) fn write_counts_json(
     clbits: u32,
     counts: &Counts,
     seed: u64,
+    report: Option<&RunReport>,
 ) -> anyhow::Result<()> {
     #[derive(serde::Serialize)]
     struct Output<'a> {
@@ -258,9 +281,11 @@ pub(super) fn write_counts_json(
         shots: u64,
         seed: u64,
         counts: Entries<'a, u64>,
+        #[serde(flatten)]
+        report: Option<&'a RunReport>,
     }
     let entries: Vec<(u64, u64)> = counts.counts.iter().map(|(&k, &v)| (k, v)).collect();
-    let output = Output { qubits, clbits, shots: counts.shots, seed, counts: Entries(&entries) };
+    let output = Output { qubits, clbits, shots: counts.shots, seed, counts: Entries(&entries), report };
     serde_json::to_writer(&mut *out, &output)?;
     writeln!(out)?;
     Ok(())

@@ -55,7 +55,7 @@ pub fn run(args: &Args, machine: Machine, json: bool) -> anyhow::Result<()> {
         None => {
             let distribution = dynamic::probabilities(&machine, &limits).map_err(|e| program_failure(&name, e))?;
             if json {
-                write_probabilities_json(&mut out, &distribution)?;
+                write_probabilities_json(&mut out, &distribution, None)?;
             } else {
                 write_probabilities_table(&mut out, &name, &distribution)?;
             }
@@ -64,7 +64,7 @@ pub fn run(args: &Args, machine: Machine, json: bool) -> anyhow::Result<()> {
             let seed = args.seed.unwrap_or_else(random_seed);
             let (counts, _) = dynamic::sample(&machine, shots, seed, &limits).map_err(|e| program_failure(&name, e))?;
             if json {
-                write_counts_json(&mut out, machine.num_qubits(), machine.result_width() as u32, &counts, seed)?;
+                write_counts_json(&mut out, machine.num_qubits(), machine.result_width() as u32, &counts, seed, None)?;
             } else {
                 write_counts_table(&mut out, &name, &counts, seed)?;
             }

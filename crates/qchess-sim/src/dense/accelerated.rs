@@ -1,18 +1,18 @@
 //! How fast the dense simulator runs its gates: fusion width, precision and threads.
 //!
-//! Runs of unconditional gates are fused ([`fusion`](super::fusion)) and applied by the planar
-//! kernel (the block kernel for states of at most 3 qubits); single precision keeps the amplitudes as `Complex32` (half the memory and
-//! bandwidth) for circuits that need no trajectory, and reports probabilities as doubles.
+//! Runs without trajectory are planned and run on a planar state (`planar_state`), in single
+//! precision (`Complex32`: half the memory and bandwidth) when asked, probabilities reported as
+//! doubles. Here: the settings, and fused runs of gates on an interleaved double-precision state
+//! (the gates before a trajectory's first measurement), through the planar kernel (the block
+//! kernel for states of at most 3 qubits).
 
-use num_complex::{Complex, Complex32, Complex64};
-use qchess_circuit::ir::{Circuit, Gate, Op};
+use num_complex::{Complex, Complex64};
+use qchess_circuit::ir::Gate;
 
 use super::block_kernel::{self, Prepared, Real};
-use super::error::{DenseError, state_bytes};
+use super::error::DenseError;
 use super::fusion::{self, MAX_FUSED_QUBITS};
-use super::plan::{Plan, Step};
 use super::planar;
-use super::state::Limits;
 use crate::deadline::Deadline;
 
 /// The precision of amplitudes.
@@ -30,7 +30,7 @@ pub enum Precision {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Acceleration {
     /// Gates are fused into blocks of at most this many qubits (0 or 1: no fusion, each gate
-    /// runs on its own kernel).
+    /// runs on its own kernel); the planner picks the width up to it.
     pub max_fused_qubits: usize,
     /// Amplitude precision.
     pub precision: Precision,
@@ -38,14 +38,10 @@ pub struct Acceleration {
     pub threads: usize,
 }
 
-/// Fusion width of [`Acceleration::fused`]: blocks of up to 4 qubits (16 x 16 matrices).
-/// Measured on the random circuits of `qchess bench` (one thread, single / double precision,
-/// best of two, load about 2.6 on two cores): at 24 qubits 1.75 / 3.11 s with blocks of 3
-/// qubits (78 passes), 1.56 / 2.60 s with 4 (51), 1.47 / 2.55 s with 5 (42), 1.89 / 3.45 s
-/// with 6 (32); at 20 qubits 0.087 / 0.142 s with 4 against 0.095 / 0.169 s with 5. A pass of
-/// a 4-qubit block costs about its arithmetic, not its memory traffic, so wider blocks gain
-/// little and 4 is kept.
-pub const DEFAULT_FUSED_QUBITS: usize = 4;
+/// The widest blocks [`Acceleration::fused`] lets the planner make: every width the fuser
+/// allows. The planner prices each width from one qubit up to it, with and without tiling, and
+/// runs the cheapest plan ([`schedule`](super::schedule)).
+pub const DEFAULT_FUSED_QUBITS: usize = super::fusion::MAX_FUSED_QUBITS;
 
 /// The default runs each gate on its own specialised kernel, bit for bit as before fusion
 /// existed; [`Acceleration::fused`] is faster in both precisions (at 20 qubits, 600 gates, one
@@ -115,51 +111,4 @@ fn apply_fused<T: Real>(
     // Back to interleaved amplitudes even when the deadline passed: the state stays readable.
     planar::reorder(values, acceleration.threads, planar::to_interleaved);
     outcome
-}
-
-/// Bytes of a cache line.
-const CACHE_LINE: usize = 64;
-
-/// Unnormalised outcome probabilities of a circuit that needs no trajectory, simulated in
-/// single precision: gates fused, post-selections projected, final measurements left to the
-/// caller.
-pub(crate) fn single_precision_probabilities(
-    circuit: &Circuit,
-    plan: &Plan,
-    limits: &Limits,
-    acceleration: &Acceleration,
-) -> Result<Vec<f64>, DenseError> {
-    let qubits = circuit.num_qubits();
-    limits.check(qubits)?;
-    super::memory::check_available(state_bytes(qubits) / 2, qubits)?;
-    let len = 1usize << qubits;
-    // One cache line more than needed, so that the amplitudes can start on a cache line: a
-    // planar chunk of eight amplitudes is then exactly one line.
-    let spare = CACHE_LINE / std::mem::size_of::<Complex32>();
-    let mut storage: Vec<Complex32> = Vec::new();
-    storage.try_reserve_exact(len + spare).map_err(|_| DenseError::OutOfMemory { qubits })?;
-    storage.resize(len + spare, Complex32::new(0.0, 0.0));
-    let misalignment = storage.as_ptr() as usize % CACHE_LINE;
-    let start = ((CACHE_LINE - misalignment) % CACHE_LINE) / std::mem::size_of::<Complex32>();
-    let amplitudes = &mut storage[start..start + len];
-    amplitudes[0] = Complex32::new(1.0, 0.0);
-    let mut segment: Vec<Gate> = Vec::new();
-    for (op, step) in circuit.ops.iter().zip(&plan.steps) {
-        match (op, step) {
-            (Op::Gate { gate, .. }, Step::Gate) => segment.push(gate.clone()),
-            (Op::Measure { qubit, .. }, Step::Postselect { value }) => {
-                apply_fused(amplitudes, &segment, acceleration, &limits.deadline)?;
-                segment.clear();
-                let bit = 1usize << qubit.index();
-                for (index, amplitude) in amplitudes.iter_mut().enumerate() {
-                    if (index & bit != 0) != *value {
-                        *amplitude = Complex32::new(0.0, 0.0);
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    apply_fused(amplitudes, &segment, acceleration, &limits.deadline)?;
-    Ok(amplitudes.iter().map(|a| a.norm_sqr().to_f64()).collect())
 }

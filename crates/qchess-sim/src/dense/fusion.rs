@@ -39,16 +39,29 @@ pub struct Block {
 }
 
 /// A block before its matrix is built: its qubits (sorted) and its gates, in order.
-struct Open {
-    qubits: Vec<usize>,
+#[derive(Debug, Clone)]
+pub(crate) struct Open {
+    /// The qubits, in increasing order (a wide gate's targets and controls).
+    pub(crate) qubits: Vec<usize>,
     gates: Vec<Gate>,
     /// A gate too wide to fuse, kept alone with its controls.
-    wide: bool,
+    pub(crate) wide: bool,
 }
 
 impl Open {
     fn touches(&self, qubits: &[usize]) -> bool {
         self.qubits.iter().any(|q| qubits.contains(q))
+    }
+
+    /// Whether every gate maps basis states to basis states (the block's matrix then has one
+    /// nonzero entry per row).
+    pub(crate) fn permutes(&self) -> bool {
+        self.gates.iter().all(permutes_basis)
+    }
+
+    /// The block with its matrix.
+    pub(crate) fn build(self) -> Block {
+        if self.wide { controlled(&self.gates[0]) } else { close(self) }
     }
 }
 
@@ -62,10 +75,15 @@ fn union(a: &[usize], b: &[usize]) -> Vec<usize> {
 /// Fuses `gates` (already checked against the state's size) into blocks of at most
 /// `max_qubits` qubits (clamped to 1..=[`MAX_FUSED_QUBITS`]; wider gates stand alone).
 pub fn fuse(gates: &[Gate], max_qubits: usize) -> Vec<Block> {
+    shapes(gates, max_qubits).into_iter().map(Open::build).collect()
+}
+
+/// The blocks [`fuse`] makes, before their matrices are built.
+pub(crate) fn shapes(gates: &[Gate], max_qubits: usize) -> Vec<Open> {
     let limit = max_qubits.clamp(1, MAX_FUSED_QUBITS);
     let mut blocks = group(gates, limit);
     absorb_narrow(&mut blocks, limit);
-    blocks.into_iter().map(|open| if open.wide { controlled(&open.gates[0]) } else { close(open) }).collect()
+    blocks
 }
 
 /// The greedy grouping of gates into blocks, in an order that keeps the circuit's meaning.
@@ -132,6 +150,17 @@ fn absorb_narrow(blocks: &mut Vec<Open>, limit: usize) {
         } else {
             index += 1;
         }
+    }
+}
+
+/// Whether `gate` maps each basis state to one basis state (a permutation with phases: X, CX,
+/// CZ, SWAP, T, Rz, ..., with or without controls).
+pub(crate) fn permutes_basis(gate: &Gate) -> bool {
+    let zero = Complex64::new(0.0, 0.0);
+    match (gate.kind.matrix2(), gate.kind.matrix4()) {
+        (Some(m), _) => (m[0][1] == zero && m[1][0] == zero) || (m[0][0] == zero && m[1][1] == zero),
+        (_, Some(m)) => (0..4).all(|c| (0..4).filter(|&r| m[r][c] != zero).count() == 1),
+        _ => false,
     }
 }
 

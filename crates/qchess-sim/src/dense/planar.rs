@@ -33,6 +33,13 @@ pub(crate) struct View<'a, T> {
     segment_bits: usize,
 }
 
+impl<'a, T> View<'a, T> {
+    /// A view of `segments`, each of `2^segment_bits` chunks, in order.
+    pub(crate) fn new(segments: Vec<&'a mut [T]>, segment_bits: usize) -> View<'a, T> {
+        View { segments, segment_bits }
+    }
+}
+
 impl<T: Real> View<'_, T> {
     /// Chunks in the view.
     #[inline(always)]

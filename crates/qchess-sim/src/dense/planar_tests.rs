@@ -201,3 +201,59 @@ fn blocks_above_the_chunk_take_broadcast_weights_in_double_precision_only() {
         }
     }
 }
+
+/// Blocks grouped into tiled passes (tiles of `tile_bits` qubits, at most `max_high` above)
+/// and run pass by pass give what running them one by one gives.
+#[test]
+fn tiled_passes_match_the_blocks_one_by_one() {
+    use super::schedule::{Pass, group};
+    use super::tiled::TiledPass;
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let n = 11;
+    let state = random_state(n, &mut rng);
+    let blocks: Vec<Block> = (0..40)
+        .map(|_| {
+            let width = rng.random_range(1..=4);
+            let mut qubits: Vec<usize> = Vec::new();
+            while qubits.len() < width {
+                let q = rng.random_range(0..n);
+                if !qubits.contains(&q) {
+                    qubits.push(q);
+                }
+            }
+            qubits.sort_unstable();
+            random_block(qubits, &mut rng)
+        })
+        .collect();
+    let mut expected = state.clone();
+    for block in &blocks {
+        expected = reference_apply(&expected, block);
+    }
+    let scale = expected.iter().map(|a| a.norm()).fold(1.0, f64::max);
+    for (tile_bits, max_high) in [(4, 0), (5, 1), (6, 2), (5, 3), (7, 4)] {
+        let passes = group(&blocks, tile_bits, max_high);
+        assert!(passes.iter().any(|p| matches!(p, Pass::Tiled { .. })), "tiles of {tile_bits}, {max_high} high");
+        let applied: usize = passes.iter().map(|p| p.blocks().len()).sum();
+        assert_eq!(applied, blocks.len());
+        let run = |threads: usize| -> Vec<Complex64> {
+            let mut values: Vec<Complex<f64>> = state.clone();
+            let planes: &mut [f64] = bytemuck::cast_slice_mut(&mut values);
+            planar::to_planar(planes);
+            for pass in &passes {
+                match pass {
+                    Pass::Single(block) => planar::apply(planes, &planar::Prepared::new(block), threads),
+                    Pass::Tiled { tile_bits, blocks } => {
+                        TiledPass::<f64>::new(blocks, *tile_bits).apply(Arch::new(), planes, threads)
+                    }
+                }
+            }
+            planar::to_interleaved(planes);
+            values
+        };
+        let one = run(1);
+        assert!(max_difference(&expected, &one) < 1e-9 * scale, "tiles of {tile_bits}, {max_high} high");
+        for threads in [2, 3] {
+            assert!(run(threads) == one, "{threads} threads, tiles of {tile_bits}");
+        }
+    }
+}

@@ -1,14 +1,19 @@
 //! Running whole circuits: exact distributions and sampled counts.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use qchess_circuit::ir::{Circuit, Condition, Gate, Op};
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 
 use super::accelerated::{self, Acceleration, Precision};
+use super::block_kernel::Real;
 use super::error::DenseError;
 use super::plan::{Plan, Step, plan};
+use super::planar_state::PlanarState;
+use super::profile::{self, RunProfile};
+use super::sampling::{count_draws, sorted_draws};
 use super::state::{DenseState, Limits};
 
 /// The most shots one call samples.
@@ -123,9 +128,98 @@ impl DenseSimulator {
                 what: "a measurement read later, a reset or a conditional gate",
             });
         }
+        if self.runs_planar() {
+            return self.run_planar::<f64>(circuit, &plan, &mut self.profile(circuit))?.into_dense();
+        }
         let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
         self.run_static(circuit, &plan, &mut state, circuit.ops.len())?;
         Ok(state)
+    }
+
+    /// Whether a run without trajectory goes through a planar state: fused, or in single
+    /// precision (otherwise each gate runs on its own kernel, bit for bit as before fusion).
+    fn runs_planar(&self) -> bool {
+        self.acceleration.fuses() || self.acceleration.precision == Precision::Single
+    }
+
+    /// An empty profile of a run of `circuit`.
+    fn profile(&self, circuit: &Circuit) -> RunProfile {
+        RunProfile {
+            qubits: circuit.num_qubits(),
+            precision: self.acceleration.precision,
+            threads: self.acceleration.threads,
+            ..RunProfile::default()
+        }
+    }
+
+    /// Runs the gates and post-selections of a circuit that needs no trajectory on a planar
+    /// state. Post-selected measurements project the state without renormalising it.
+    fn run_planar<T: Real>(
+        &self,
+        circuit: &Circuit,
+        plan: &Plan,
+        profile: &mut RunProfile,
+    ) -> Result<PlanarState<T>, DenseError> {
+        let started = Instant::now();
+        let mut state = PlanarState::zero(circuit.num_qubits(), &self.limits)?;
+        profile.allocate = started.elapsed();
+        let acceleration = Acceleration {
+            max_fused_qubits: self.acceleration.max_fused_qubits.max(1),
+            threads: self.acceleration.threads.max(1),
+            ..self.acceleration
+        };
+        let deadline = &self.limits.deadline;
+        let mut segment: Vec<Gate> = Vec::new();
+        for (op, step) in circuit.ops.iter().zip(&plan.steps) {
+            match (op, step) {
+                (Op::Gate { gate, .. }, Step::Gate) => segment.push(gate.clone()),
+                (Op::Measure { qubit, .. }, Step::Postselect { value }) => {
+                    state.run(&segment, &acceleration, deadline, profile)?;
+                    segment.clear();
+                    state.project(qubit.index(), *value);
+                }
+                _ => {}
+            }
+        }
+        state.run(&segment, &acceleration, deadline, profile)?;
+        Ok(state)
+    }
+
+    /// [`DenseSimulator::static_weights`] on a planar state in precision `T`.
+    fn planar_weights<T: Real>(&self, circuit: &Circuit, plan: &Plan) -> Result<Vec<f64>, DenseError> {
+        let mut profile = self.profile(circuit);
+        let state = self.run_planar::<T>(circuit, plan, &mut profile)?;
+        let started = Instant::now();
+        let weights = state.probabilities();
+        profile.sample = started.elapsed();
+        profile::record(profile);
+        Ok(weights)
+    }
+
+    /// Shots of a circuit that needs no trajectory, drawn from its final planar state in
+    /// precision `T`.
+    fn planar_sample<T: Real>(
+        &self,
+        circuit: &Circuit,
+        plan: &Plan,
+        keys: CountKeys,
+        shots: u64,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Counts, DenseError> {
+        let mut profile = self.profile(circuit);
+        let state = self.run_planar::<T>(circuit, plan, &mut profile)?;
+        let started = Instant::now();
+        let (_, hits) = state
+            .sample(shots, rng, self.acceleration.threads, NEGLIGIBLE_WEIGHT)
+            .ok_or(DenseError::PostSelectionImpossible)?;
+        let clbits = postselected_bits(circuit, plan);
+        let mut counts = BTreeMap::new();
+        for (index, hits) in hits {
+            *counts.entry(key_of(circuit, plan, keys, &clbits, index)).or_insert(0) += hits;
+        }
+        profile.sample = started.elapsed();
+        profile::record(profile);
+        Ok(Counts { keys, shots, counts })
     }
 
     /// Applies the static steps `0..end` (gates, post-selection projections) to `state`.
@@ -169,8 +263,11 @@ impl DenseSimulator {
 
     /// Unnormalised final weights of every basis state of a circuit that needs no trajectory.
     fn static_weights(&self, circuit: &Circuit, plan: &Plan) -> Result<Vec<f64>, DenseError> {
-        if self.acceleration.precision == Precision::Single {
-            return accelerated::single_precision_probabilities(circuit, plan, &self.limits, &self.acceleration);
+        if self.runs_planar() {
+            return match self.acceleration.precision {
+                Precision::Single => self.planar_weights::<f32>(circuit, plan),
+                Precision::Double => self.planar_weights::<f64>(circuit, plan),
+            };
         }
         let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
         self.run_static(circuit, plan, &mut state, circuit.ops.len())?;
@@ -218,18 +315,11 @@ impl DenseSimulator {
             return Err(DenseError::TooManyResultBits { bits: key_bits });
         }
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        if !plan.is_dynamic() && self.acceleration.precision == Precision::Single {
-            let weights = self.static_weights(circuit, &plan)?;
-            let total: f64 = weights.iter().sum();
-            if total < NEGLIGIBLE_WEIGHT {
-                return Err(DenseError::PostSelectionImpossible);
-            }
-            let clbits = postselected_bits(circuit, &plan);
-            let mut counts = BTreeMap::new();
-            for (index, hits) in sample_indices(weights.iter().copied(), total, shots, &mut rng) {
-                *counts.entry(key_of(circuit, &plan, keys, &clbits, index)).or_insert(0) += hits;
-            }
-            return Ok(Counts { keys, shots, counts });
+        if !plan.is_dynamic() && self.runs_planar() {
+            return match self.acceleration.precision {
+                Precision::Single => self.planar_sample::<f32>(circuit, &plan, keys, shots, &mut rng),
+                Precision::Double => self.planar_sample::<f64>(circuit, &plan, keys, shots, &mut rng),
+            };
         }
         let mut state = DenseState::zero(circuit.num_qubits(), &self.limits)?;
         self.run_static(circuit, &plan, &mut state, plan.first_dynamic)?;
@@ -346,43 +436,12 @@ fn key_of(circuit: &Circuit, plan: &Plan, keys: CountKeys, clbits: &[bool], inde
 }
 
 /// Draws `shots` basis states from unnormalised `weights` (summing to `total`) and returns how
-/// often each was drawn, in index order: the draws are sorted and matched against the
-/// cumulative distribution in one pass.
+/// often each was drawn, in index order.
 fn sample_indices(
     weights: impl Iterator<Item = f64>,
     total: f64,
     shots: u64,
     rng: &mut ChaCha8Rng,
 ) -> Vec<(usize, u64)> {
-    let mut draws: Vec<f64> = (0..shots).map(|_| rng.random::<f64>() * total).collect();
-    draws.sort_unstable_by(f64::total_cmp);
-    let mut result: Vec<(usize, u64)> = Vec::new();
-    let mut cumulative = 0.0;
-    let mut next = 0usize;
-    let mut last_nonzero = None;
-    for (index, weight) in weights.enumerate() {
-        if weight == 0.0 {
-            continue;
-        }
-        last_nonzero = Some(index);
-        cumulative += weight;
-        let start = next;
-        while next < draws.len() && draws[next] < cumulative {
-            next += 1;
-        }
-        if next > start {
-            result.push((index, (next - start) as u64));
-        }
-    }
-    // Rounding can leave the largest draws just past the final cumulative sum.
-    if next < draws.len()
-        && let Some(index) = last_nonzero
-    {
-        let extra = (draws.len() - next) as u64;
-        match result.last_mut() {
-            Some((last, hits)) if *last == index => *hits += extra,
-            _ => result.push((index, extra)),
-        }
-    }
-    result
+    count_draws(weights, 0, &sorted_draws(shots, total, rng))
 }

@@ -1,0 +1,107 @@
+//! The measurements behind the planner's cost model (`schedule::costs`): a random block of each
+//! width on a state in the second-level cache, and in-place, single-block and tiled passes over a
+//! 24-qubit state, fastest of several runs. A slow check, run by hand:
+//!
+//! ```text
+//! cargo test --release -p qchess-sim --lib cost_calibration -- --ignored --nocapture
+//! ```
+use super::block_kernel::Real;
+use super::fusion::Block;
+use super::planar;
+use super::tiled::TiledPass;
+use num_complex::Complex64;
+use pulp::Arch;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+fn random_block(qubits: Vec<usize>, rng: &mut ChaCha8Rng) -> Block {
+    let dim = 1usize << qubits.len();
+    let matrix = (0..dim * dim).map(|_| Complex64::new(rng.random::<f64>() - 0.5, rng.random::<f64>() - 0.5)).collect();
+    Block { qubits, matrix, control_mask: 0, control_value: 0, gates: 1 }
+}
+
+fn min_time(reps: usize, mut f: impl FnMut()) -> f64 {
+    let mut best = f64::MAX;
+    for _ in 0..reps {
+        let t = Instant::now();
+        f();
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    best
+}
+
+fn kernel_costs<T: Real>(name: &str) {
+    let n = 14;
+    let mut planes = vec![T::from_f64(0.001); 2 << n];
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let amps = (1usize << n) as f64;
+    for k in 1..=6usize {
+        for (kind, qubits) in
+            [("high", (3..3 + k).collect::<Vec<_>>()), ("low", (0..k).collect()), ("mix", (1..1 + k).collect())]
+        {
+            let block = random_block(qubits, &mut rng);
+            let prepared = planar::Prepared::<T>::new(&block);
+            let t = min_time(300, || planar::apply(&mut planes, &prepared, 1));
+            println!("{name} k={k} {kind}: {:.3} ns/amp", t / amps * 1e9);
+        }
+    }
+    // diagonal & permutation 4-qubit high
+    let mut diag = random_block((3..7).collect(), &mut rng);
+    for r in 0..16 {
+        for c in 0..16 {
+            if r != c {
+                diag.matrix[r * 16 + c] = Complex64::new(0.0, 0.0);
+            }
+        }
+    }
+    let prepared = planar::Prepared::<T>::new(&diag);
+    let t = min_time(300, || planar::apply(&mut planes, &prepared, 1));
+    println!("{name} k=4 diag high: {:.3} ns/amp", t / amps * 1e9);
+}
+
+fn memory<T: Real>(name: &str, n: usize) {
+    let mut planes = vec![T::from_f64(0.001); 2 << n];
+    let amps = (1usize << n) as f64;
+    let s = T::from_f64(1.0001);
+    for threads in [1usize, 2] {
+        let t = min_time(8, || {
+            let len = planes.len();
+            std::thread::scope(|sc| {
+                for part in planes.chunks_mut(len / threads) {
+                    sc.spawn(move || part.iter_mut().for_each(|x| *x = *x * s));
+                }
+            });
+        });
+        println!("{name} n={n} floor {threads}t: {:.2} ms ({:.3} ns/amp)", t * 1e3, t / amps * 1e9);
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        for k in [1usize, 2, 4] {
+            let block = random_block((n - k..n).collect(), &mut rng);
+            let prepared = planar::Prepared::<T>::new(&block);
+            let t = min_time(5, || planar::apply(&mut planes, &prepared, threads));
+            println!("{name} n={n} {threads}t single pass k={k} top: {:.2} ms", t * 1e3);
+        }
+        // tiled: 8 blocks of width 2 on low qubits in one pass vs 8 passes
+        let tile_bits = if std::mem::size_of::<T>() == 4 { 17 } else { 16 };
+        let blocks: Vec<Block> = (0..8).map(|i| random_block(vec![i % 5 + 3, i % 7 + 8], &mut rng)).collect();
+        let tiled = TiledPass::<T>::new(&blocks, tile_bits);
+        let t = min_time(5, || tiled.apply(Arch::new(), &mut planes, threads));
+        println!("{name} n={n} {threads}t tiled 8 blocks k=2: {:.2} ms", t * 1e3);
+        let singles: Vec<_> = blocks.iter().map(planar::Prepared::<T>::new).collect();
+        let t = min_time(3, || {
+            for p in &singles {
+                planar::apply(&mut planes, p, threads)
+            }
+        });
+        println!("{name} n={n} {threads}t 8 single passes k=2: {:.2} ms", t * 1e3);
+    }
+}
+
+#[test]
+#[ignore = "prints timings; run by hand with --release"]
+fn cost_calibration() {
+    kernel_costs::<f32>("single");
+    kernel_costs::<f64>("double");
+    memory::<f32>("single", 24);
+    memory::<f64>("double", 24);
+}

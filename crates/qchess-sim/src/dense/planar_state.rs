@@ -1,0 +1,226 @@
+//! A state kept in the planar layout for a whole run: created in it, read in it.
+//!
+//! Runs that need no trajectory (every measurement final) use it in both precisions: `|0...0>`
+//! is planar as allocated, the passes work on it in place, and the result (probabilities,
+//! samples) is read from the planar chunks directly, so no pass reorders the amplitudes. A
+//! state of fewer than three qubits fills one chunk, its other lanes zero: blocks on its qubits
+//! never mix them in.
+
+use std::time::Instant;
+
+use num_complex::Complex64;
+use pulp::Arch;
+use qchess_circuit::ir::Gate;
+use rand_chacha::ChaCha8Rng;
+
+use super::accelerated::Acceleration;
+use super::block_kernel::Real;
+use super::buffer::Buffer;
+use super::error::{DenseError, state_bytes};
+use super::planar;
+use super::planar_kernel::{CHUNK, CHUNK_BITS};
+use super::profile::RunProfile;
+use super::sampling::{count_draws, sorted_draws};
+use super::schedule::{self, Pass};
+use super::state::{DenseState, Limits};
+use super::tiled::TiledPass;
+use crate::deadline::Deadline;
+
+/// Amplitudes per part of the sums that sampling matches draws against: fixed, so that samples
+/// do not depend on the thread count.
+const PART: usize = 1 << 16;
+
+/// Qubits a planar state is allocated with at least: two chunks, so that a block inside one
+/// chunk can be paired with the identity on the next chunk bit.
+const MIN_QUBITS: usize = CHUNK_BITS + 1;
+
+/// A state of `qubits` qubits in the planar layout, in precision `T`.
+pub(crate) struct PlanarState<T> {
+    qubits: usize,
+    buffer: Buffer<T>,
+}
+
+impl<T: Real> PlanarState<T> {
+    /// `|0...0>` on `qubits` qubits, after checking `limits` and the memory available.
+    pub(crate) fn zero(qubits: usize, limits: &Limits) -> Result<PlanarState<T>, DenseError> {
+        limits.check(qubits)?;
+        let bytes = state_bytes(qubits) / (16 / (2 * std::mem::size_of::<T>())) as u128;
+        super::memory::check_available(bytes, qubits)?;
+        let chunks = 1usize << (qubits.max(MIN_QUBITS) - CHUNK_BITS);
+        let mut buffer = Buffer::zeroed(chunks * 2 * CHUNK).ok_or(DenseError::OutOfMemory { qubits })?;
+        buffer.values_mut()[0] = T::from_f64(1.0);
+        Ok(PlanarState { qubits, buffer })
+    }
+
+    /// Applies `gates` (checked), fused and grouped into passes by the cost model, adding the
+    /// time it planned and ran and the passes it made to `profile`.
+    pub(crate) fn run(
+        &mut self,
+        gates: &[Gate],
+        acceleration: &Acceleration,
+        deadline: &Deadline,
+        profile: &mut RunProfile,
+    ) -> Result<(), DenseError> {
+        if gates.is_empty() {
+            return Ok(());
+        }
+        let started = Instant::now();
+        let qubits = self.qubits.max(MIN_QUBITS);
+        let costs = schedule::costs::<T>();
+        let plan = schedule::plan(gates, qubits, acceleration.max_fused_qubits, &costs);
+        let passes: Vec<Prepared<T>> = plan.passes.iter().map(prepare).collect();
+        profile.plan += started.elapsed();
+        let started = Instant::now();
+        let arch = Arch::new();
+        for (pass, prepared) in plan.passes.iter().zip(&passes) {
+            deadline.check()?;
+            match prepared {
+                Prepared::Single(block) => {
+                    planar::apply_with(arch, self.buffer.values_mut(), block, acceleration.threads)
+                }
+                Prepared::Tiled(tiled) => tiled.apply(arch, self.buffer.values_mut(), acceleration.threads),
+            }
+            profile.passes += 1;
+            for block in pass.blocks() {
+                profile.blocks += 1;
+                let width = block.qubits.len().max(1);
+                if profile.block_widths.len() < width {
+                    profile.block_widths.resize(width, 0);
+                }
+                profile.block_widths[width - 1] += 1;
+            }
+        }
+        profile.simulate += started.elapsed();
+        Ok(())
+    }
+
+    /// The squared magnitudes of the amplitudes, in basis-state order.
+    fn weights(planes: &[T]) -> impl Iterator<Item = f64> + '_ {
+        planes.chunks_exact(2 * CHUNK).flat_map(|chunk| {
+            let (re, im) = chunk.split_at(CHUNK);
+            re.iter().zip(im).map(|(&r, &i)| {
+                let (r, i) = (r.to_f64(), i.to_f64());
+                r * r + i * i
+            })
+        })
+    }
+
+    /// Zeroes the amplitudes whose qubit `qubit` is not `value` (a post-selection, not
+    /// renormalised).
+    pub(crate) fn project(&mut self, qubit: usize, value: bool) {
+        let zero = T::default();
+        for (c, chunk) in self.buffer.values_mut().chunks_exact_mut(2 * CHUNK).enumerate() {
+            for j in 0..CHUNK {
+                let index = c * CHUNK + j;
+                if (index >> qubit & 1 == 1) != value {
+                    chunk[j] = zero;
+                    chunk[CHUNK + j] = zero;
+                }
+            }
+        }
+    }
+
+    /// The squared magnitude of every basis state.
+    pub(crate) fn probabilities(&self) -> Vec<f64> {
+        Self::weights(self.buffer.values()).take(1 << self.qubits).collect()
+    }
+
+    /// The sum of the weights of each part of [`PART`] amplitudes, on up to `threads` threads.
+    fn part_sums(&self, threads: usize) -> Vec<f64> {
+        let planes = self.buffer.values();
+        let part_values = PART / CHUNK * 2 * CHUNK;
+        let parts: Vec<&[T]> = planes.chunks(part_values).collect();
+        let mut sums = vec![0.0; parts.len()];
+        let per_thread = parts.len().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|scope| {
+            for (sums, parts) in sums.chunks_mut(per_thread).zip(parts.chunks(per_thread)) {
+                scope.spawn(move || {
+                    for (sum, part) in sums.iter_mut().zip(parts) {
+                        *sum = Self::weights(part).sum();
+                    }
+                });
+            }
+        });
+        sums
+    }
+
+    /// The squared norm (the post-selection probability after projections), and `shots` basis
+    /// states drawn from the weights with `rng`, as `(index, hits)` in index order; `None` when
+    /// the norm is negligible. Each thread matches the draws that fall in its parts.
+    pub(crate) fn sample(
+        &self,
+        shots: u64,
+        rng: &mut ChaCha8Rng,
+        threads: usize,
+        negligible: f64,
+    ) -> Option<(f64, Vec<(usize, u64)>)> {
+        let sums = self.part_sums(threads);
+        let total: f64 = sums.iter().sum();
+        if total < negligible {
+            return None;
+        }
+        let draws = sorted_draws(shots, total, rng);
+        // The draws of each part, as offsets into it.
+        let mut starts = Vec::with_capacity(sums.len());
+        let mut offset = 0.0;
+        let mut taken = 0usize;
+        let last = sums.iter().rposition(|&s| s > 0.0).unwrap_or(0);
+        for (p, &sum) in sums.iter().enumerate() {
+            let end =
+                if p == last { draws.len() } else { taken + draws[taken..].partition_point(|&d| d < offset + sum) };
+            starts.push((offset, taken..end));
+            taken = end;
+            offset += sum;
+        }
+        let planes = self.buffer.values();
+        let part_values = PART / CHUNK * 2 * CHUNK;
+        let parts: Vec<(usize, &[T])> = planes.chunks(part_values).enumerate().collect();
+        let per_thread = parts.len().div_ceil(threads.max(1)).max(1);
+        let mut found: Vec<Vec<(usize, u64)>> = vec![Vec::new(); parts.len().div_ceil(per_thread)];
+        std::thread::scope(|scope| {
+            for (found, parts) in found.iter_mut().zip(parts.chunks(per_thread)) {
+                let (starts, draws) = (&starts, &draws);
+                scope.spawn(move || {
+                    for &(p, part) in parts {
+                        let (offset, range) = &starts[p];
+                        if range.is_empty() {
+                            continue;
+                        }
+                        let local: Vec<f64> = draws[range.clone()].iter().map(|d| d - offset).collect();
+                        found.extend(count_draws(Self::weights(part), p * PART, &local));
+                    }
+                });
+            }
+        });
+        let hits: Vec<(usize, u64)> = found.into_iter().flatten().filter(|&(i, _)| i < 1 << self.qubits).collect();
+        Some((total, hits))
+    }
+}
+
+/// A pass prepared for the kernels.
+enum Prepared<T> {
+    Single(planar::Prepared<T>),
+    Tiled(TiledPass<T>),
+}
+
+fn prepare<T: Real>(pass: &Pass) -> Prepared<T> {
+    match pass {
+        Pass::Single(block) => Prepared::Single(planar::Prepared::new(block)),
+        Pass::Tiled { tile_bits, blocks } => Prepared::Tiled(TiledPass::new(blocks, *tile_bits)),
+    }
+}
+
+impl PlanarState<f64> {
+    /// The state as interleaved complex amplitudes.
+    pub(crate) fn into_dense(self) -> Result<DenseState, DenseError> {
+        let planes = self.buffer.values();
+        let mut amplitudes = Vec::new();
+        amplitudes.try_reserve_exact(1 << self.qubits).map_err(|_| DenseError::OutOfMemory { qubits: self.qubits })?;
+        for chunk in planes.chunks_exact(2 * CHUNK) {
+            let (re, im) = chunk.split_at(CHUNK);
+            amplitudes.extend(re.iter().zip(im).map(|(&r, &i)| Complex64::new(r, i)));
+        }
+        amplitudes.truncate(1 << self.qubits);
+        DenseState::from_amplitudes(amplitudes)
+    }
+}

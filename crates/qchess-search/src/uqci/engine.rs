@@ -205,11 +205,9 @@ impl Engine {
             self.out.line("bestmove 0000");
             return;
         };
-        if game.is_over() || game.legal_moves().is_empty() {
-            self.info("go: the game is over; there is no move to make");
-            self.out.line("bestmove 0000");
-            return;
-        }
+        // Observer-rules pairs are legal moves too, and may be the only ones. A game that is
+        // over still has its last move judged (`Analyse`) before the `bestmove 0000`.
+        let over = game.is_over() || game.legal_notations().is_empty();
         let side = usize::from(game.turn() == Color::Black);
         let clock = go.time[side].map(|remaining| Clock {
             remaining,
@@ -262,14 +260,18 @@ impl Engine {
                             out.line(&info_line(info));
                         }
                     };
-                    searcher
-                        .search_with(&game, &limits, &root, &thread_control, &mut report)
-                        .map_err(|e| with_causes(&e))
+                    if over {
+                        Err("the game is over; there is no move to make".to_owned())
+                    } else {
+                        searcher
+                            .search_with(&game, &limits, &root, &thread_control, &mut report)
+                            .map_err(|e| with_causes(&e))
+                    }
                 }
                 Err(error) => Err(with_causes(&error)),
             };
             // `go infinite` and `go ponder` answer only when told to.
-            while waits && !thread_control.is_stopped() && (limits.infinite || thread_control.is_pondering()) {
+            while waits && !over && !thread_control.is_stopped() && (limits.infinite || thread_control.is_pondering()) {
                 std::thread::sleep(WAIT_POLL);
             }
             match found {

@@ -273,7 +273,9 @@ fn a_bare_go_plays_at_the_level() {
         depths
     };
     assert_eq!(depths(&gui.seen[start..]), [1], "level 1 searches one ply: {:?}", gui.seen);
+    // Within the level's think time, on a position where four plies take a few milliseconds.
     gui.send("setoption name Level value 4");
+    gui.send("position fen 4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1");
     let start = gui.seen.len();
     gui.send("go");
     gui.expect("bestmove", Duration::from_secs(60));

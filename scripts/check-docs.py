@@ -1,6 +1,14 @@
 #!/usr/bin/env python3
-"""Checks the guide (docs/src) and the README: every internal link and anchor resolves, every
-chapter is in SUMMARY.md, and every example marked runnable (a ```sh,runnable block) runs.
+"""Checks the guide (docs/src) and the README: every internal link and anchor resolves, in the
+Markdown and in the built book, every chapter is in SUMMARY.md, and every example marked
+runnable (a ```sh,runnable block) runs.
+
+The built book (docs/book.toml's build-dir, or --book) is read as well: every link and image of
+every page must reach a file of the book and, with a `#fragment`, an id in it. mdBook copies
+only docs/src, so a relative link from a chapter to a file elsewhere in the repository, which
+resolves among the Markdown sources, is broken in the book: link such a file by the repository
+URL the book is configured with (`git-repository-url`, then `/blob/main/PATH`), which is checked
+against the checkout.
 
 Runnable blocks run in order, chapter by chapter, each chapter in a fresh directory that holds
 the repository's `examples/` and `circuits/` (so `qchess game --record examples/castling.pgn`
@@ -8,7 +16,7 @@ works and what an example writes stays out of the tree), with the `qchess` given
 first on PATH and the game store in that directory. A block fails when a command in it exits
 non-zero (it runs under `bash -euo pipefail`) or takes longer than --timeout seconds.
 
-Usage: scripts/check-docs.py [--qchess target/release/qchess] [--no-run]
+Usage: scripts/check-docs.py [--qchess target/release/qchess] [--book DIR] [--no-run]
 """
 
 import argparse
@@ -18,7 +26,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import unquote
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "docs" / "src"
@@ -88,6 +99,102 @@ def check_links(files):
     return problems
 
 
+def book_settings():
+    """The built book's directory and the repository URL, from docs/book.toml."""
+    config = tomllib.loads((ROOT / "docs" / "book.toml").read_text())
+    build_dir = config.get("build", {}).get("build-dir", "book")
+    repository = config.get("output", {}).get("html", {}).get("git-repository-url", "").rstrip("/")
+    return (ROOT / "docs" / build_dir).resolve(), repository
+
+
+class Page(HTMLParser):
+    """The ids of an HTML page, its links and images (with line numbers), and its <base>."""
+
+    LINKING = {"a": "href", "link": "href", "img": "src", "script": "src", "iframe": "src"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.ids = set()
+        self.links = []
+        self.base = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in ("id", "name" if tag == "a" else None):
+            if name and attrs.get(name):
+                self.ids.add(attrs[name])
+        if tag == "base" and attrs.get("href"):
+            self.base = attrs["href"]
+        target = attrs.get(self.LINKING.get(tag, ""))
+        if target:
+            self.links.append((self.getpos()[0], target))
+
+
+def read_page(path):
+    page = Page()
+    page.feed(path.read_text(errors="replace"))
+    return page
+
+
+def check_repository_url(target, repository, where):
+    """A link to `repository`/blob/main/PATH (or /tree/main/PATH) must name a file (or folder)
+    of the checkout."""
+    match = re.match(re.escape(repository) + r"/(blob|tree)/main/([^#?]+)", target) if repository else None
+    if not match:
+        return []
+    path = ROOT / unquote(match.group(2))
+    exists = path.is_file() if match.group(1) == "blob" else path.is_dir()
+    if not exists:
+        return [f"{where}: link to `{target}`: the repository has no {match.group(2)}"]
+    return []
+
+
+def check_book(book, repository):
+    """Every link and image of every page of the built book reaches a file of the book (and an
+    id in it, for a #fragment); repository URLs name files of the checkout."""
+    if not (book / "index.html").is_file():
+        return [f"{book}: no built book here; build it first (mdbook build docs)"]
+    newest_source = max(p.stat().st_mtime for p in SRC.rglob("*") if p.is_file())
+    if (book / "index.html").stat().st_mtime < newest_source:
+        return [f"{book}: the built book is older than docs/src; build it again (mdbook build docs)"]
+    pages = {path.resolve(): read_page(path) for path in sorted(book.rglob("*.html"))}
+    # The sidebar is written into toc.js as HTML text.
+    toc = book / "toc.js"
+    sidebar = [(1, target) for target in re.findall(r'href="([^"]+)"', toc.read_text())] if toc.exists() else []
+    problems = []
+    for path, page in [*pages.items(), *([(toc.resolve(), None)] if sidebar else [])]:
+        links = page.links if page else sidebar
+        base = path.parent if not page or page.base is None else (book if page.base.startswith("/") else path.parent)
+        source = SRC / Path(path.relative_to(book)).with_suffix(".md")
+        origin = f" (from {source.relative_to(ROOT)})" if source.exists() else ""
+        for line, target in links:
+            where = f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:{line}{origin}"
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("//"):
+                problems += check_repository_url(target, repository, where)
+                continue
+            file_part, _, anchor = target.partition("#")
+            file_part = unquote(file_part.split("?")[0])
+            if not file_part:
+                resolved = path
+            elif file_part.startswith("/"):
+                resolved = (book / file_part.lstrip("/")).resolve()
+            else:
+                resolved = (base / file_part).resolve()
+            if resolved.is_dir():
+                resolved = resolved / "index.html"
+            if not resolved.is_relative_to(book) or not resolved.exists():
+                outside = not resolved.is_relative_to(book)
+                hint = (f"; it is outside the book, which holds only docs/src: put the file there, or link it "
+                        f"by its repository URL ({repository}/blob/main/PATH)" if outside else "")
+                problems.append(f"{where}: link to `{target}`: not in the built book{hint}")
+                continue
+            if anchor and resolved.suffix == ".html":
+                ids = pages[resolved].ids if resolved in pages else read_page(resolved).ids
+                if unquote(anchor) not in ids:
+                    problems.append(f"{where}: link to `{target}`: no id `{anchor}` in {resolved.relative_to(book)}")
+    return problems
+
+
 def check_summary():
     summary = (SRC / "SUMMARY.md").read_text()
     listed = {Path(m) for m in re.findall(r"\]\(([^)#]+\.md)\)", summary)}
@@ -152,11 +259,14 @@ def run_examples(files, qchess, timeout):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--qchess", default=str(ROOT / "target" / "release" / "qchess"))
+    parser.add_argument("--book", type=Path, help="the built book (default: docs/book.toml's build-dir)")
     parser.add_argument("--no-run", action="store_true", help="check links and the summary only")
     parser.add_argument("--timeout", type=float, default=120)
     options = parser.parse_args()
     files = [ROOT / "README.md"] + sorted(p for p in SRC.rglob("*.md"))
-    problems = check_links(files) + check_summary()
+    book, repository = book_settings()
+    book = options.book.resolve() if options.book else book
+    problems = check_links(files) + check_summary() + check_book(book, repository)
     ran = 0
     if not options.no_run:
         found, ran = run_examples(files, options.qchess, options.timeout)
@@ -166,7 +276,7 @@ def main():
     if problems:
         print(f"check-docs: {len(problems)} problems", file=sys.stderr)
         return 1
-    print(f"check-docs: {len(files)} files, every link resolves, {ran} runnable examples ran")
+    print(f"check-docs: {len(files)} files and the built book, every link resolves, {ran} runnable examples ran")
     return 0
 
 

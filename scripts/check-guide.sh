@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The guide: installs mdBook when missing (a pinned release, built once into the target
 # directory), builds docs/ into target/book, then checks every link and anchor of the guide and
-# the README and runs every example marked runnable (scripts/check-docs.py).
+# the README, in the Markdown and in the built book, and runs every example marked runnable
+# (scripts/check-docs.py, which takes the arguments given here too, such as --no-run).
 # Honours CARGO_TARGET_DIR and QCHESS (the binary the examples run; the release build by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,4 +15,4 @@ if [[ ! -x "$mdbook" ]] || ! "$mdbook" --version | grep -q "v0.4.52"; then
     cargo install --quiet --locked --debug mdbook --version 0.4.52 --no-default-features --features search --root "$tools"
 fi
 "$mdbook" build docs
-python3 scripts/check-docs.py --qchess "${QCHESS:-$target/release/qchess}"
+python3 scripts/check-docs.py --qchess "${QCHESS:-$target/release/qchess}" "$@"

@@ -32,6 +32,7 @@ python3 scripts/guard-figures.py --qchess "${CARGO_TARGET_DIR:-target}/release/q
 
 section "the guide: mdbook build, links, runnable examples (scripts/check-guide.sh)"
 scripts/check-guide.sh
+tests/docs/broken-links.sh
 
 section "backend comparison gate (local vs qchess serve, ideal, noisy and defective)"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/compare-gate.sh

@@ -1,6 +1,7 @@
-//! `qchess analyse`: every move of a record judged, in text and JSON, and bad input refused.
+//! `qchess analyse`: every move of a record judged, in text and JSON, every example record
+//! analysed, and bad input refused.
 
-use crate::common::{qchess, qchess_json};
+use crate::common::{all_examples, qchess, qchess_json};
 
 /// A short game in which White leaves the queen to the rook: `2. Kf2` is the blunder.
 const RECORD: &str =
@@ -45,4 +46,26 @@ fn a_missing_or_broken_record_is_bad_input() {
     assert!(illegal.stderr.contains("e2e5"), "{}", illegal.stderr);
     let depth = qchess(&["analyse", "--record", path.to_str().unwrap(), "--depth", "0"]);
     assert_eq!(depth.code, Some(2));
+}
+
+/// Every record in `examples/` is analysed, one judgement per move `qchess game` replays, each
+/// move as the record writes it (splits with their targets in either order among them).
+#[test]
+fn every_example_record_is_analysed() {
+    let examples = all_examples();
+    assert!(examples.len() >= 10, "{examples:?}");
+    for path in &examples {
+        let analysis = qchess(&["analyse", "--json", "--record", path, "--depth", "1"]);
+        assert_eq!(analysis.code, Some(0), "{path}: {}", analysis.stderr);
+        let judged: Vec<String> = analysis.json()["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["move"].as_str().unwrap().to_owned())
+            .collect();
+        let replayed = qchess_json("game", &["--record", path]);
+        let moves: Vec<String> =
+            replayed["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap().to_owned()).collect();
+        assert_eq!(judged, moves, "{path}");
+    }
 }

@@ -62,6 +62,26 @@ pub fn qchess_json(command: &str, args: &[&str]) -> serde_json::Value {
     run.json()
 }
 
+/// The path of `name` in the repository's `examples/`.
+#[allow(dead_code)]
+pub fn example(name: &str) -> String {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).display().to_string()
+}
+
+/// Every record in `examples/`, sorted.
+#[allow(dead_code)]
+pub fn all_examples() -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .expect("examples/")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
+        .collect();
+    files.sort();
+    files.into_iter().map(|p| p.display().to_string()).collect()
+}
+
 /// Whether a JSON number is within 1e-12 of `expected`.
 #[allow(dead_code)]
 pub fn close(value: &serde_json::Value, expected: f64) -> bool {

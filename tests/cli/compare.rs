@@ -1,11 +1,11 @@
 //! `qchess compare`: agreeing backends pass, defective ones are caught and named, bad input
 //! exits with code 2, and the report, JSON and plots are well formed.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
-use crate::common::{Served, qchess};
+use crate::common::{Served, all_examples, example, qchess};
 
 /// A running `qchess serve` seeded for repeatable shots (unless the test picks a seed).
 fn serve(extra: &[&str]) -> Served {
@@ -16,22 +16,6 @@ fn serve(extra: &[&str]) -> Served {
 /// The server's sampled hardware stand-in, as a `--vs` backend.
 fn qpu(served: &Served) -> String {
     format!("{},target=qpu.aria-1", served.url)
-}
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples").join(name).display().to_string()
-}
-
-fn all_examples() -> Vec<String> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("examples/")
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "pgn"))
-        .collect();
-    files.sort();
-    files.into_iter().map(|p| p.display().to_string()).collect()
 }
 
 /// Runs `qchess compare --json` with `args` and returns the exit code and the report.

@@ -151,6 +151,19 @@ fn bad_flags_exit_2() {
     let session = play_piped(&["--position", "fen nonsense"], "");
     assert_eq!(session.code, Some(2), "{}", session.output);
     assert!(session.output.contains("--position: FEN"), "{}", session.output);
+    let no_time = play_piped(&["--white", "ai:1", "--movetime", "0"], "");
+    assert_eq!(no_time.code, Some(2), "{}", no_time.output);
+}
+
+#[test]
+fn without_a_move_time_each_level_thinks_its_own() {
+    let help = crate::common::qchess(&["play", "--help"]);
+    let own: Vec<String> = (1..=qchess_search::player::MAX_LEVEL)
+        .map(|level| format!("ai:{level} {} ms", qchess_search::player::level_think_time(level).as_millis()))
+        .collect();
+    assert!(own.iter().all(|text| help.stdout.contains(text)), "{own:?} in\n{}", help.stdout);
+    let session = play_piped(&["--white", "ai:2", "--black", "ai:1", "--max-plies", "4", "--ascii"], "");
+    assert!(session.output.contains("Stopped after 4 plies."), "{}", session.output);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use qchess_engine::{Game, GameOptions};
 
-use crate::common::Served;
+use crate::common::{Served, all_examples, qchess_json};
 
 /// A running `qchess uqci` with its lines read in a thread.
 struct Gui {
@@ -273,7 +273,9 @@ fn a_bare_go_plays_at_the_level() {
         depths
     };
     assert_eq!(depths(&gui.seen[start..]), [1], "level 1 searches one ply: {:?}", gui.seen);
+    // Within the level's think time, on a position where four plies take a few milliseconds.
     gui.send("setoption name Level value 4");
+    gui.send("position fen 4k3/4p3/8/8/8/8/4P3/4K3 w - - 0 1");
     let start = gui.seen.len();
     gui.send("go");
     gui.expect("bestmove", Duration::from_secs(60));
@@ -337,4 +339,43 @@ fn a_level_caps_the_depth_under_a_move_time() {
     gui.send("uci");
     gui.expect("uciok", Duration::from_secs(10));
     assert!(gui.seen.iter().any(|l| l.starts_with("option name CapDepth ")));
+}
+
+/// Every position of every record in `examples/`, given move by move: `Analyse` judges the
+/// last move as the record writes it, and `go searchmoves` searches the next one as written.
+#[test]
+fn every_position_of_the_example_records_is_searched_and_judged() {
+    let mut gui = Gui::start();
+    gui.send("setoption name Analyse value true");
+    for path in all_examples() {
+        let text = std::fs::read_to_string(&path).expect("readable");
+        let start = text
+            .lines()
+            .find_map(|line| line.strip_prefix("[FEN \"")?.strip_suffix("\"]"))
+            .map_or_else(|| "startpos".to_owned(), |fen| format!("fen {fen}"));
+        let replayed = qchess_json("game", &["--record", &path]);
+        let moves: Vec<&str> =
+            replayed["moves"].as_array().unwrap().iter().map(|m| m["move"].as_str().unwrap()).collect();
+        for ply in 1..=moves.len() {
+            gui.send(&format!("position {start} moves {}", moves[..ply].join(" ")));
+            let next = moves.get(ply).map(|mv| mv.split('.').next().unwrap_or(mv));
+            gui.send(&format!("go depth 1{}", next.map(|mv| format!(" searchmoves {mv}")).unwrap_or_default()));
+            let judgement = gui.expect("info string judgement", Duration::from_secs(60));
+            assert!(judgement.contains(&format!(" ply {ply} move {} ", moves[ply - 1])), "{path}: {judgement}");
+            let best = gui.expect("bestmove", Duration::from_secs(60));
+            if let Some(next) = next {
+                assert_eq!(
+                    best.split_whitespace().nth(1).map(|mv| mv.replace(['x', 'w'], "")),
+                    Some(next.replace(['x', 'w'], "")),
+                    "{path}: {:?}",
+                    gui.seen
+                );
+            }
+        }
+    }
+    let refused = |line: &&String| {
+        ["info string position", "info string judgement:", "info string go:"].iter().any(|p| line.starts_with(p))
+            && !line.ends_with("the game is over; there is no move to make")
+    };
+    assert_eq!(gui.seen.iter().find(refused), None);
 }

@@ -8,7 +8,7 @@
 //! | `dense` | random one- and two-qubit gates on full state vectors against the memory-bandwidth floor |
 //! | `dense-circuits` | seeded random circuits (`h` on every qubit, then 200 random `u3` and `cx`; 20, 24, 26 and 28 qubits) to the final state: fused in single and double precision on one and N threads, passes over the state and time per pass against the in-place memory floor, gate by gate as the reference up to 24 qubits; `--write-qasm DIR` saves them for other simulators |
 //! | `search` | the search at a fixed move time on positions from random games: nodes per second on one thread, and each move's latency |
-//! | `search-depth` | the search to a fixed depth on positions of its own games: the time and nodes each depth takes to finish, and how many finish within a match's move time |
+//! | `search-depth` | the search to a fixed depth on positions of its own games: the time and nodes each depth takes to finish, and how many finish within a match's move time and within the think time of the level that searches that deep |
 //! | `routing` | whole-game circuits (example games, seeded random and computer-against-computer games) routed onto IBM Torino, Fez and Brisbane with their calibrations: estimated success probability, two-qubit gates, depth, compile time, gates on broken elements; with [`RoutingPlan::qiskit`], Qiskit's transpiler at level 3 with the backend's target on the same circuits, side by side |
 //!
 //! Every workload reports the fields of [`WorkloadReport`]; those that do not apply are `None`.

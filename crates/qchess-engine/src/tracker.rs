@@ -169,6 +169,15 @@ impl Tracker {
             fen.board[usize::from(square)] = None;
         }
         fen.castling = keep_standing_rights(&fen, probabilities);
+        // A pawn found not to have made its two-step (its target is certainly empty) cannot be
+        // taken en passant.
+        let two_stepped = fen.en_passant.and_then(|skipped| {
+            let rank = if skipped.rank() == 2 { 3 } else { 4 };
+            Square::from_coords(skipped.file(), rank)
+        });
+        if two_stepped.is_some_and(|pawn| fen.board[usize::from(pawn)].is_none()) {
+            fen.en_passant = None;
+        }
         // Squares found empty drop their labels with their probability.
         self.position.update(&fen, probabilities, Bitboard::EMPTY)
     }

@@ -43,6 +43,25 @@ fn a_non_capture_onto_a_square_that_may_hold_a_piece_fails_when_it_does() {
 }
 
 #[test]
+fn a_measurement_that_undoes_a_two_step_takes_its_en_passant_square_with_it() {
+    // The pawn's two-step passed a3, where half the bishop may stand. b4a3.m1 finds the bishop
+    // on a3 (the move onto a square it may hold fails), so the pawn never left a2: a4 is
+    // empty and no pawn can be taken en passant.
+    let mut game = checkmate("startpos");
+    play_all(&mut game, "e2e3 e7e6 c2c4 f8^b4a3 a2a4");
+    assert_eq!(game.en_passant(), Some(sq("a3")));
+    play_all(&mut game, "b4a3.m1");
+    assert_probability(&game, "a4", 0.0);
+    assert_probability(&game, "a2", 1.0);
+    assert_eq!(game.en_passant(), None);
+    // The other outcome keeps the pawn on a4; the move is over, so the square goes anyway.
+    let mut moved = checkmate("startpos");
+    play_all(&mut moved, "e2e3 e7e6 c2c4 f8^b4a3 a2a4 b4a3.m0");
+    assert_probability(&moved, "a4", 1.0);
+    assert_eq!(moved.en_passant(), None);
+}
+
+#[test]
 fn a_capture_of_a_superposed_piece_fails_when_the_square_is_empty() {
     // Seed 004, section 4: the black knight is on f6 or h6; the bishop declares c1xh6.
     let mut failed = checkmate("startpos");

@@ -13,8 +13,8 @@
 //! [`INACCURACY`], a mistake from [`MISTAKE`], a blunder from [`BLUNDER`].
 
 use qchess_core::{AlgebraicMove, Color, Notation};
-use qchess_engine::Game;
 use qchess_engine::record::{GameRecord, ReplayError};
+use qchess_engine::{Game, GameError};
 use std::fmt;
 use std::sync::Arc;
 
@@ -120,6 +120,23 @@ pub enum AnalysisError {
     /// found would be judged on unfinished searches.
     #[error("the analysis was stopped before it finished")]
     Stopped,
+    /// The played move could not be searched: the search's own board refused it.
+    #[error("ply {ply}: the search could not play `{mv}` on its copy of the game")]
+    NotSearched {
+        /// The ply, from 1.
+        ply: usize,
+        /// The move as written.
+        mv: String,
+    },
+    /// A move of the record could not be taken back to reach the position before it.
+    #[error("ply {ply} could not be taken back to search the position before it")]
+    Rewind {
+        /// The ply, from 1.
+        ply: usize,
+        /// What went wrong.
+        #[source]
+        source: GameError,
+    },
     /// The played action is no move the search plays (a measurement of the checkmate rules).
     #[error("ply {ply}: `{mv}` is not a move the search judges")]
     NotAMove {
@@ -177,22 +194,31 @@ pub fn evaluate_position(
     })
 }
 
-/// A search of every root move (or of `only` those) with exact values, or
-/// [`AnalysisError::Stopped`] when `control` stopped it before it finished.
+/// A search of every root move (or of `only` those, as written) with exact values, or
+/// [`AnalysisError::Stopped`] when `control` stopped it before it finished. At least one ply
+/// is always searched: when the time runs out before the first iteration finishes, that
+/// iteration is searched again without a time limit, since values from an unfinished one
+/// would judge moves by the few that were searched.
 fn root_values(
     game: &Game,
     config: SearchConfig,
     limits: &SearchLimits,
-    only: &[AlgebraicMove],
+    only: &[Notation],
     control: &Arc<SearchControl>,
 ) -> Result<SearchInfo, AnalysisError> {
     let limits = SearchLimits { every_root_value: true, ..*limits };
     // Searched for expected score at the judgements' own scale, so the expected score of
     // every value is exact: the chances a move's measurements mix, weighed linearly.
     let config = SearchConfig { score_scale: Some(SCORE_SCALE), ..config };
-    let found = Searcher::new(config)
-        .search_with(game, &limits, only, control, &mut |_| {})
-        .map_err(|source| AnalysisError::Search { ply: game.moves().len() + 1, source })?;
+    let search = |limits: &SearchLimits| {
+        Searcher::new(config)
+            .search_with(game, limits, only, control, &mut |_| {})
+            .map_err(|source| AnalysisError::Search { ply: game.moves().len() + 1, source })
+    };
+    let mut found = search(&limits)?;
+    if found.depth == 0 && !control.is_stopped() {
+        found = search(&SearchLimits { depth: Some(1), nodes: None, movetime: None, clock: None, ..limits })?;
+    }
     if control.is_stopped() {
         return Err(AnalysisError::Stopped);
     }
@@ -239,17 +265,19 @@ pub fn review_move(
     let found = root_values(game, config, limits, &[], control)?;
     let mut values = found.root_values.clone();
     let mut depth = found.depth;
-    // A move the full search could not hold (past the state budget) is searched on its own.
+    // A move the full search did not list as played (written in another order than the
+    // generator's, or past the state budget) is searched on its own, as written.
     if !values.iter().any(|(mv, _)| same_notation(mv, played)) {
-        let first = match played {
-            Notation::Move(mv) | Notation::Pair(mv, _) => *mv,
-            _ => return Err(AnalysisError::NotAMove { ply, mv: played.to_string() }),
-        };
-        let alone = root_values(game, config, limits, &[first], control)?;
+        if !matches!(played, Notation::Move(_) | Notation::Pair(..)) {
+            return Err(AnalysisError::NotAMove { ply, mv: played.to_string() });
+        }
+        let alone = root_values(game, config, limits, &[*played], control)?;
         values.extend(alone.root_values.into_iter().filter(|(mv, _)| same_notation(mv, played)));
         depth = depth.min(alone.depth);
     }
-    let after = values.iter().find(|(mv, _)| same_notation(mv, played)).map_or(found.score, |(_, v)| *v);
+    let Some(after) = values.iter().find(|(mv, _)| same_notation(mv, played)).map(|(_, v)| *v) else {
+        return Err(AnalysisError::NotSearched { ply, mv: played.to_string() });
+    };
     let before = values.first().map_or(after, |(_, v)| *v).max(after);
     let was_best = values.first().is_some_and(|(mv, _)| same_notation(mv, played)) || after >= before;
     // The first other move: the best when the played one was not, the runner-up when it was.
@@ -270,6 +298,25 @@ pub fn review_move(
     })
 }
 
+/// Judges the last move of `game` (from a search of the position before it within `limits`,
+/// until `control` says stop); `None` before the first move.
+pub fn review_last_move(
+    game: &Game,
+    config: SearchConfig,
+    limits: &SearchLimits,
+    control: &Arc<SearchControl>,
+) -> Option<Result<MoveReview, AnalysisError>> {
+    let last = game.moves().last()?.declared;
+    let ply = game.moves().len();
+    // Taken back on a replayed copy: the game's end, its claim's measurement and its mode
+    // changes after the move go with it.
+    let before = GameRecord::from_game(game, &Default::default())
+        .replay()
+        .map_err(|e| AnalysisError::Replay(Box::new(e)))
+        .and_then(|mut copy| copy.undo().map(|_| copy).map_err(|source| AnalysisError::Rewind { ply, source }));
+    Some(before.and_then(|before| review_move(&before, &last, config, limits, control)))
+}
+
 /// Judges every move of a game record (the checkmate rules' measurements aside), each from a
 /// search within `limits`, until `control` says stop; `progress` hears of each move as it is
 /// judged.
@@ -285,10 +332,8 @@ pub fn review_game(
     let mut positions = Vec::with_capacity(played.len());
     let mut rewind = game;
     // The position before each move, from the last back to the first.
-    for _ in 0..played.len() {
-        if rewind.undo().is_err() {
-            break;
-        }
+    for ply in (1..=played.len()).rev() {
+        rewind.undo().map_err(|source| AnalysisError::Rewind { ply, source })?;
         positions.push(GameRecord::from_game(&rewind, &Default::default()));
     }
     positions.reverse();

@@ -60,9 +60,15 @@ pub use table::position_key;
 /// Why a search could not run.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
-    /// The side to move has no legal move (or none among the requested root moves).
+    /// The side to move has no legal move.
     #[error("there is no legal move to search")]
     NoLegalMove,
+    /// None of the root moves the caller named is legal in the position.
+    #[error("none of the moves to search ({moves}) is legal here")]
+    NoneOfTheMoves {
+        /// The named moves, as written.
+        moves: String,
+    },
     /// The game could not be replayed onto the search's own board.
     #[error("the game could not be copied for the search")]
     Replay(#[source] Box<qchess_engine::record::ReplayError>),

@@ -5,9 +5,10 @@
 //! - `greedy`: one ply, the move with the best expected material after it (both outcomes of a
 //!   measurement weighted by their exact probabilities), ties broken at random.
 //! - `ai:K` for `K` in `1..=`[`MAX_LEVEL`]: the search to depth `K` (plus quiescence on
-//!   captures), within the time per move (see [`level_config`]). How each level fares
-//!   against the one below at 100 ms per move is in the README, "Strength". A UQCI `go`
-//!   with a move time or a clock has no cap unless the engine is told to play as a level
+//!   captures, see [`level_config`]), within the time per move: its own think time
+//!   ([`level_think_time`]) unless a move time is given. How each level fares against the one
+//!   below is in the guide ("The computer player and UQCI", Strength). A UQCI `go` with a
+//!   move time or a clock has no cap unless the engine is told to play as a level
 //!   (`CapDepth`, `qchess uqci --level K`).
 //! - `uqci:COMMAND`: an external engine speaking UQCI, started with `sh -c COMMAND`.
 //! - `human`: a person; only interactive play has one.
@@ -79,6 +80,19 @@ impl FromStr for PlayerSpec {
     }
 }
 
+impl PlayerSpec {
+    /// How long this player thinks per move when no move time is given: a level's own think
+    /// time ([`level_think_time`]), [`ENGINE_THINK_TIME`] for an external engine, nothing for
+    /// the others (they do not search).
+    pub fn think_time(&self) -> Duration {
+        match self {
+            PlayerSpec::Level(level) => level_think_time(*level),
+            PlayerSpec::Uqci(_) => ENGINE_THINK_TIME,
+            PlayerSpec::Human | PlayerSpec::Random | PlayerSpec::Greedy => Duration::ZERO,
+        }
+    }
+}
+
 impl fmt::Display for PlayerSpec {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -97,6 +111,23 @@ pub fn level_config(level: u32) -> (SearchConfig, u32) {
     let quiescence_plies = if level == 1 { 2 } else { 4 };
     (SearchConfig { quiescence_plies, ..SearchConfig::default() }, level)
 }
+
+/// Each level's think time per move in milliseconds, `ai:1` first (at least 100): the nodes its
+/// depth took to finish in 9 of the 12 positions of `qchess bench --workload search-depth`
+/// (the same on every machine), at the 530,000 nodes per second of one core of the 2-core
+/// machine the guide's figures come from, rounded up ("The computer player and UQCI",
+/// Levels). The search stops at its depth, so a level seldom uses all of it; given less, a
+/// level plays as the one below it in the moves whose last ply does not finish.
+pub const LEVEL_THINK_MS: [u64; MAX_LEVEL as usize] = [100, 100, 100, 300, 1500, 9000];
+
+/// How long `ai:LEVEL` thinks per move when no move time is given ([`LEVEL_THINK_MS`]).
+pub fn level_think_time(level: u32) -> Duration {
+    let index = level.clamp(1, MAX_LEVEL) as usize - 1;
+    Duration::from_millis(LEVEL_THINK_MS[index])
+}
+
+/// How long a UQCI engine is given per move when no move time is given.
+pub const ENGINE_THINK_TIME: Duration = Duration::from_secs(1);
 
 /// Why a player could not move.
 #[derive(Debug, thiserror::Error)]
@@ -260,6 +291,15 @@ mod tests {
         for bad in ["ai:7", "ai:x", "uqci:", "robot", ""] {
             assert!(bad.parse::<PlayerSpec>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn each_level_thinks_its_own_time_and_deeper_levels_longer() {
+        let times: Vec<Duration> = (1..=MAX_LEVEL).map(|level| PlayerSpec::Level(level).think_time()).collect();
+        assert!(times.windows(2).all(|pair| pair[0] <= pair[1]), "{times:?}");
+        assert_eq!(times[5], Duration::from_millis(LEVEL_THINK_MS[5]));
+        assert_eq!(PlayerSpec::Uqci("qchess uqci".into()).think_time(), ENGINE_THINK_TIME);
+        assert_eq!(PlayerSpec::Random.think_time(), Duration::ZERO);
     }
 
     #[test]

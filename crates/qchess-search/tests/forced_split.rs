@@ -2,7 +2,7 @@
 //! the search must find the quantum move, no standard move may force the capture at the same
 //! depth, and every answer to the quantum move must lose.
 
-use qchess_core::{AlgebraicMove, LegalMove, MoveSquares};
+use qchess_core::{LegalMove, MoveSquares, Notation};
 use qchess_engine::{Game, GameResult};
 use qchess_search::branch::for_each_outcome;
 use qchess_search::{SearchConfig, SearchControl, SearchInfo, SearchLimits, Searcher};
@@ -12,8 +12,8 @@ use common::{game, search};
 
 /// The search of `game` to `depth` among the root moves `keep` accepts only.
 fn search_among(game: &Game, depth: u32, keep: impl Fn(&LegalMove) -> bool) -> SearchInfo {
-    let roots: Vec<AlgebraicMove> =
-        game.legal_moves().into_iter().filter(|mv| keep(mv)).map(|mv| mv.notation).collect();
+    let roots: Vec<Notation> =
+        game.legal_moves().into_iter().filter(|mv| keep(mv)).map(|mv| Notation::Move(mv.notation)).collect();
     assert!(!roots.is_empty());
     Searcher::new(SearchConfig::default())
         .search_with(game, &SearchLimits::depth(depth), &roots, &SearchControl::new(), &mut |_| {})

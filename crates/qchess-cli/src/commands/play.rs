@@ -24,7 +24,7 @@ use qchess_core::{Bitboard, Color, PositionSpec};
 use qchess_engine::diagram::Diagram;
 use qchess_engine::record::RecordInfo;
 use qchess_engine::{Game, GameError, GameOptions, PlayedMove, RuleSet};
-use qchess_search::player::{Player as Computer, PlayerSpec};
+use qchess_search::player::{ENGINE_THINK_TIME, MAX_LEVEL, Player as Computer, PlayerSpec, level_think_time};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 use serde_json::{Value, json};
 
@@ -78,15 +78,26 @@ pub struct Args {
 /// Flags of a terminal session, shared with `qchess games resume`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct SessionArgs {
-    /// The computer's thinking time per move, in milliseconds.
-    #[arg(long, default_value_t = 1000, value_name = "MS")]
-    pub movetime: u64,
+    /// The computer's thinking time per move, in milliseconds (default: each player's own).
+    #[arg(long, value_name = "MS", help = movetime_help(), value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub movetime: Option<u64>,
     /// Stop after this many plies in this session (for computer-only games).
     #[arg(long)]
     pub max_plies: Option<u32>,
     /// Draw the board with letters instead of Unicode chess symbols.
     #[arg(long)]
     pub ascii: bool,
+}
+
+/// `--movetime`'s help, with each level's own think time.
+fn movetime_help() -> String {
+    let levels: Vec<String> =
+        (1..=MAX_LEVEL).map(|level| format!("ai:{level} {} ms", level_think_time(level).as_millis())).collect();
+    format!(
+        "The computer's thinking time per move, in milliseconds [default: each level's own: {}; {} ms for a UQCI engine]",
+        levels.join(", "),
+        ENGINE_THINK_TIME.as_millis()
+    )
 }
 
 const HELP: &str = "\
@@ -186,7 +197,8 @@ pub struct Session<W: Write> {
     /// Computers kept between moves (searchers keep their tables, engines run on); random and
     /// greedy players are made afresh each move, seeded by the ply.
     computers: [Option<Computer>; 2],
-    movetime: std::time::Duration,
+    /// The thinking time `--movetime` gives every computer; `None`: each its own.
+    movetime: Option<std::time::Duration>,
     pub(super) out: W,
     interactive: bool,
     pub(super) json: bool,
@@ -229,7 +241,7 @@ impl Session<std::io::StdoutLock<'static>> {
             stored,
             players,
             computers,
-            movetime: std::time::Duration::from_millis(args.movetime),
+            movetime: args.movetime.map(std::time::Duration::from_millis),
             out: std::io::stdout().lock(),
             interactive: std::io::stdin().is_terminal(),
             json,

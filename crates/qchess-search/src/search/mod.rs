@@ -6,6 +6,7 @@
 
 mod board;
 mod node;
+mod roots;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,6 +24,7 @@ use crate::order::MoveOrder;
 use crate::score::centipawns;
 use crate::table::Table;
 use board::SearchBoard;
+use roots::Roots;
 
 /// The score of capturing the enemy king now; a capture `n` plies ahead scores `WIN - n`.
 pub const WIN: f64 = 100_000.0;
@@ -142,6 +144,8 @@ pub(crate) struct Run<'a> {
     control: &'a SearchControl,
     deadline: Deadline,
     root_states: usize,
+    /// Whether the caller named the root moves: then they are searched past the budget.
+    named_roots: bool,
     peak_states: usize,
     nodes: u64,
     seldepth: usize,
@@ -176,31 +180,20 @@ impl Searcher {
         self.search_with(game, limits, &[], &SearchControl::new(), &mut |_| {})
     }
 
-    /// Searches `game` within `limits`, only among `root_moves` when that is not empty, until
-    /// `control` says stop; `report` hears of every finished iteration.
+    /// Searches `game` within `limits`, only among `root_moves` when that is not empty (each
+    /// searched as written, even past the state budget), until `control` says stop; `report`
+    /// hears of every finished iteration.
     pub fn search_with(
         &mut self,
         game: &Game,
         limits: &SearchLimits,
-        root_moves: &[AlgebraicMove],
+        root_moves: &[Notation],
         control: &Arc<SearchControl>,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Result<SearchInfo, SearchError> {
         let deadline = Deadline::new(limits);
         let mut copy = SearchBoard::new(search_copy(game, self.config.state_budget)?, &self.config.weights);
-        let mut moves = copy.game().legal_moves();
-        if !root_moves.is_empty() {
-            moves.retain(|mv| root_moves.iter().any(|wanted| same_move(wanted, &mv.notation)));
-        }
-        // Observer-rules pairs are no single typed move; the root searches them on their own.
-        let mut pairs: Vec<Notation> =
-            copy.game().legal_notations().into_iter().filter(|n| matches!(n, Notation::Pair(..))).collect();
-        if !root_moves.is_empty() {
-            pairs.retain(|pair| root_moves.iter().any(|wanted| same_pair(wanted, pair)));
-        }
-        if moves.is_empty() && pairs.is_empty() {
-            return Err(SearchError::NoLegalMove);
-        }
+        let Roots { mut moves, mut pairs } = roots::root_moves(&mut copy, root_moves)?;
         self.order.age();
         let root_states = copy.game().state_size();
         let mut run = Run {
@@ -210,6 +203,7 @@ impl Searcher {
             control,
             deadline,
             root_states,
+            named_roots: !root_moves.is_empty(),
             peak_states: root_states,
             nodes: 0,
             seldepth: 0,
@@ -396,16 +390,6 @@ impl Run<'_> {
         }
         (weight > 0.0).then_some(total)
     }
-}
-
-/// Whether a requested root move names the same move as a generated one (outcomes aside).
-fn same_move(wanted: &AlgebraicMove, generated: &AlgebraicMove) -> bool {
-    wanted.squares == generated.squares && (wanted.promotion.is_none() || wanted.promotion == generated.promotion)
-}
-
-/// Whether a requested root move names the same pair as a generated one (outcomes aside).
-fn same_pair(wanted: &AlgebraicMove, pair: &Notation) -> bool {
-    matches!(pair, Notation::Pair(first, _) if same_move(wanted, first))
 }
 
 /// The game replayed onto an exact local board the search owns, big enough for the state the

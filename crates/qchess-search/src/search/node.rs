@@ -72,7 +72,7 @@ impl Run<'_> {
 
     /// The value of `mv` for the side to move, searched `depth` more plies below it (at or
     /// below 0: quiescence). `None` when the move cannot be searched: the board refuses it or it
-    /// would grow the state past the budget.
+    /// would grow the state past the budget (a root move the caller named is searched anyway).
     pub(super) fn move_value(
         &mut self,
         board: &mut SearchBoard,
@@ -84,7 +84,9 @@ impl Run<'_> {
     ) -> Option<f64> {
         let first = board.play_first(mv).ok()?;
         let states = board.game().state_size();
-        if states > self.config.state_budget && states > self.root_states {
+        // Root moves the caller named are searched whatever their size: they were asked for.
+        let over_budget = states > self.config.state_budget && states > self.root_states;
+        if over_budget && !(ply == 0 && self.named_roots) {
             board.undo();
             return None;
         }

@@ -162,7 +162,8 @@ pub fn position_command(game: &Game) -> String {
     } else {
         format!("fen {}", game.start_fen())
     };
-    let moves: Vec<String> = game.moves().iter().map(|m| m.notation.to_string()).collect();
+    // As declared: an observer-rules pair as the pair, not the half it played.
+    let moves: Vec<String> = game.moves().iter().map(|m| m.declared.to_string()).collect();
     if moves.is_empty() { format!("position {start}") } else { format!("position {start} moves {}", moves.join(" ")) }
 }
 
@@ -179,5 +180,21 @@ impl Drop for EngineClient {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qchess_engine::{GameOptions, RuleSet};
+
+    #[test]
+    fn the_position_command_writes_pairs_as_pairs() {
+        let options = GameOptions { rules: RuleSet::Observer, ..GameOptions::with_seed(1) };
+        let mut game = Game::new(&qchess_core::Fen::start(), options).unwrap();
+        for mv in ["b1^a3c3", "e7e6", "a3b5|c3d5.m0"] {
+            game.play(mv).unwrap();
+        }
+        assert_eq!(position_command(&game), "position startpos moves b1^a3c3 e7e6 a3b5|c3d5.m0");
     }
 }

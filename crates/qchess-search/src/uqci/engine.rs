@@ -6,15 +6,15 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+use qchess_core::PositionSpec;
 use qchess_core::text::with_causes;
-use qchess_core::{Color, PositionSpec};
 use qchess_engine::record::{GameRecord, RecordInfo};
 use qchess_engine::{Game, GameOptions};
 
 use super::options::EngineOptions;
 use super::protocol::{Command, GoParams, parse_command};
 use super::report::{info_line, judge_last_move, multipv_lines};
-use crate::limits::{Clock, SearchControl, SearchLimits};
+use crate::limits::{SearchControl, SearchLimits};
 use crate::{SearchInfo, Searcher};
 
 /// How often a finished `go infinite` or `go ponder` looks for its `stop` or `ponderhit`.
@@ -205,32 +205,11 @@ impl Engine {
             self.out.line("bestmove 0000");
             return;
         };
-        if game.is_over() || game.legal_moves().is_empty() {
-            self.info("go: the game is over; there is no move to make");
-            self.out.line("bestmove 0000");
-            return;
-        }
-        let side = usize::from(game.turn() == Color::Black);
-        let clock = go.time[side].map(|remaining| Clock {
-            remaining,
-            increment: go.increment[side].unwrap_or_default(),
-            moves_to_go: go.moves_to_go,
-        });
-        let bare = !go.infinite && go.movetime.is_none() && clock.is_none() && go.nodes.is_none();
-        let cap = (bare || self.options.cap_depth).then_some(self.options.level);
-        let depth = match (go.depth, cap.filter(|_| self.options.cap_depth)) {
-            (Some(asked), Some(cap)) => Some(asked.min(cap)),
-            (asked, _) => asked.or(cap),
-        };
+        // Observer-rules pairs are legal moves too, and may be the only ones. A game that is
+        // over still has its last move judged (`Analyse`) before the `bestmove 0000`.
+        let over = game.is_over() || game.legal_notations().is_empty();
+        let limits = self.options.go_limits(go, game.turn());
         let multi_pv = self.options.multi_pv;
-        let limits = SearchLimits {
-            depth,
-            nodes: go.nodes,
-            movetime: go.movetime,
-            clock,
-            infinite: go.infinite,
-            every_root_value: multi_pv > 1,
-        };
         // The last move's judgement searches the position before it within the same limits
         // (to the level's depth when the go has none).
         let judgement = self.options.analyse.then(|| SearchLimits {
@@ -262,14 +241,18 @@ impl Engine {
                             out.line(&info_line(info));
                         }
                     };
-                    searcher
-                        .search_with(&game, &limits, &root, &thread_control, &mut report)
-                        .map_err(|e| with_causes(&e))
+                    if over {
+                        Err("the game is over; there is no move to make".to_owned())
+                    } else {
+                        searcher
+                            .search_with(&game, &limits, &root, &thread_control, &mut report)
+                            .map_err(|e| with_causes(&e))
+                    }
                 }
                 Err(error) => Err(with_causes(&error)),
             };
             // `go infinite` and `go ponder` answer only when told to.
-            while waits && !thread_control.is_stopped() && (limits.infinite || thread_control.is_pondering()) {
+            while waits && !over && !thread_control.is_stopped() && (limits.infinite || thread_control.is_pondering()) {
                 std::thread::sleep(WAIT_POLL);
             }
             match found {

@@ -6,7 +6,7 @@
 //! | `forcewin` | check | true | the game ends by the win conditions |
 //! | `forcemeasure` | check | true | `.m0` / `.m1` in `position ... moves` force outcomes |
 //! | `resturl` | string | empty | a quantum board REST API (`qchess serve`) to run the moves on |
-//! | `Level` | spin 1..6 | 3 | search depth of a bare `go` |
+//! | `Level` | spin 1..6 | 3 | the depth and think time of a `go` without limits (none of `depth`, `nodes`, `movetime`, a clock, `infinite`; see [`level_think_time`]) |
 //! | `CapDepth` | check | false | every `go` searches at most `Level` plies, also with a move time or a clock: the engine plays as the player `ai:LEVEL` |
 //! | `MultiPV` | spin 1..256 | 1 | report the best N root moves, each with its exact value (`info ... multipv K score ...`) |
 //! | `Analyse` | check | false | a `go` on a position reached by moves first judges the last move (`info string judgement ...`, see [`analysis`](crate::analysis)) |
@@ -17,13 +17,14 @@
 //! | `Rules` | combo | official | the rule set: official, classical, ... (every `RuleSet`) |
 //! | `Ponder` | check | false | the GUI may send `go ponder` |
 
-use qchess_core::Fen;
 use qchess_core::text::with_causes;
+use qchess_core::{Color, Fen};
 use qchess_engine::{Game, GameOptions, RuleSet};
 
-use crate::player::{DEFAULT_LEVEL, MAX_LEVEL, level_config};
+use super::protocol::GoParams;
+use crate::player::{DEFAULT_LEVEL, MAX_LEVEL, level_config, level_think_time};
 use crate::remote::RestBoard;
-use crate::{DEFAULT_SCORE_SCALE, SearchConfig};
+use crate::{Clock, DEFAULT_SCORE_SCALE, SearchConfig, SearchLimits};
 
 /// The largest `ScoreScale`.
 pub const MAX_SCORE_SCALE: u32 = 100_000;
@@ -162,6 +163,33 @@ impl EngineOptions {
         }
     }
 
+    /// The limits of `go` for `side` to move: its own, the level's depth when it has none (or
+    /// always, with `CapDepth`), and the level's think time too when it has no limit at all.
+    pub fn go_limits(&self, go: &GoParams, side: Color) -> SearchLimits {
+        let index = usize::from(side == Color::Black);
+        let clock = go.time[index].map(|remaining| Clock {
+            remaining,
+            increment: go.increment[index].unwrap_or_default(),
+            moves_to_go: go.moves_to_go,
+        });
+        let bare = !go.infinite && go.movetime.is_none() && clock.is_none() && go.nodes.is_none();
+        let cap = (bare || self.cap_depth).then_some(self.level);
+        let depth = match (go.depth, cap.filter(|_| self.cap_depth)) {
+            (Some(asked), Some(cap)) => Some(asked.min(cap)),
+            (asked, _) => asked.or(cap),
+        };
+        // A `go` with no limit at all plays as the level does: to its depth, within its time.
+        let level_time = (bare && go.depth.is_none()).then(|| level_think_time(self.level));
+        SearchLimits {
+            depth,
+            nodes: go.nodes,
+            movetime: go.movetime.or(level_time),
+            clock,
+            infinite: go.infinite,
+            every_root_value: self.multi_pv > 1,
+        }
+    }
+
     /// A game from `start` on the board these options name.
     pub fn new_game(&self, start: &Fen, options: GameOptions) -> Result<Game, String> {
         let game = match &self.rest_url {
@@ -204,5 +232,24 @@ mod tests {
         options.set("Rules", Some("classical")).unwrap();
         assert_eq!(options.rules, RuleSet::Classical);
         assert!(options.set("Colour", Some("blue")).is_err());
+    }
+
+    #[test]
+    fn a_go_without_limits_plays_as_the_level_and_its_own_limits_win() {
+        let mut options = EngineOptions::default();
+        options.set("Level", Some("5")).unwrap();
+        let bare = options.go_limits(&GoParams::default(), Color::White);
+        assert_eq!((bare.depth, bare.movetime), (Some(5), Some(level_think_time(5))));
+        let depth = options.go_limits(&GoParams { depth: Some(2), ..GoParams::default() }, Color::White);
+        assert_eq!((depth.depth, depth.movetime), (Some(2), None));
+        let timed = GoParams { movetime: Some(std::time::Duration::from_millis(70)), ..GoParams::default() };
+        let timed = options.go_limits(&timed, Color::White);
+        assert_eq!((timed.depth, timed.movetime), (None, Some(std::time::Duration::from_millis(70))));
+        let clock = GoParams { time: [None, Some(std::time::Duration::from_secs(9))], ..GoParams::default() };
+        let on_clock = options.go_limits(&clock, Color::Black);
+        assert_eq!((on_clock.depth, on_clock.movetime), (None, None));
+        assert_eq!(on_clock.clock.map(|c| c.remaining), Some(std::time::Duration::from_secs(9)));
+        options.set("CapDepth", Some("true")).unwrap();
+        assert_eq!(options.go_limits(&clock, Color::Black).depth, Some(5));
     }
 }

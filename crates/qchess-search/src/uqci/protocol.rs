@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use qchess_core::{AlgebraicMove, Notation, PositionSpec, Square};
+use qchess_core::{Notation, PositionSpec, Square};
 
 /// One command from the GUI.
 #[derive(Debug, Clone, PartialEq)]
@@ -43,8 +43,9 @@ pub enum Command {
 /// The parameters of `go`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GoParams {
-    /// `searchmoves`: only these root moves.
-    pub search_moves: Vec<AlgebraicMove>,
+    /// `searchmoves`: only these root moves (standard moves, splits, merges and observer-rules
+    /// pairs, each searched as written).
+    pub search_moves: Vec<Notation>,
     /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
     /// `wtime`, `btime`: the clocks.
@@ -166,7 +167,7 @@ fn parse_go(words: &[&str]) -> Result<GoParams, ProtocolError> {
             "searchmoves" => {
                 while let Some(text) = words.get(index) {
                     match text.parse::<Notation>() {
-                        Ok(Notation::Move(mv)) => go.search_moves.push(mv),
+                        Ok(mv @ (Notation::Move(_) | Notation::Pair(..))) => go.search_moves.push(mv),
                         _ if is_go_keyword(text) => break,
                         _ => return Err(problem("go", format!("searchmoves: `{text}` is not a move"))),
                     }

@@ -2,9 +2,8 @@
 //! lines of the best root moves, and the judgement of the last move (option `Analyse`).
 
 use qchess_engine::Game;
-use qchess_engine::record::GameRecord;
 
-use crate::analysis::{MoveReview, review_move};
+use crate::analysis::{MoveReview, review_last_move};
 use crate::{CERTAIN_WIN, SearchConfig, SearchControl, SearchInfo, SearchLimits, WIN};
 
 /// A score as UQCI writes it: `cp N`, or `mate N` for a certain king capture N moves on
@@ -64,19 +63,9 @@ pub fn multipv_lines(info: &SearchInfo, count: usize) -> Vec<String> {
 /// before it), as `info string judgement ...`; `None` before the first move. A judgement
 /// that cannot be made is reported as such.
 pub fn judge_last_move(game: &Game, config: SearchConfig, limits: &SearchLimits) -> Option<String> {
-    let last = game.moves().last()?;
-    let mut record = GameRecord::from_game(game, &Default::default());
-    record.moves.pop();
-    let moves = record.moves.len();
-    record.mode_changes.retain(|change| change.before_ply <= moves);
-    record.result = qchess_engine::GameResult::Ongoing;
-    let judged = record.replay().map_err(|e| qchess_core::text::with_causes(&e)).and_then(|before| {
-        review_move(&before, &last.declared, config, limits, &SearchControl::new())
-            .map_err(|e| qchess_core::text::with_causes(&e))
-    });
-    Some(match judged {
+    Some(match review_last_move(game, config, limits, &SearchControl::new())? {
         Ok(review) => judgement_line(&review),
-        Err(error) => format!("info string judgement: {error}"),
+        Err(error) => format!("info string judgement: {}", qchess_core::text::with_causes(&error)),
     })
 }
 

@@ -38,8 +38,9 @@ impl<W: Write> Session<W> {
         };
         let failed =
             |e: qchess_search::player::PlayerError| anyhow::anyhow!("the computer's move: {}", with_causes(&e));
+        let movetime = self.movetime.unwrap_or_else(|| spec.think_time());
         if !self.stored.is_remote() {
-            let played = computer.play(&mut self.game, self.movetime).map_err(failed)?;
+            let played = computer.play(&mut self.game, movetime).map_err(failed)?;
             let comment = self.charge(played.mover.color);
             self.stored.record_played(&self.game, &played, comment)?;
             return Ok(played);
@@ -47,7 +48,7 @@ impl<W: Write> Session<W> {
         // On a remote backend the computer thinks on an exact copy; its move is then played
         // (and waited for) like a person's.
         let mut copy = exact_copy(&self.game)?;
-        let chosen = computer.play(&mut copy, self.movetime).map_err(failed)?;
+        let chosen = computer.play(&mut copy, movetime).map_err(failed)?;
         let input = qchess_store::replay::chosen_input(&chosen);
         match self.play_stored(&input)? {
             Some(played) => Ok(played),

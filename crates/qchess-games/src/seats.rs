@@ -131,6 +131,7 @@ pub(crate) fn seating(spec: &NewGame) -> Result<(Seating, Vec<(Role, String)>), 
     let seating = Seating {
         seated: true,
         public: spec.public,
+        casual: spec.casual,
         seats: seats.collect(),
         clock: spec.clock.map(|control| ClockRow::new(control, now_ms())),
     };
@@ -327,6 +328,7 @@ mod tests {
             waiting_job: None,
             seated: true,
             public,
+            casual: false,
         }
     }
 

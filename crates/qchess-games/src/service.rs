@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 use tokio::sync::{Notify, Semaphore, watch};
 
 use crate::choices::parse_player;
+use crate::coach::closed_reason;
 use crate::config::GamesConfig;
 use crate::error::{GamesError, store_error};
 use crate::hub::Hub;
@@ -159,6 +160,9 @@ impl Games {
         state["players"] = Value::Object(players);
         state["seated"] = json!(summary.seated);
         state["public"] = json!(summary.public);
+        state["casual"] = json!(summary.casual);
+        let over = state["over"].as_bool().unwrap_or(summary.is_over());
+        state["coach_closed"] = json!(closed_reason(summary, over));
         state["you"] = json!(admitted.role.map(Role::name));
         state["server_time"] = json!(now);
         if let Some(revision) = state["revision"].as_i64() {

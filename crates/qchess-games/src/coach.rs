@@ -18,7 +18,7 @@
 //!
 //! Fair play: in a game between two people, each at their own seat, the coach answers nobody
 //! while the game runs (its players, its spectators, anyone: a spectator could pass a hint
-//! on), and everyone once it is over ([`GamesError::CoachClosed`], [`closed_reason`]). A game
+//! on), and everyone once it is over ([`GamesError::CoachClosed`], [`closed_reason`](crate::seats::closed_reason)). A game
 //! made casual (`casual: true`, which both seats see before the first move) keeps it open, as
 //! do games against the computer, between computers, and games from before seats existed.
 //! Otherwise whoever may watch the game may ask it. Its searches take a processor each for up to
@@ -30,18 +30,17 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use qchess_core::{Color, Notation, Square};
+use qchess_core::{Notation, Square};
 use qchess_engine::Game;
 use qchess_engine::record::GameRecord;
 pub use qchess_search::SearchLimits;
 use qchess_search::analysis::{Evaluation, MoveReview, evaluate_position, review_game};
 use qchess_search::{SearchConfig, SearchControl};
-use qchess_store::GameSummary;
 use serde_json::{Map, Value, json};
 use tokio::sync::OwnedSemaphorePermit;
 
 use crate::error::{GamesError, store_error};
-use crate::seats::{Caller, Want, is_human};
+use crate::seats::{Caller, Want, closed_reason};
 use crate::service::Games;
 use crate::view;
 
@@ -54,19 +53,6 @@ const MAX_MOVETIME_MS: u64 = 10_000;
 
 /// Moves listed with their values in a hint.
 const HINT_MOVES: usize = 5;
-
-/// Why the coach does not answer in game `summary` now (`over`: whether the game has ended),
-/// or `None` when it does: only a running game between two people, each at a seat, and not
-/// made casual, keeps it closed.
-pub fn closed_reason(summary: &GameSummary, over: bool) -> Option<String> {
-    let between_people = summary.seated && is_human(summary, Color::White) && is_human(summary, Color::Black);
-    (between_people && !summary.casual && !over).then(|| {
-        format!(
-            "fair play: the coach does not help anyone while game {} runs, a game between two people that was not made casual; it opens for everyone when the game ends",
-            summary.id
-        )
-    })
-}
 
 /// How long the coach thinks per position: `depth` plies (1 to 8, each position searched for at
 /// most the longest move time) or `movetime` milliseconds (10 to 10000; 300 when neither is

@@ -14,14 +14,13 @@ use serde_json::{Value, json};
 use tokio::sync::{Notify, Semaphore, watch};
 
 use crate::choices::parse_player;
-use crate::coach::closed_reason;
 use crate::config::GamesConfig;
 use crate::error::{GamesError, store_error};
 use crate::hub::Hub;
 use crate::limits::Limits;
 use crate::live::{LiveGames, Loader};
 use crate::new_game::{BackendChoice, NewGame, NewGameBody, REMOTE};
-use crate::seats::{Caller, Role, Want, add_links, authorize, for_side_to_move, role_of, seating};
+use crate::seats::{Caller, Role, Want, add_links, authorize, closed_reason, for_side_to_move, role_of, seating};
 use crate::session::{ComputerMove, Context, Session, now_ms};
 use crate::view;
 

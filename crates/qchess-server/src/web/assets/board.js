@@ -266,9 +266,9 @@ function renderYourGames() {
   }
 }
 
-/// The move list, rebuilt only when the moves change (so hovering keeps its scroll).
-/// The moves as chess writes them: one numbered row per move number, White's move then Black's;
-/// a game that starts with Black to move opens with `1...`.
+/// The move list, rebuilt only when the moves change (so hovering keeps its scroll), as chess
+/// writes it: one numbered row per move number, White's move then Black's; a game that starts
+/// with Black to move opens with `1...`.
 function renderMoveList(list, listed) {
   list.dataset.listed = listed;
   list.innerHTML = "";

@@ -150,7 +150,7 @@ fn whoever_may_watch_a_game_may_ask_the_coach_and_no_one_else() {
 }
 
 #[test]
-fn fair_play_closes_the_coach_to_everyone_until_a_game_between_two_people_ends() {
+fn fair_play_closes_the_coach_to_everyone_until_a_game_between_two_people_ends_then_reviews_it() {
     let base = start(|_| {});
     let http = client();
     let (game, created) = seated_game(
@@ -190,25 +190,7 @@ fn fair_play_closes_the_coach_to_everyone_until_a_game_between_two_people_ends()
     }
     let state = ok(http.get(&game));
     assert_eq!(state["coach_closed"], Value::Null, "{state}");
-    // A game against the computer keeps the coach while it runs.
-    let against = ok(http.post(format!("{base}/api/games")).json(&json!({ "white": "human", "black": "random" })));
-    let against = format!("{base}/api/games/{}", against["id"].as_str().expect("id"));
-    for path in ROUTES {
-        ok(http.get(format!("{against}/{path}")));
-    }
-}
-
-#[test]
-fn a_resigned_game_has_no_evaluation_and_its_review_covers_every_move() {
-    let base = start(|_| {});
-    let http = client();
-    let (game, created) = seated_game(
-        &http,
-        &base,
-        json!({ "fen": "3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", "white": "human", "black": "human" }),
-        &["e1f2", "d8xd1"],
-    );
-    ok(http.post(format!("{game}/resign")).bearer_auth(seat_token(&created, "white")).json(&json!({})));
+    // The resigned game has no evaluation, and its review covers every move.
     let evaluation = ok(http.get(format!("{game}/evaluation?depth=1")));
     assert_eq!(evaluation["over"], true, "{evaluation}");
     assert_eq!(evaluation["result"], "0-1", "{evaluation}");
@@ -217,4 +199,10 @@ fn a_resigned_game_has_no_evaluation_and_its_review_covers_every_move() {
     let review = ok(http.get(format!("{game}/review?depth=2")));
     assert_eq!(review["moves"].as_array().map(Vec::len), Some(2), "{review}");
     assert_eq!(review["moves"][0]["judgement"], "blunder", "{review}");
+    // A game against the computer keeps the coach while it runs.
+    let against = ok(http.post(format!("{base}/api/games")).json(&json!({ "white": "human", "black": "random" })));
+    let against = format!("{base}/api/games/{}", against["id"].as_str().expect("id"));
+    for path in ROUTES {
+        ok(http.get(format!("{against}/{path}")));
+    }
 }

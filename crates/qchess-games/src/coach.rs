@@ -18,7 +18,7 @@
 //!
 //! Fair play: in a game between two people, each at their own seat, the coach answers nobody
 //! while the game runs (its players, its spectators, anyone: a spectator could pass a hint
-//! on), and everyone once it is over ([`GamesError::CoachClosed`], [`closed_reason`](crate::seats::closed_reason)). A game
+//! on), and everyone once it is over ([`GamesError::CoachClosed`], [`closed_reason`]). A game
 //! made casual (`casual: true`, which both seats see before the first move) keeps it open, as
 //! do games against the computer, between computers, and games from before seats existed.
 //! Otherwise whoever may watch the game may ask it. Its searches take a processor each for up to

@@ -9,9 +9,9 @@
 //!
 //! A human side's every change needs its seat; a computer side's moves may be asked for by any
 //! human seat of the game (by anyone who may watch, in a game between computers). Anyone may
-//! watch a public game; a private one needs one of its tokens. The coach waits for the end of a
-//! game between two people unless it was made casual ([`closed_reason`]). Games stored before seats
-//! existed have none, and anyone may act in them, as before.
+//! watch a public game; a private one needs one of its tokens. The coach waits for the end of
+//! a game between two people unless it was made casual ([`closed_reason`]). Games stored
+//! before seats existed have none, and anyone may act in them, as before.
 
 use std::net::IpAddr;
 

@@ -3,8 +3,8 @@
 At 1280x800 and 1366x768 the whole board, the move box and the coach's buttons are inside the
 window without scrolling; on a phone (390x844, emulated as a touch device) nothing scrolls
 sideways and the board fits the width. The evaluation bar's label meets WCAG AA contrast
-(4.5:1), computed from its computed colours, when White wins, when White loses and when the
-game is over. A screenshot of each size is saved.
+(4.5:1), computed from its computed colours, when White wins, when White loses, when the game
+is over and when the coach is closed (fair play). A screenshot of each size is saved.
 
 Usage: layout_test.py QCHESS_BINARY ARTIFACT_DIR
 """
@@ -15,7 +15,8 @@ import tempfile
 
 from selenium.webdriver.common.by import By
 
-from board_test import Board, chromium, serve
+from board_test import serve
+from friends_test import Player
 
 DESKTOPS = [(1280, 800), (1366, 768)]
 PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 3, "mobile": True}
@@ -59,15 +60,6 @@ for (const x of [text.left + 2, (text.left + text.right) / 2, text.right - 2]) {
 }
 return found;
 """
-
-
-class Page(Board):
-    """One browser on the server, with the board's helpers."""
-
-    def __init__(self, url, downloads):
-        self.url = url
-        self.driver = chromium(downloads)
-        self.console = []
 
 
 def emulate(board, metrics, agent=None):
@@ -116,7 +108,8 @@ def check_label_contrast(board):
 
     def measure(state, ply, winning):
         bar = board.driver.find_element(By.CSS_SELECTOR, '[data-testid="eval-bar"]')
-        board.wait(lambda: bar.get_attribute("data-ply") == ply, f"the bar at ply {ply}")
+        if ply is not None:
+            board.wait(lambda: bar.get_attribute("data-ply") == ply, f"the bar at ply {ply}")
         if winning is not None:
             expected = float(bar.get_attribute("data-white-expected"))
             assert (expected > 0.8) if winning else (expected < 0.2), (state, expected)
@@ -133,6 +126,10 @@ def check_label_contrast(board):
     board.type_move("e1xe8")
     measure("over", "1", None)
     assert "game over" in board.text("eval-label"), board.text("eval-label")
+    # A game with a friend: the coach is closed (fair play), and the label says so.
+    board.open("?seats=white&white=human&black=human&seed=2")
+    board.wait(lambda: "fair play" in board.text("eval-label"), "the closed coach's label")
+    measure("closed", None, None)
     print(f"ok   the evaluation label's contrast: {', '.join(ratios)}")
 
 
@@ -141,7 +138,7 @@ def main():
     os.makedirs(artifacts, exist_ok=True)
     downloads = tempfile.mkdtemp(prefix="qchess-layout-")
     server, url = serve(qchess, ["--db", ":memory:", "--seed", "5"])
-    board = Page(url, downloads)
+    board = Player("layout", url, downloads)
     try:
         for step in [lambda: check_desktops(board, artifacts), lambda: check_phone(board, artifacts),
                      lambda: check_label_contrast(board)]:

@@ -1,10 +1,10 @@
 """The web board in headless Chromium against a real `qchess serve`.
 
 Loads the board, splits a knight with the mouse (50% on both targets), merges it (the halves interfere so the knight is whole again), types a
-capture with a forced outcome, undoes it, analyses an entangled square and saves a screenshot,
+capture with a forced outcome (the move list pairs the moves by number, the outcome marked), undoes it, analyses an entangled square and saves a screenshot,
 downloads and loads a record, flips the board, and plays a short game against the computer to
 a result; promotes with the chooser using only the keyboard, types an illegal move (a clear
-message, the game unchanged) and watches the computer play itself; asks the coach for the
+message, the game unchanged), numbers a game that starts with Black to move from `1...`, and watches the computer play itself; asks the coach for the
 evaluation bar, a hint and the best line, blunders, and steps through the review of the game's
 marked moves. The browser console must stay
 free of errors throughout, but for the one refused move. Last, a game on the remote provider
@@ -110,6 +110,12 @@ class Board:
     def text(self, test_id):
         return self.driver.find_element(By.CSS_SELECTOR, f'[data-testid="{test_id}"]').text
 
+    def move_rows(self):
+        """The move list's rows: each row's number and moves (with their outcome marks) as shown."""
+        return self.driver.execute_script(
+            "return Array.from(document.querySelectorAll('[data-testid=move-list] li'))"
+            ".map(li => Array.from(li.children).map(part => part.textContent.trim()))")
+
     def collect_console(self):
         self.console += [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
 
@@ -190,9 +196,10 @@ def check_capture_and_undo(board):
     assert close(board.probability("d5"), 1.0) and board.piece("d5") == "N"
     assert close(board.probability("a3"), 0.0), "the measurement collapsed the other half"
     assert board.driver.find_elements(By.CSS_SELECTOR, '#captured [data-captured="p"]'), "a black pawn is captured"
-    listed = board.driver.execute_script(
-        "return Array.from(document.querySelectorAll('[data-testid=move-list] li')).map(li => li.textContent)")
-    assert listed[-1] == "c3xd5.m1 ✓", listed
+    assert board.move_rows() == [["1.", "b1^a3c3", "e7e6"], ["2.", "a3c3^b5", "d7d5"], ["3.", "b5^a3c3", "a7a6"],
+                                 ["4.", "c3xd5.m1 ✓"]], board.move_rows()
+    mark = board.driver.find_element(By.CSS_SELECTOR, '[data-testid="move-list"] .mv[data-ply="7"]')
+    assert "outcome-1" in mark.get_attribute("class") and "measured m1" in mark.get_attribute("title")
     board.button("undo")
     board.wait(lambda: len(board.state()["moves"]) == 6, "the undo")
     board.idle()
@@ -306,6 +313,16 @@ def check_promotion_keyboard_and_errors(board):
     print(f"ok   keyboard promotion with the chooser (a7a8n); a typed illegal move says: {board.text('status')}")
 
 
+def check_move_list_from_black(board):
+    # Black to move in the start position: the list opens with `1...`, then White's reply numbers 2.
+    board.open("?white=human&black=human&seed=4&fen=4k3/8/8/8/8/8/4P3/4K3%20b%20-%20-%200%201")
+    board.type_move("e8d7")
+    board.type_move("e2e4")
+    board.type_move("d7c6")
+    assert board.move_rows() == [["1...", "e8d7"], ["2.", "e2e4", "d7c6"]], board.move_rows()
+    print("ok   the move list pairs moves by number; a game with Black to move starts 1...")
+
+
 def check_computer_against_computer(board):
     board.open("?white=greedy&black=random&seed=9&fen=4k3/8/8/8/8/8/8/R3K3%20w%20-%20-%2090%201")
     board.wait(lambda: board.state()["over"], "the computers to finish")
@@ -356,7 +373,7 @@ def check_coach(board, artifacts):
     assert mini.find_element(By.CSS_SELECTOR, '[data-square="e1"]').get_attribute("data-piece") == "K"
     assert "played" in mini.find_element(By.CSS_SELECTOR, '[data-square="f2"]').get_attribute("class")
     assert "best" in mini.find_element(By.CSS_SELECTOR, '[data-square="d8"]').get_attribute("class")
-    first = board.driver.find_elements(By.CSS_SELECTOR, '[data-testid="move-list"] li')[0]
+    first = board.driver.find_element(By.CSS_SELECTOR, '[data-testid="move-list"] .mv[data-ply="1"]')
     assert "reviewed" in first.get_attribute("class")
     assert board.driver.find_element(By.CSS_SELECTOR, '[data-testid="review-prev"]').get_attribute("disabled")
     if marked > 1:
@@ -447,6 +464,7 @@ def main():
             lambda: check_record_and_flip(board, downloads),
             lambda: check_game_against_the_computer(board),
             lambda: check_promotion_keyboard_and_errors(board),
+            lambda: check_move_list_from_black(board),
             lambda: check_computer_against_computer(board),
             lambda: check_coach(board, artifacts),
             lambda: check_remote_backend(board),

@@ -4,8 +4,10 @@ Alice makes a game with clocks and keeps White; Bob opens Black's seat link (the
 his address bar, and the link is spent); Carol opens the spectator link. They play a whole game:
 every board shows every move within a second of the mover's board. A draw offer is declined
 and a takeback asked and accepted across browsers. The spectator's and the wrong seat's moves
-are refused 403 in the page and on the API, and change nothing. The browser consoles stay free
-of errors but for those refusals.
+are refused 403 in the page and on the API, and change nothing. Fair play: while the game runs
+the coach's buttons are disabled on all three boards, with the reason shown, and the board asks
+the coach nothing; they open on all three when it ends. The browser consoles stay free of errors
+but for those refusals.
 
 Usage: friends_test.py QCHESS_BINARY ARTIFACT_DIR
 """
@@ -72,6 +74,13 @@ def refusals(player):
     return refused
 
 
+def coach_buttons(player):
+    """Whether the coach's buttons are disabled, and the coach's rule as the board shows it."""
+    return player.driver.execute_script(
+        "return [['hint', 'best-line', 'review'].map((id) => document.getElementById(id).disabled),"
+        " document.getElementById('coach-rule').textContent, document.getElementById('hint').title]")
+
+
 def main():
     qchess, artifacts = sys.argv[1], sys.argv[2]
     downloads = tempfile.mkdtemp(prefix="qchess-friends-")
@@ -117,6 +126,13 @@ def main():
             player.wait(lambda p=player: p.driver.find_element(By.CSS_SELECTOR, '[data-testid="clocks"]').is_displayed(),
                         f"the clocks on {player.name}'s board")
         print(f"ok   Alice made the game; Bob took Black's link (spent, out of his address bar); Carol watches")
+        for player in players:
+            disabled, rule, reason = coach_buttons(player)
+            assert disabled == [True, True, True], (player.name, disabled)
+            assert rule.startswith("Fair play: the coach helps nobody"), (player.name, rule)
+            assert "fair play" in reason and "when the game ends" in reason, (player.name, reason)
+            assert "fair play" in player.text("eval-label"), (player.name, player.text("eval-label"))
+        print(f"ok   fair play: the coach's buttons are disabled on the three boards: {reason}")
 
         # Refused in the page: the spectator, and Black on White's turn.
         for player, says in [(carol, "spectators"), (bob, "only white's seat plays for white")]:
@@ -183,13 +199,16 @@ def main():
         plies = alice.plies()
         assert bob.plies() == plies == carol.plies()
         assert [m["move"] for m in bob.state()["moves"]] == [m["move"] for m in carol.state()["moves"]]
+        for player in players:
+            player.wait(lambda p=player: coach_buttons(p)[0] == [False, False, False], f"{player.name}'s coach open")
+            assert coach_buttons(player)[1] == "", coach_buttons(player)
         carol.driver.save_screenshot(os.path.join(artifacts, "friends-spectator.png"))
         print(f"ok   a whole game of {plies} plies ({results[0]}): every move on the other two boards within "
               f"{worst * 1000:.0f} ms (median {sorted(latencies)[len(latencies) // 2] * 1000:.0f} ms)")
         for player in players:
             player.collect_console()
             assert not player.console, f"{player.name}'s console: {player.console}"
-        print("ok   no console errors but the refusals")
+        print("ok   the coach opens on the three boards once the game is over; no console errors but the refusals")
     except Exception:
         for player in players:
             try:

@@ -3,7 +3,8 @@
 # with chess symbols) when missing, sets up .venv with selenium (scripts/python-env.sh), builds
 # qchess, and runs tests/web/board_test.py. The screenshot of a position with superposition and
 # entanglement is written to $QCHESS_WEB_ARTIFACTS (default target/web-artifacts/board.png).
-# Then tests/web/friends_test.py: two players and a spectator in three browsers, through seat links.
+# Then tests/web/friends_test.py: two players and a spectator in three browsers, through seat links;
+# and tests/web/layout_test.py: the board fits laptop windows and a phone, the evaluation label's contrast.
 # Honours CARGO_TARGET_DIR and QCHESS (path of a prebuilt binary).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -29,3 +30,4 @@ fi
 artifacts="${QCHESS_WEB_ARTIFACTS:-$target/web-artifacts}"
 .venv/bin/python tests/web/board_test.py "$QCHESS" "$artifacts"
 .venv/bin/python tests/web/friends_test.py "$QCHESS" "$artifacts"
+.venv/bin/python tests/web/layout_test.py "$QCHESS" "$artifacts"

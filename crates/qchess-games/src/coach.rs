@@ -16,10 +16,12 @@
 //! replayed from it, so the game's own thread is never held up. A game that is over has no
 //! evaluation or hint: `over` is true and there is no move.
 //!
-//! The coach only reads: whoever may watch the game may ask it (its players, its spectators,
-//! anyone for a public game), at any point of the game. It tells nothing a watcher could not
-//! work out from the game's record with any engine, so keeping it from the players of a game
-//! between two people would protect nothing. Its searches take a processor each for up to
+//! Fair play: in a game between two people, each at their own seat, the coach answers nobody
+//! while the game runs (its players, its spectators, anyone: a spectator could pass a hint
+//! on), and everyone once it is over ([`GamesError::CoachClosed`], [`closed_reason`]). A game
+//! made casual (`casual: true`, which both seats see before the first move) keeps it open, as
+//! do games against the computer, between computers, and games from before seats existed.
+//! Otherwise whoever may watch the game may ask it. Its searches take a processor each for up to
 //! their limit (a review, one limit per move), so the service runs at most four per processor
 //! at once and refuses more ([`GamesError::TooMany`]) while that many are running. A request
 //! dropped before its answer (its client went away) stops its search (a review, before its
@@ -38,7 +40,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::OwnedSemaphorePermit;
 
 use crate::error::{GamesError, store_error};
-use crate::seats::{Caller, Want};
+use crate::seats::{Caller, Want, closed_reason};
 use crate::service::Games;
 use crate::view;
 
@@ -84,7 +86,10 @@ struct Prepared {
 impl Games {
     /// Lets `caller` in as a watcher of game `id` and prepares the search.
     async fn prepare(&self, id: &str, caller: &Caller, limits: SearchLimits) -> Result<Prepared, GamesError> {
-        self.admit(id, caller, |_| Want::Watch).await?;
+        let admitted = self.admit(id, caller, |_| Want::Watch).await?;
+        if let Some(reason) = closed_reason(&admitted.summary, admitted.summary.is_over()) {
+            return Err(GamesError::CoachClosed(reason));
+        }
         let permit = Arc::clone(&self.searches).try_acquire_owned().map_err(|_| GamesError::TooMany {
             message: "the coach is busy: the server runs as many searches as it has room for; ask again shortly"
                 .to_owned(),

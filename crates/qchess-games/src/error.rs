@@ -24,6 +24,10 @@ pub enum GamesError {
     /// The caller's seat may not do this.
     #[error("{0}")]
     Forbidden(String),
+    /// The coach does not answer now: the game is between two people, not casual, and still
+    /// running (fair play); it answers everyone once the game is over.
+    #[error("{0}")]
+    CoachClosed(String),
     /// The change lost to another, or waits behind one: with the game as it now is, when the
     /// service read it.
     #[error("{message}")]

@@ -42,6 +42,7 @@ pub struct NewGameBody {
     owner: Option<String>,
     clock: Option<String>,
     public: Option<bool>,
+    casual: Option<bool>,
 }
 
 /// How a game starts: checked before its thread is started.
@@ -65,6 +66,9 @@ pub struct NewGame {
     pub clock: Option<TimeControl>,
     /// Whether anyone may watch it (else only holders of its links).
     pub public: bool,
+    /// Whether the coach helps while a game between two people runs (a casual game); it helps
+    /// in every other game anyway.
+    pub casual: bool,
 }
 
 /// Where a new game starts.
@@ -168,7 +172,8 @@ impl NewGame {
             ));
         }
         let public = body.public.unwrap_or(true);
-        Ok(NewGame { rules, backend, seed, white, black, start, owner, clock, public })
+        let casual = body.casual.unwrap_or(false);
+        Ok(NewGame { rules, backend, seed, white, black, start, owner, clock, public, casual })
     }
 
     /// The game's options.

@@ -9,8 +9,9 @@
 //!
 //! A human side's every change needs its seat; a computer side's moves may be asked for by any
 //! human seat of the game (by anyone who may watch, in a game between computers). Anyone may
-//! watch a public game; a private one needs one of its tokens. Games stored before seats
-//! existed have none, and anyone may act in them, as before.
+//! watch a public game; a private one needs one of its tokens. The coach waits for the end of
+//! a game between two people unless it was made casual ([`closed_reason`]). Games stored
+//! before seats existed have none, and anyone may act in them, as before.
 
 use std::net::IpAddr;
 
@@ -131,6 +132,7 @@ pub(crate) fn seating(spec: &NewGame) -> Result<(Seating, Vec<(Role, String)>), 
     let seating = Seating {
         seated: true,
         public: spec.public,
+        casual: spec.casual,
         seats: seats.collect(),
         clock: spec.clock.map(|control| ClockRow::new(control, now_ms())),
     };
@@ -236,6 +238,19 @@ pub fn for_side_to_move(summary: &GameSummary) -> Want {
     }
 }
 
+/// Why the coach does not answer in game `summary` now (`over`: whether the game has ended),
+/// or `None` when it does: only a running game between two people, each at a seat, and not
+/// made casual, keeps it closed.
+pub fn closed_reason(summary: &GameSummary, over: bool) -> Option<String> {
+    let between_people = summary.seated && is_human(summary, Color::White) && is_human(summary, Color::Black);
+    (between_people && !summary.casual && !over).then(|| {
+        format!(
+            "fair play: the coach does not help anyone while game {} runs, a game between two people that was not made casual; it opens for everyone when the game ends",
+            summary.id
+        )
+    })
+}
+
 /// Whether `role` may do `want` in game `summary`; the refusal says why.
 pub fn authorize(summary: &GameSummary, role: Option<Role>, want: Want) -> Result<(), GamesError> {
     if !summary.seated {
@@ -327,6 +342,7 @@ mod tests {
             waiting_job: None,
             seated: true,
             public,
+            casual: false,
         }
     }
 
@@ -362,6 +378,17 @@ mod tests {
         assert_eq!(status(&game("random", "greedy", false, "*"), None, white), 401, "a private one needs a token");
         let before_seats = GameSummary { seated: false, ..friends };
         assert_eq!(status(&before_seats, None, white), 200, "games from before seats stay open");
+    }
+
+    #[test]
+    fn the_coach_waits_only_for_running_games_between_two_people_not_made_casual() {
+        let friends = game("human", "human", true, "*");
+        assert!(closed_reason(&friends, false).is_some_and(|reason| reason.contains("game g")));
+        assert_eq!(closed_reason(&friends, true), None, "over");
+        assert_eq!(closed_reason(&GameSummary { casual: true, ..friends.clone() }, false), None, "casual");
+        assert_eq!(closed_reason(&GameSummary { seated: false, ..friends }, false), None, "from before seats");
+        assert_eq!(closed_reason(&game("human", "ai:2", true, "*"), false), None, "against the computer");
+        assert_eq!(closed_reason(&game("random", "greedy", true, "*"), false), None, "between computers");
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::hub::Hub;
 use crate::limits::Limits;
 use crate::live::{LiveGames, Loader};
 use crate::new_game::{BackendChoice, NewGame, NewGameBody, REMOTE};
-use crate::seats::{Caller, Role, Want, add_links, authorize, for_side_to_move, role_of, seating};
+use crate::seats::{Caller, Role, Want, add_links, authorize, closed_reason, for_side_to_move, role_of, seating};
 use crate::session::{ComputerMove, Context, Session, now_ms};
 use crate::view;
 
@@ -159,6 +159,9 @@ impl Games {
         state["players"] = Value::Object(players);
         state["seated"] = json!(summary.seated);
         state["public"] = json!(summary.public);
+        state["casual"] = json!(summary.casual);
+        let over = state["over"].as_bool().unwrap_or(summary.is_over());
+        state["coach_closed"] = json!(closed_reason(summary, over));
         state["you"] = json!(admitted.role.map(Role::name));
         state["server_time"] = json!(now);
         if let Some(revision) = state["revision"].as_i64() {

@@ -1,6 +1,6 @@
 //! The game service through its typed API, with no HTTP in between: seats and who may act,
-//! a move that lost to another, a takeback asked of the opponent, and the events a watcher
-//! hears, on an in-memory store.
+//! a move that lost to another, a takeback asked of the opponent, the events a watcher hears,
+//! and the coach kept from a running game between two people, on an in-memory store.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -88,4 +88,27 @@ async fn a_watcher_hears_each_change_then_the_end_of_the_game() {
     let mut closed = games.watch("closing", Caller::default(), None).await.expect("watched");
     let ended = tokio::time::timeout(Duration::from_secs(10), closed.recv()).await.expect("ends in time");
     assert_eq!(ended, None);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_coach_waits_for_the_end_of_a_game_between_two_people_unless_it_is_casual() {
+    let games = service().await;
+    let limits = qchess_games::coach::limits(None, Some(1)).expect("limits");
+    let created = create(&games, "rated", json!({ "white": "human", "black": "human", "seed": 1 })).await;
+    let spectator = Caller { token: created["spectator"]["token"].as_str().map(str::to_owned), address: None };
+    for caller in [seat(&created, "white"), seat(&created, "black"), spectator, Caller::default()] {
+        let refused = games.hint("rated", &caller, limits).await;
+        assert!(
+            matches!(&refused, Err(GamesError::CoachClosed(reason)) if reason.contains("game rated")),
+            "{refused:?}"
+        );
+    }
+    games.resign("rated", &seat(&created, "black"), None).await.expect("Black resigns");
+    let review = games.review("rated", &Caller::default(), limits).await.expect("open once over");
+    assert_eq!(review["ply"], 0);
+    let casual = json!({ "white": "human", "black": "human", "seed": 1, "casual": true });
+    let created = create(&games, "casual", casual).await;
+    assert_eq!((&created["casual"], &created["coach_closed"]), (&json!(true), &Value::Null), "{created}");
+    let hint = games.hint("casual", &seat(&created, "white"), limits).await.expect("a casual game keeps the coach");
+    assert_eq!(hint["over"], false);
 }

@@ -50,7 +50,7 @@ impl From<GamesError> for ApiError {
             GamesError::Invalid(_) => StatusCode::BAD_REQUEST,
             GamesError::NotFound(_) => StatusCode::NOT_FOUND,
             GamesError::NoSeat(_) => StatusCode::UNAUTHORIZED,
-            GamesError::Forbidden(_) => StatusCode::FORBIDDEN,
+            GamesError::Forbidden(_) | GamesError::CoachClosed(_) => StatusCode::FORBIDDEN,
             GamesError::Conflict { .. } => StatusCode::CONFLICT,
             GamesError::TooMany { .. } => StatusCode::TOO_MANY_REQUESTS,
             GamesError::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,

@@ -1,7 +1,9 @@
 //! The coach's endpoints against a real server on 127.0.0.1: the evaluation, the hint with its
 //! line, and the review of a game with its blunder marked; bad limits answered 400 and games
-//! that are over answered without a move; whoever may watch a game may ask the coach about it
-//! (its seats and its spectators), no one else.
+//! that are over answered without a move; whoever may watch a casual game may ask the coach
+//! about it (its seats and its spectators), no one else. Fair play: in a game between two
+//! people that is not casual the coach answers nobody (403, with the reason) until it ends,
+//! then everyone; a game against the computer keeps it.
 
 use std::time::Duration;
 
@@ -30,10 +32,15 @@ fn seated_game(http: &Client, base: &str, body: Value, moves: &[&str]) -> (Strin
     (game, created)
 }
 
-/// A public game between two people from `fen` after `moves`; its URL.
+/// A public casual game (the coach helps while it runs) between two people from `fen` after
+/// `moves`; its URL.
 fn game(http: &Client, base: &str, fen: &str, moves: &[&str]) -> String {
-    seated_game(http, base, json!({ "fen": fen, "seed": 3, "white": "human", "black": "human" }), moves).0
+    let body = json!({ "fen": fen, "seed": 3, "white": "human", "black": "human", "casual": true });
+    seated_game(http, base, body, moves).0
 }
+
+/// Each coach route, at the lowest limit.
+const ROUTES: [&str; 3] = ["evaluation?depth=1", "hint?depth=1", "review?depth=1"];
 
 #[test]
 fn the_evaluation_and_the_hint_see_the_queen_to_take() {
@@ -112,15 +119,17 @@ fn whoever_may_watch_a_game_may_ask_the_coach_and_no_one_else() {
     let base = start(|_| {});
     let http = client();
     let body = json!({ "fen": "3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", "seed": 3, "white": "human", "black": "human",
-        "public": false });
+        "public": false, "casual": true });
     let (game, created) = seated_game(&http, &base, body, &["e1f2"]);
     let (other, other_created) = seated_game(
         &http,
         &base,
-        json!({ "fen": "3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", "white": "human", "black": "human", "public": false }),
+        json!({ "fen": "3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", "white": "human", "black": "human", "public": false,
+            "casual": true }),
         &[],
     );
-    for path in ["evaluation?depth=1", "hint?depth=1", "review?depth=1"] {
+    assert_eq!(created["casual"], true, "both seats see the setting: {created}");
+    for path in ROUTES {
         // The players and the spectators of the game, while it is being played.
         for seat in ["white", "black", "spectator"] {
             let answer = ok(http.get(format!("{game}/{path}")).bearer_auth(seat_token(&created, seat)));
@@ -141,7 +150,7 @@ fn whoever_may_watch_a_game_may_ask_the_coach_and_no_one_else() {
 }
 
 #[test]
-fn a_resigned_game_has_no_evaluation_and_its_review_covers_every_move() {
+fn fair_play_closes_the_coach_to_everyone_until_a_game_between_two_people_ends_then_reviews_it() {
     let base = start(|_| {});
     let http = client();
     let (game, created) = seated_game(
@@ -150,7 +159,38 @@ fn a_resigned_game_has_no_evaluation_and_its_review_covers_every_move() {
         json!({ "fen": "3r4/8/8/8/8/8/k7/3QK3 w - - 0 1", "white": "human", "black": "human" }),
         &["e1f2", "d8xd1"],
     );
+    let tokens: Vec<Option<String>> =
+        ["white", "black", "spectator"].iter().map(|seat| Some(seat_token(&created, seat))).chain([None]).collect();
+    let ask = |path: &str, token: &Option<String>| {
+        let request = http.get(format!("{game}/{path}"));
+        send(match token {
+            Some(token) => request.bearer_auth(token),
+            None => request,
+        })
+    };
+    // Both seats see the setting and that the coach is closed, before and during the game.
+    assert_eq!((&created["casual"], created["coach_closed"].is_string()), (&json!(false), true), "{created}");
+    for path in ROUTES {
+        for token in &tokens {
+            let (status, body) = ask(path, token);
+            assert_eq!(status, StatusCode::FORBIDDEN, "{path}, {}: {body}", token.is_some());
+            let message = body["message"].as_str().expect("a message");
+            assert!(message.contains("fair play") && message.contains("when the game ends"), "{message}");
+        }
+    }
+    let state = ok(http.get(&game).bearer_auth(seat_token(&created, "black")));
+    assert!(state["coach_closed"].as_str().is_some_and(|r| r.contains("fair play")), "{state}");
+    // Over: the coach answers everyone, the players, the spectators and anyone else.
     ok(http.post(format!("{game}/resign")).bearer_auth(seat_token(&created, "white")).json(&json!({})));
+    for path in ROUTES {
+        for token in &tokens {
+            let (status, body) = ask(path, token);
+            assert_eq!(status, StatusCode::OK, "{path}, {}: {body}", token.is_some());
+        }
+    }
+    let state = ok(http.get(&game));
+    assert_eq!(state["coach_closed"], Value::Null, "{state}");
+    // The resigned game has no evaluation, and its review covers every move.
     let evaluation = ok(http.get(format!("{game}/evaluation?depth=1")));
     assert_eq!(evaluation["over"], true, "{evaluation}");
     assert_eq!(evaluation["result"], "0-1", "{evaluation}");
@@ -159,4 +199,10 @@ fn a_resigned_game_has_no_evaluation_and_its_review_covers_every_move() {
     let review = ok(http.get(format!("{game}/review?depth=2")));
     assert_eq!(review["moves"].as_array().map(Vec::len), Some(2), "{review}");
     assert_eq!(review["moves"][0]["judgement"], "blunder", "{review}");
+    // A game against the computer keeps the coach while it runs.
+    let against = ok(http.post(format!("{base}/api/games")).json(&json!({ "white": "human", "black": "random" })));
+    let against = format!("{base}/api/games/{}", against["id"].as_str().expect("id"));
+    for path in ROUTES {
+        ok(http.get(format!("{against}/{path}")));
+    }
 }

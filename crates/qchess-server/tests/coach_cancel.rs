@@ -42,7 +42,8 @@ fn answered(stream: &TcpStream) -> bool {
 fn a_review_whose_client_goes_away_frees_its_place() {
     let base = start(|_| {});
     let http = client();
-    let created = ok(http.post(format!("{base}/api/games")).json(&json!({ "white": "human", "black": "human" })));
+    let created =
+        ok(http.post(format!("{base}/api/games")).json(&json!({ "white": "human", "black": "human", "casual": true })));
     let id = created["id"].as_str().expect("id").to_owned();
     let game = format!("{base}/api/games/{id}");
     for mv in ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"] {

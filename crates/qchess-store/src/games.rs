@@ -89,6 +89,9 @@ pub struct GameSummary {
     pub seated: bool,
     /// Whether anyone may watch it (else only holders of its seat or spectator tokens).
     pub public: bool,
+    /// Whether its players agreed, when it was made, that the coach helps while it runs (a
+    /// casual game). Games stored before the setting existed are not casual.
+    pub casual: bool,
 }
 
 impl GameSummary {
@@ -148,7 +151,7 @@ pub struct ListFilter {
 }
 
 pub(crate) const SUMMARY_COLUMNS: &str = "id, origin, rules, white, black, backend, backend_label, seed, owner, result, to_move, \
-     ply, revision, archived, created_at, updated_at, seated, is_public";
+     ply, revision, archived, created_at, updated_at, seated, is_public, casual";
 
 /// `SELECT` of games (`g`) with their waiting move's columns (`p_...`), for one snapshot of both.
 pub(crate) fn joined_select() -> String {
@@ -193,6 +196,7 @@ impl Store {
                 waiting_job: None,
                 seated: row.try_get::<i64, _>("seated")? != 0,
                 public: row.try_get::<i64, _>("is_public")? != 0,
+                casual: row.try_get::<i64, _>("casual")? != 0,
             })
         };
         read().map_err(|e| self.failed("reading a game", e))
@@ -204,14 +208,15 @@ impl Store {
         game: &NewGame,
         seated: bool,
         public: bool,
+        casual: bool,
     ) -> Result<String, sqlx::Error> {
         let id = game.id.clone().unwrap_or_else(new_game_id);
         let now = now_ms();
         let options = serde_json::to_string(&game.options).unwrap_or_else(|_| "{}".to_owned());
         sqlx::query(
             "INSERT INTO games (id, origin, rules, white, black, backend, backend_label, seed, setup, record, options, \
-             owner, result, to_move, ply, revision, archived, created_at, updated_at, seated, is_public) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13, $14, 1, 0, $15, $15, $16, $17)",
+             owner, result, to_move, ply, revision, archived, created_at, updated_at, seated, is_public, casual) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10, $11, $12, $13, $14, 1, 0, $15, $15, $16, $17, $18)",
         )
         .bind(id.clone())
         .bind(game.origin.clone())
@@ -230,6 +235,7 @@ impl Store {
         .bind(now)
         .bind(i64::from(seated))
         .bind(i64::from(public))
+        .bind(i64::from(casual))
         .execute(&mut **transaction)
         .await?;
         Ok(id)

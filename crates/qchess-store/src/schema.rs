@@ -119,4 +119,6 @@ pub const MIGRATIONS: &[&[&str]] = &[
             PRIMARY KEY (game_id, kind)
         )",
     ],
+    // Version 3: a casual game between two people keeps the coach open while it runs.
+    &["ALTER TABLE games ADD COLUMN casual BIGINT NOT NULL DEFAULT 0"],
 ];

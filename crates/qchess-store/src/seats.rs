@@ -41,6 +41,8 @@ pub struct Seating {
     pub seated: bool,
     /// Whether anyone may watch it.
     pub public: bool,
+    /// Whether the coach helps while it runs, agreed when it was made (a casual game).
+    pub casual: bool,
     /// Its seats.
     pub seats: Vec<NewSeat>,
     /// Its clocks, when it has them.
@@ -59,7 +61,8 @@ impl Store {
         let failed = |e| self.failed(doing, e);
         let mut transaction = self.begin_writing().await.map_err(failed)?;
         let public = seating.public || !seating.seated;
-        let id = Store::insert_game(&mut transaction, game, seating.seated, public).await.map_err(failed)?;
+        let id =
+            Store::insert_game(&mut transaction, game, seating.seated, public, seating.casual).await.map_err(failed)?;
         for seat in &seating.seats {
             sqlx::query("INSERT INTO game_seats (game_id, role, token_hash) VALUES ($1, $2, $3)")
                 .bind(id.clone())

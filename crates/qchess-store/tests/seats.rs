@@ -1,5 +1,5 @@
 //! Seats, clocks and offers against real databases (SQLite always, PostgreSQL when the test
-//! script started one), and a store of schema version 1 migrated with its games.
+//! script started one), and a store of schema version 1 migrated with its games to the newest.
 
 mod common;
 
@@ -43,12 +43,16 @@ async fn seats_clocks_and_offers_change_with_the_game_at_once() {
         let seating = Seating {
             seated: true,
             public: false,
+            casual: true,
             seats: vec![seat("white", "aa"), seat("black", "bb"), seat("spectator", "cc")],
             clock: Some(clock.clone()),
         };
         let game = store.create_seated_game(&new_game(&unique("owner")), &seating).await.expect("stored");
         let id = game.id.clone();
-        assert!(game.seated && !game.public, "{name}");
+        assert!(game.seated && !game.public && game.casual, "{name}");
+        let plain = Seating { seated: true, ..Seating::default() };
+        let plain = store.create_seated_game(&new_game(&unique("owner")), &plain).await.expect("stored");
+        assert!(!plain.casual, "{name}: a game is not casual unless made so");
         let seats = store.seats(&id).await.expect("seats");
         let roles: Vec<(&str, &str)> = seats.iter().map(|s| (s.role.as_str(), s.token_hash.as_str())).collect();
         assert_eq!(roles, [("black", "bb"), ("spectator", "cc"), ("white", "aa")], "{name}");
@@ -136,9 +140,10 @@ async fn a_version_1_store_is_migrated_and_its_games_stay_open() {
     }
     let store = Store::open(&Location::Sqlite(path)).await.expect("opens and migrates");
     assert_eq!(store.schema_version().await.expect("a version"), VERSION);
-    assert_eq!(VERSION, 2);
+    assert_eq!(VERSION, 3);
     let old = store.summary("old").await.expect("the old game");
     assert!(!old.seated && old.public, "a game from before seats is open, as it was");
+    assert!(!old.casual, "a game from before the casual setting is not casual");
     assert!(store.seats("old").await.expect("seats").is_empty());
     assert_eq!(store.clock("old").await.expect("no clock"), None);
 }

@@ -1,6 +1,8 @@
 //! The coach's routes ([`qchess_games::coach`]): `GET /api/games/{id}/evaluation`, `/hint` and
 //! `/review`, each with `movetime` (milliseconds per position) or `depth` (plies) in the query.
-//! A request whose client goes away is dropped, and its search stops with it.
+//! A request whose client goes away is dropped, and its search stops with it. While a game
+//! between two people that was not made casual runs, each answers 403 to everyone (fair play:
+//! `GamesError::CoachClosed`).
 
 use std::sync::Arc;
 

@@ -51,12 +51,14 @@ function coachElements() {
   style.textContent = `
     #eval-bar { position: relative; height: 18px; margin: 6px 0; background: #333; border-radius: 3px; overflow: hidden; }
     #eval-bar .fill { position: absolute; left: 0; top: 0; bottom: 0; background: #f4f1ea; transition: width 0.3s; }
-    #eval-bar .label { position: absolute; inset: 0; text-align: center; font-size: 12px; line-height: 18px; color: #fff; text-shadow: 0 0 2px #000, 0 0 2px #000; }
+    #eval-bar .label { position: absolute; top: 0; left: 50%; transform: translateX(-50%); max-width: 100%; padding: 0 6px;
+      overflow: hidden; white-space: nowrap; text-overflow: ellipsis; font-size: 12px; line-height: 18px;
+      color: #fff; background: #222; /* its own ground: readable over either side's part of the bar */ }
     #board .sq.hint-from, #board .sq.hint-to { box-shadow: inset 0 0 0 4px #2f9e44; }
     #coach .judgement-blunder { color: #c92a2a; font-weight: bold; }
     #coach .judgement-mistake { color: #e8590c; font-weight: bold; }
     #coach .judgement-inaccuracy { color: #e0a800; font-weight: bold; }
-    #move-list li.reviewed { outline: 2px solid #e8590c; }
+    #move-list .mv.reviewed { outline: 2px solid #e8590c; }
     #review-board .played { box-shadow: inset 0 0 0 3px #c92a2a; }
     #review-board .best { box-shadow: inset 0 0 0 3px #2f9e44; }
     #review-board div { font-size: 18px; text-align: center; line-height: 1; }
@@ -74,10 +76,11 @@ function coachElements() {
   panel.dataset.testid = "coach";
   panel.innerHTML = `
     <h2>Coach</h2>
+    <div id="coach-rule" data-testid="coach-rule"></div>
     <div class="buttons">
-      <button id="hint" data-testid="hint" title="The best move here, marked on the board">Hint</button>
-      <button id="best-line" data-testid="best-line" title="The expected line and the best moves' values">Best line</button>
-      <button id="review" data-testid="review" title="Judge every move played so far">Review</button>
+      <button id="hint" data-testid="hint" data-title="The best move here, marked on the board">Hint</button>
+      <button id="best-line" data-testid="best-line" data-title="The expected line and the best moves' values">Best line</button>
+      <button id="review" data-testid="review" data-title="Judge every move played so far">Review</button>
     </div>
     <div id="hint-text" data-testid="hint-text"></div>
     <div id="review-box" data-testid="review-box" hidden>
@@ -111,6 +114,11 @@ async function onState(state) {
   if (coach.review && coach.review.ply !== state.moves.length) closeReview();
   const bar = $("eval-bar");
   bar.dataset.ply = "";
+  if (showRule(state)) {
+    bar.querySelector(".fill").style.width = "50%";
+    $("eval-label").textContent = "no evaluation until the game ends (fair play)";
+    return;
+  }
   if (state.over) return drawBar(state, null);
   // A move waiting for its provider's job: the position is not known yet.
   if (state.waiting) return ($("eval-label").textContent = "waiting for the move's outcome");
@@ -121,6 +129,24 @@ async function onState(state) {
   } catch (error) {
     if (token === coach.token) $("eval-label").textContent = `no evaluation: ${error.message}`;
   }
+}
+
+/// Says when the coach helps in this game; while the server keeps it closed (fair play, in a
+/// game between two people that is not casual) its buttons are disabled with the reason.
+/// Returns whether it is closed.
+function showRule(state) {
+  const closed = Boolean(state.coach_closed);
+  const rule = $("coach-rule");
+  const people = state.seated && state.white === "human" && state.black === "human";
+  rule.textContent = closed
+    ? "Fair play: the coach helps nobody, players or spectators, until this game between two people ends."
+    : people && state.casual && !state.over ? "Casual game: the coach helps both players." : "";
+  rule.dataset.closed = String(closed);
+  for (const id of ["hint", "best-line", "review"]) {
+    $(id).disabled = closed;
+    $(id).title = closed ? state.coach_closed : $(id).dataset.title;
+  }
+  return closed;
 }
 
 function drawBar(state, evaluation) {
@@ -215,7 +241,7 @@ function closeReview() {
   coach.review = null;
   coach.step = -1;
   $("review-box").hidden = true;
-  for (const item of document.querySelectorAll("#move-list li.reviewed")) item.classList.remove("reviewed");
+  for (const item of document.querySelectorAll("#move-list .mv.reviewed")) item.classList.remove("reviewed");
 }
 
 /// Shows marked move `index` (clamped): what was played, what it cost, the best instead, and
@@ -226,7 +252,7 @@ function reviewStep(index) {
   const marked = review.marked;
   const step = $("review-step");
   const board = $("review-board");
-  for (const item of document.querySelectorAll("#move-list li.reviewed")) item.classList.remove("reviewed");
+  for (const item of document.querySelectorAll("#move-list .mv.reviewed")) item.classList.remove("reviewed");
   if (marked.length === 0) {
     coach.step = -1;
     $("review-position").textContent = "no marked moves";
@@ -247,7 +273,7 @@ function reviewStep(index) {
   step.querySelector("b").textContent = mv.move;
   step.dataset.ply = String(mv.ply);
   step.dataset.judgement = mv.judgement;
-  const item = $("move-list").children[mv.ply - 1];
+  const item = $("move-list").querySelector(`.mv[data-ply="${mv.ply}"]`);
   if (item) {
     item.classList.add("reviewed");
     item.scrollIntoView({ block: "nearest" });

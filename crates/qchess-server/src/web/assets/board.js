@@ -266,18 +266,33 @@ function renderYourGames() {
   }
 }
 
-/// The move list, rebuilt only when the moves change (so hovering keeps its scroll).
+/// The move list, rebuilt only when the moves change (so hovering keeps its scroll), as chess
+/// writes it: one numbered row per move number, White's move then Black's; a game that starts
+/// with Black to move opens with `1...`.
 function renderMoveList(list, listed) {
   list.dataset.listed = listed;
   list.innerHTML = "";
+  let row = null;
+  let number = 0;
   for (const mv of ui.game.moves) {
-    const item = document.createElement("li");
-    item.className = mv.outcome === null ? "" : `outcome-${mv.outcome}`;
-    item.innerHTML = `<span class="mv"></span> <span class="out"></span>`;
-    item.querySelector(".mv").textContent = mv.move;
-    item.querySelector(".out").textContent = mv.outcome === null ? "" : mv.proceeded ? "✓" : "✗";
+    const white = colorOf(mv.piece) === "white";
+    if (white || row === null) {
+      number += 1;
+      row = document.createElement("li");
+      row.dataset.number = String(number);
+      row.innerHTML = `<span class="num"></span>`;
+      row.querySelector(".num").textContent = white ? `${number}.` : `${number}...`;
+      list.appendChild(row);
+    }
+    const item = document.createElement("span");
+    item.className = `mv ${white ? "white" : "black"}${mv.outcome === null ? "" : ` outcome-${mv.outcome}`}`;
+    item.dataset.ply = String(mv.ply);
+    item.innerHTML = `<span class="san"></span><span class="out"></span>`;
+    item.querySelector(".san").textContent = mv.move;
+    item.querySelector(".out").textContent = mv.outcome === null ? "" : mv.proceeded ? " ✓" : " ✗";
     item.title = outcomeText(mv);
-    list.appendChild(item);
+    row.appendChild(item);
+    if (!white) row = null;
   }
   list.scrollTop = list.scrollHeight;
 }

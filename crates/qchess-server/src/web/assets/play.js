@@ -257,6 +257,8 @@ async function newGame(extra = {}) {
     backend: $("backend").value,
     owner: visitor(),
     public: $("public").checked,
+    // One person at one screen plays both sides: no one to be fair to, so the coach stays.
+    casual: $("casual").checked || $("seats").value === "here",
     ...extra,
   };
   const clock = $("clock").value.trim();
@@ -398,6 +400,7 @@ async function load() {
   for (const id of ["white", "black", "rules", "backend", "seed", "fen", "clock", "seats"]) {
     if (params.has(id)) $(id).value = params.get(id);
   }
+  if (params.has("casual")) $("casual").checked = params.get("casual") === "true";
   if (params.has("game")) {
     await takeLink(params.get("game"));
     return openGame(params.get("game"));

@@ -1,5 +1,5 @@
 //! The Braket stand-in's errors in AWS's wire shapes: Braket's `rest-json` errors
-//! (`{"message"}` with the code in the `x-amzn-ErrorType` header) for [`BraketError`], and the XML
+//! (`{"message", "code"}`, the code also in the `x-amzn-ErrorType` header) for [`BraketError`], and the XML
 //! `<Error><Code>…</Code><Message>…</Message></Error>` of S3 and STS for [`XmlError`].
 
 use axum::http::StatusCode;
@@ -60,7 +60,9 @@ impl BraketError {
 impl IntoResponse for BraketError {
     fn into_response(self) -> Response {
         let (status, kind) = self.status_and_type();
-        let body = json!({ "message": self.to_string() });
+        // The type goes in the header, as the service sends it, and in the body's `code`, which
+        // `rest-json` clients read when the header is missing.
+        let body = json!({ "message": self.to_string(), "code": kind });
         (status, [("x-amzn-ErrorType", kind)], axum::Json(body)).into_response()
     }
 }

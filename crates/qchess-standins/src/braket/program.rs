@@ -105,11 +105,9 @@ pub struct TaskProgram {
 pub fn read(source: &str) -> Result<TaskProgram, String> {
     let (text, verbatim) = with_braket_names(source)?;
     let program = qchess_qasm::parse::v3::read_source(&text, "program").map_err(|e| e.to_string())?;
-    if program.qubits.len() > MAX_QUBITS {
-        return Err(format!(
-            "the program has {} qubits; this stand-in runs at most {MAX_QUBITS}",
-            program.qubits.len()
-        ));
+    let used = program.used_qubits().len();
+    if used > MAX_QUBITS {
+        return Err(format!("the program uses {used} qubits; this stand-in runs at most {MAX_QUBITS}"));
     }
     let mut measured: Vec<Option<u32>> = vec![None; program.clbits as usize];
     let mut done = vec![false; program.qubits.len()];
@@ -276,17 +274,23 @@ fn native(call: &GateCall) -> Option<(IsaOp, Matrix)> {
 }
 
 /// The shots of `program`: each shot's classical bits (bit `i` = `program.measured[i]`).
-/// `noisy` gives the native operations of a verbatim program and the device to take the noise
-/// from; `None` runs the program exactly.
+/// `native` gives the native operations of a verbatim program on a QPU and the device, whose
+/// noise applies when `noisy`; they run over the qubits they use. Other programs run exactly
+/// over all their qubits.
 pub fn run(
     program: &TaskProgram,
-    noisy: Option<(&[(IsaOp, Matrix)], &Target)>,
+    native: Option<(&[(IsaOp, Matrix)], &Target)>,
+    noisy: bool,
     shots: u64,
     seed: u64,
     stop: &Stop,
 ) -> Result<Vec<u128>, String> {
-    match noisy {
-        Some((ops, target)) => run_noisy(program, ops, target, shots, seed, stop),
+    match native {
+        Some((ops, target)) => run_native(program, ops, (target, noisy), shots, seed, stop),
+        None if program.program.qubits.len() > MAX_QUBITS => Err(format!(
+            "the program has {} qubits; outside a verbatim box this stand-in runs at most {MAX_QUBITS}",
+            program.program.qubits.len()
+        )),
         None => run_exact(program, shots, seed, stop),
     }
 }
@@ -309,10 +313,10 @@ fn run_exact(program: &TaskProgram, shots: u64, seed: u64, stop: &Stop) -> Resul
     Ok(out)
 }
 
-fn run_noisy(
+fn run_native(
     program: &TaskProgram,
     ops: &[(IsaOp, Matrix)],
-    target: &Target,
+    (target, noisy): (&Target, bool),
     shots: u64,
     seed: u64,
     stop: &Stop,
@@ -322,8 +326,10 @@ fn run_noisy(
     used.sort_unstable();
     used.dedup();
     let position = |q: u32| used.binary_search(&q).unwrap_or(0);
-    let one_qubit_error =
-        |q: u32| target.calibration.sx_error.as_ref().and_then(|e| e.get(q as usize)).copied().unwrap_or(0.0);
+    let one_qubit_error = |q: u32| {
+        let error = target.calibration.sx_error.as_ref().and_then(|e| e.get(q as usize)).copied().unwrap_or(0.0);
+        if noisy { error } else { 0.0 }
+    };
     let mut schedule = Schedule { qubits: used.len(), steps: Vec::with_capacity(ops.len() + program.measured.len()) };
     for (op, matrix) in ops {
         let step = match (*op, *matrix) {
@@ -337,7 +343,7 @@ fn run_noisy(
                 Step::One { qubit: position(qubit), matrix, noise }
             }
             (IsaOp::Two { a, b, .. }, Matrix::Two(matrix)) => {
-                let error = target.pair_error_of(a, b).unwrap_or(0.0);
+                let error = if noisy { target.pair_error_of(a, b).unwrap_or(0.0) } else { 0.0 };
                 let depolarizing = (4.0 / 3.0 * error).clamp(0.0, 16.0 / 15.0);
                 let noise = (depolarizing > 0.0).then(|| GateNoise {
                     qubits: vec![position(a), position(b)],
@@ -351,7 +357,7 @@ fn run_noisy(
         schedule.steps.push((step, None));
     }
     for (clbit, &qubit) in program.measured.iter().enumerate() {
-        let readout = target.readout_error(qubit).clamp(0.0, 0.5);
+        let readout = if noisy { target.readout_error(qubit).clamp(0.0, 0.5) } else { 0.0 };
         schedule.steps.push((Step::Measure { qubit: position(qubit), clbit: clbit as u32, readout }, None));
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

@@ -215,8 +215,7 @@ pub async fn create_task(
         tasks.tokens.insert(token, arn.clone());
     }
     let seed = shared.options.run.seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let noisy = if shared.options.noise == Noise::Calibrated { native } else { None };
-    tokio::spawn(run_task(Arc::clone(&shared), arn.clone(), read, noisy, source.to_owned(), seed));
+    tokio::spawn(run_task(Arc::clone(&shared), arn.clone(), read, native, source.to_owned(), seed));
     Ok((StatusCode::CREATED, axum::Json(json!({ "quantumTaskArn": arn }))).into_response())
 }
 
@@ -245,7 +244,7 @@ async fn run_task(
     shared: Arc<Shared>,
     arn: String,
     program: TaskProgram,
-    noisy: Option<(Vec<(qchess_route::IsaOp, program::Matrix)>, qchess_route::Target)>,
+    native: Option<(Vec<(qchess_route::IsaOp, program::Matrix)>, qchess_route::Target)>,
     source: String,
     seed: u64,
 ) {
@@ -257,14 +256,15 @@ async fn run_task(
     }
     set(&shared, &arn, "RUNNING", None);
     let limit = shared.options.run.time_limit;
+    let noisy = shared.options.noise == Noise::Calibrated;
     let stop = Arc::clone(&task.stop);
     let shots = task.shots;
     let ran = {
         let program = program.clone();
         tokio::task::spawn_blocking(move || {
             let stop = Stop::new(limit, &stop);
-            let noisy = noisy.as_ref().map(|(ops, target)| (ops.as_slice(), target));
-            program::run(&program, noisy, shots, seed, &stop)
+            let native = native.as_ref().map(|(ops, target)| (ops.as_slice(), target));
+            program::run(&program, native, noisy, shots, seed, &stop)
         })
         .await
     };

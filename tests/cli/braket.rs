@@ -144,3 +144,52 @@ fn bad_input_exits_with_its_cause() {
     assert_eq!(failed.code, Some(1), "{}", failed.stderr);
     assert!(failed.stderr.contains("FAILED") && failed.stderr.contains("--time-limit"), "{}", failed.stderr);
 }
+
+#[test]
+fn the_web_boards_games_run_on_a_braket_device() {
+    use std::io::{BufRead, BufReader};
+    let standin = serve(&[]);
+    let home = tempfile::tempdir().expect("a home");
+    let mut command = crate::common::command();
+    for (name, _) in std::env::vars().filter(|(name, _)| name.starts_with("AWS_")) {
+        command.env_remove(name);
+    }
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--game-backend", "braket:iqm-garnet", "--seed", "5"])
+        .env("HOME", home.path())
+        .envs(KEYS)
+        .env("AWS_ENDPOINT_URL_BRAKET", format!("{}/braket", standin.url))
+        .env("AWS_ENDPOINT_URL_S3", format!("{}/s3", standin.url))
+        .env("AWS_ENDPOINT_URL_STS", format!("{}/sts", standin.url))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let mut child = command.spawn().expect("qchess serve starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("its first line");
+    let url = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_owned();
+    let board = Served { child, url };
+    let http = reqwest::blocking::Client::new();
+    let options: serde_json::Value =
+        http.get(format!("{}/api/options", board.url)).send().expect("answers").json().expect("JSON");
+    let remote = &options["backends"][1];
+    assert!(
+        remote["id"] == "remote" && remote["label"].as_str().is_some_and(|l| l.starts_with("braket:iqm-garnet")),
+        "{options}"
+    );
+    let body = serde_json::json!({ "backend": "remote", "white": "human", "black": "human" });
+    let game: serde_json::Value =
+        http.post(format!("{}/api/games", board.url)).json(&body).send().expect("answers").json().expect("JSON");
+    let token = game["seats"]["white"]["token"].as_str().expect("a seat");
+    let id = game["id"].as_str().expect("an id");
+    let moved = http
+        .post(format!("{}/api/games/{id}/moves", board.url))
+        .bearer_auth(token)
+        .json(&serde_json::json!({ "move": "b1^a3c3" }))
+        .send()
+        .expect("answers");
+    assert_eq!(moved.status(), 200);
+    let state: serde_json::Value = moved.json().expect("JSON");
+    // Half a knight on a3, from the default 1000 shots: within 5.5 standard errors.
+    let a3 = state["squares"]["a3"]["probability"].as_f64().expect("a probability");
+    assert!((a3 - 0.5).abs() < 5.5 * (0.25f64 / 1000.0).sqrt(), "{a3}");
+}

@@ -28,6 +28,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use axum::Router;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, Uri};
 use axum::routing::{get, post, put};
 
@@ -102,14 +104,8 @@ impl Shared {
     }
 
     /// Checks the signature of a request that reached `service`.
-    fn verify(
-        &self,
-        service: &'static str,
-        method: &Method,
-        uri: &Uri,
-        headers: &HeaderMap,
-        body: &[u8],
-    ) -> Result<(), SignatureError> {
+    fn verify(&self, service: &'static str, head: &Head, body: &[u8]) -> Result<(), SignatureError> {
+        let Head { method, uri, headers } = head;
         let headers: Vec<(String, String)> = headers
             .iter()
             .map(|(name, value)| (name.as_str().to_owned(), String::from_utf8_lossy(value.as_bytes()).into_owned()))
@@ -123,6 +119,22 @@ impl Shared {
         };
         let keys = self.options.keys.as_ref().ok_or(SignatureError::NoKeys)?;
         sign::verify(&arrived, service, keys, now())
+    }
+}
+
+/// What a request's signature covers besides its body: its method, URI and headers.
+#[derive(Debug, Clone)]
+pub struct Head {
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Head {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Head, Self::Rejection> {
+        Ok(Head { method: parts.method.clone(), uri: parts.uri.clone(), headers: parts.headers.clone() })
     }
 }
 

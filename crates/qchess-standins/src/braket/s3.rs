@@ -7,12 +7,12 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 
 use super::error::xml_escape;
 use super::sign::query_pairs;
-use super::{ACCOUNT, Shared, XmlError};
+use super::{ACCOUNT, Head, Shared, XmlError};
 
 /// Buckets by name, each its objects by key.
 pub type Buckets = HashMap<String, BTreeMap<String, Vec<u8>>>;
@@ -36,11 +36,9 @@ fn xml(body: String) -> Response {
 pub async fn get_object(
     State(shared): State<Arc<Shared>>,
     Path((bucket, key)): Path<(String, String)>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+    head: Head,
 ) -> Result<Response, XmlError> {
-    shared.verify("s3", &method, &uri, &headers, b"")?;
+    shared.verify("s3", &head, b"")?;
     let buckets = shared.buckets.lock().unwrap_or_else(|p| p.into_inner());
     let objects = buckets.get(&bucket).ok_or_else(|| XmlError::NoSuchBucket(bucket.clone()))?;
     let data = objects.get(&key).ok_or_else(|| XmlError::NoSuchKey(format!("{bucket}/{key}")))?;
@@ -51,11 +49,9 @@ pub async fn get_object(
 pub async fn delete_object(
     State(shared): State<Arc<Shared>>,
     Path((bucket, key)): Path<(String, String)>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+    head: Head,
 ) -> Result<Response, XmlError> {
-    shared.verify("s3", &method, &uri, &headers, b"")?;
+    shared.verify("s3", &head, b"")?;
     let mut buckets = shared.buckets.lock().unwrap_or_else(|p| p.into_inner());
     let objects = buckets.get_mut(&bucket).ok_or_else(|| XmlError::NoSuchBucket(bucket.clone()))?;
     objects.remove(&key);
@@ -66,12 +62,10 @@ pub async fn delete_object(
 pub async fn create_bucket(
     State(shared): State<Arc<Shared>>,
     Path(bucket): Path<String>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+    head: Head,
     body: Bytes,
 ) -> Result<Response, XmlError> {
-    shared.verify("s3", &method, &uri, &headers, &body)?;
+    shared.verify("s3", &head, &body)?;
     shared.buckets.lock().unwrap_or_else(|p| p.into_inner()).entry(bucket.clone()).or_default();
     Ok((StatusCode::OK, [("location", format!("/{bucket}"))]).into_response())
 }
@@ -80,12 +74,10 @@ pub async fn create_bucket(
 pub async fn list_objects(
     State(shared): State<Arc<Shared>>,
     Path(bucket): Path<String>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+    head: Head,
 ) -> Result<Response, XmlError> {
-    shared.verify("s3", &method, &uri, &headers, b"")?;
-    let query: HashMap<String, String> = query_pairs(uri.query().unwrap_or("")).into_iter().collect();
+    shared.verify("s3", &head, b"")?;
+    let query: HashMap<String, String> = query_pairs(head.uri.query().unwrap_or("")).into_iter().collect();
     if query.get("list-type").map(String::as_str) != Some("2") {
         return Err(XmlError::Invalid("only ListObjectsV2 (list-type=2) is answered on a bucket".into()));
     }
@@ -119,14 +111,8 @@ pub async fn list_objects(
 }
 
 /// STS `GetCallerIdentity` (the account of the default bucket's name).
-pub async fn caller_identity(
-    State(shared): State<Arc<Shared>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, XmlError> {
-    shared.verify("sts", &method, &uri, &headers, &body)?;
+pub async fn caller_identity(State(shared): State<Arc<Shared>>, head: Head, body: Bytes) -> Result<Response, XmlError> {
+    shared.verify("sts", &head, &body)?;
     let form = String::from_utf8_lossy(&body);
     if !form.split('&').any(|pair| pair == "Action=GetCallerIdentity") {
         return Err(XmlError::Invalid("only Action=GetCallerIdentity is answered".into()));

@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::body::Bytes;
 use axum::extract::{Path, State};
-use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::program::{self, Noise, TaskProgram};
-use super::{ACCOUNT, BraketError, Shared, now, s3};
+use super::{ACCOUNT, BraketError, Head, Shared, now, s3};
 use crate::stop::Stop;
 
 /// A task's state.
@@ -75,14 +75,8 @@ impl Task {
 }
 
 /// The request's body as JSON after its signature is checked.
-fn signed_json(
-    shared: &Shared,
-    method: &Method,
-    uri: &Uri,
-    headers: &HeaderMap,
-    body: &[u8],
-) -> Result<Value, BraketError> {
-    shared.verify("braket", method, uri, headers, body)?;
+fn signed_json(shared: &Shared, head: &Head, body: &[u8]) -> Result<Value, BraketError> {
+    shared.verify("braket", head, body)?;
     if body.is_empty() {
         return Ok(json!({}));
     }
@@ -97,11 +91,9 @@ fn device<'a>(shared: &'a Shared, arn: &str) -> Result<&'a super::devices::Devic
 pub async fn get_device(
     State(shared): State<Arc<Shared>>,
     Path(arn): Path<String>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+    head: Head,
 ) -> Result<Response, BraketError> {
-    signed_json(&shared, &method, &uri, &headers, b"")?;
+    signed_json(&shared, &head, b"")?;
     let device = device(&shared, &arn)?;
     Ok(axum::Json(device.description(shared.status(device))).into_response())
 }
@@ -110,30 +102,32 @@ pub async fn get_device(
 /// `deviceType` or `deviceStatus` when asked; one page.
 pub async fn search_devices(
     State(shared): State<Arc<Shared>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+    head: Head,
     body: Bytes,
 ) -> Result<Response, BraketError> {
-    let request = signed_json(&shared, &method, &uri, &headers, &body)?;
-    let filters: Vec<(String, Vec<String>)> = request["filters"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|f| {
+    let request = signed_json(&shared, &head, &body)?;
+    let filters = Filters::of(&request);
+    let listed: Vec<Value> =
+        shared.devices.iter().map(|d| d.summary(shared.status(d))).filter(|summary| filters.pass(summary)).collect();
+    Ok(axum::Json(json!({ "devices": listed })).into_response())
+}
+
+/// A search's filters: each a member's name and the values it may have.
+struct Filters(Vec<(String, Vec<String>)>);
+
+impl Filters {
+    fn of(request: &Value) -> Filters {
+        let filter = |f: &Value| {
             let values = f["values"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned);
             (f["name"].as_str().unwrap_or_default().to_owned(), values.collect())
-        })
-        .collect();
-    let listed: Vec<Value> = shared
-        .devices
-        .iter()
-        .map(|d| d.summary(shared.status(d)))
-        .filter(|summary| {
-            filters.iter().all(|(name, values)| summary[name].as_str().is_some_and(|v| values.iter().any(|w| w == v)))
-        })
-        .collect();
-    Ok(axum::Json(json!({ "devices": listed })).into_response())
+        };
+        Filters(request["filters"].as_array().into_iter().flatten().map(filter).collect())
+    }
+
+    /// Whether `summary` has one of the values of every filter.
+    fn pass(&self, summary: &Value) -> bool {
+        self.0.iter().all(|(name, values)| summary[name].as_str().is_some_and(|v| values.iter().any(|w| w == v)))
+    }
 }
 
 /// A member of the request, as text.
@@ -146,14 +140,8 @@ fn member<'a>(request: &'a Value, name: &str) -> Result<&'a str, BraketError> {
 }
 
 /// `CreateQuantumTask`.
-pub async fn create_task(
-    State(shared): State<Arc<Shared>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, BraketError> {
-    let request = signed_json(&shared, &method, &uri, &headers, &body)?;
+pub async fn create_task(State(shared): State<Arc<Shared>>, head: Head, body: Bytes) -> Result<Response, BraketError> {
+    let request = signed_json(&shared, &head, &body)?;
     let token = member(&request, "clientToken")?.to_owned();
     let device_arn = member(&request, "deviceArn")?.to_owned();
     let bucket = member(&request, "outputS3Bucket")?.to_owned();
@@ -319,11 +307,9 @@ fn results_json(arn: &str, task: &Task, program: &TaskProgram, source: &str, bit
 pub async fn get_task(
     State(shared): State<Arc<Shared>>,
     Path(arn): Path<String>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+    head: Head,
 ) -> Result<Response, BraketError> {
-    signed_json(&shared, &method, &uri, &headers, b"")?;
+    signed_json(&shared, &head, b"")?;
     let tasks = shared.tasks.lock().unwrap_or_else(|p| p.into_inner());
     let task = tasks.by_arn.get(&arn).ok_or_else(|| BraketError::UnknownTask(arn.clone()))?;
     let mut value = task.summary(&arn);
@@ -348,12 +334,10 @@ pub async fn get_task(
 pub async fn cancel_task(
     State(shared): State<Arc<Shared>>,
     Path(arn): Path<String>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
+    head: Head,
     body: Bytes,
 ) -> Result<Response, BraketError> {
-    signed_json(&shared, &method, &uri, &headers, &body)?;
+    signed_json(&shared, &head, &body)?;
     let mut tasks = shared.tasks.lock().unwrap_or_else(|p| p.into_inner());
     let task = tasks.by_arn.get_mut(&arn).ok_or_else(|| BraketError::UnknownTask(arn.clone()))?;
     if task.is_final() {
@@ -369,23 +353,9 @@ pub async fn cancel_task(
 
 /// `SearchQuantumTasks`: the tasks kept, newest first, filtered by `deviceArn`, `status` or
 /// `quantumTaskArn` with `EQUAL` when asked; pages of `maxResults` (at most 100).
-pub async fn search_tasks(
-    State(shared): State<Arc<Shared>>,
-    method: Method,
-    uri: Uri,
-    headers: HeaderMap,
-    body: Bytes,
-) -> Result<Response, BraketError> {
-    let request = signed_json(&shared, &method, &uri, &headers, &body)?;
-    let filters: Vec<(String, Vec<String>)> = request["filters"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|f| {
-            let values = f["values"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned);
-            (f["name"].as_str().unwrap_or_default().to_owned(), values.collect())
-        })
-        .collect();
+pub async fn search_tasks(State(shared): State<Arc<Shared>>, head: Head, body: Bytes) -> Result<Response, BraketError> {
+    let request = signed_json(&shared, &head, &body)?;
+    let filters = Filters::of(&request);
     let size = request["maxResults"].as_u64().unwrap_or(100).clamp(1, 100) as usize;
     let start: usize = request["nextToken"].as_str().and_then(|t| t.parse().ok()).unwrap_or(0);
     let tasks = shared.tasks.lock().unwrap_or_else(|p| p.into_inner());
@@ -394,9 +364,7 @@ pub async fn search_tasks(
         .iter()
         .rev()
         .filter_map(|arn| tasks.by_arn.get(arn).map(|t| t.summary(arn)))
-        .filter(|summary| {
-            filters.iter().all(|(name, values)| summary[name].as_str().is_some_and(|v| values.iter().any(|w| w == v)))
-        })
+        .filter(|summary| filters.pass(summary))
         .collect();
     let page: Vec<Value> = matching.iter().skip(start).take(size).cloned().collect();
     let mut answer = json!({ "quantumTasks": page });

@@ -366,3 +366,67 @@ fn run_native(
         crate::ibm::trajectories::SampleError::Stopped(reason) => reason,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicBool;
+    use std::time::Duration;
+
+    use proptest::prelude::*;
+    use qchess_route::verify::State;
+
+    use super::*;
+
+    /// Braket's native gates with angles that make every relative phase show in the end.
+    const NATIVE: &str = "OPENQASM 3.0;\nqubit[3] q;\ngpi2(0.3) q[0];\ngpi2(1.1) q[1];\niswap q[0], q[1];\n\
+        zz(0.7) q[1], q[2];\nprx(0.4, 0.9) q[2];\ncz q[0], q[2];\ngpi(0.5) q[1];\ngpi2(2.0) q[0];\n\
+        prx(1.3, 0.2) q[1];\nrx(0.6) q[2];\nrz(0.8) q[0];\niswap q[1], q[2];\ngpi2(0.7) q[2];\nprx(0.9, 1.7) q[0];\n";
+
+    /// The definitions given to Braket's names run the same unitary (to a global phase) as the
+    /// native gates' own matrices, which verbatim programs run.
+    #[test]
+    fn braket_names_are_defined_as_their_native_matrices() {
+        let program = read(NATIVE).expect("reads");
+        let mut state = State::from_amplitudes({
+            let mut amps = vec![Complex64::new(0.0, 0.0); 8];
+            amps[0] = Complex64::new(1.0, 0.0);
+            amps
+        });
+        for instruction in &program.program.body {
+            let Operation::Gate(call) = &instruction.operation else { continue };
+            match native(call).unwrap_or_else(|| panic!("{} is native", call.name)) {
+                (IsaOp::One { qubit, .. }, Matrix::One(m)) => state.apply1(qubit as usize, &m),
+                (IsaOp::Two { a, b, .. }, Matrix::Two(m)) => state.apply2(a as usize, b as usize, &m),
+                other => panic!("{other:?}"),
+            }
+        }
+        let mut gates_only = program.program.clone();
+        gates_only.body.retain(|i| matches!(i.operation, Operation::Gate(_)));
+        let circuit = gates_only.to_circuit(1000).expect("lowers");
+        let told = AtomicBool::new(false);
+        let stop = Stop::new(Duration::from_secs(60), &told);
+        let exact = exact_distribution(&circuit, &JobLimits::default(), &stop).expect("runs");
+        for (index, amplitude) in state.amplitudes().iter().enumerate() {
+            let p = exact.iter().find(|(k, _)| *k == index as u64).map_or(0.0, |(_, p)| *p);
+            assert!((p - amplitude.norm_sqr()).abs() < 1e-12, "outcome {index}: {p} vs {}", amplitude.norm_sqr());
+        }
+    }
+
+    #[test]
+    fn measurements_name_their_qubits_and_come_last() {
+        let measured =
+            read("OPENQASM 3.0;\nqubit[3] q;\nbit[2] b;\nh q[0];\nb[1] = measure q[0];\nb[0] = measure q[2];\n");
+        assert_eq!(measured.expect("reads").measured, vec![2, 0]);
+        assert_eq!(read("qubit[2] q;\nx q[1];\n").expect("reads").measured, vec![0, 1], "all, when none is");
+        let late = read("OPENQASM 3.0;\nqubit[1] q;\nbit b;\nb = measure q[0];\nx q[0];\n").expect_err("late");
+        assert!(late.contains("program:5:1") && late.contains("after it was measured"), "{late}");
+    }
+
+    proptest! {
+        /// Any text is read or refused with a message; never a panic.
+        #[test]
+        fn any_text_reads_or_is_refused(text in "(OPENQASM 3.0;\n)?(#pragma braket verbatim\n|qubit\\[[0-9]\\] q;\n|bit\\[[0-3]\\] b;\n|box \\{\n|\\}\n|(h|cnot|iswap|prx\\(1, 2\\)|gpi\\(0\\)|zz\\(1\\)|cz) (q\\[[0-9]\\]|\\$[0-9]{1,3})(, q\\[[0-9]\\])?;\n|b\\[[0-3]\\] = measure q\\[[0-9]\\];\n|[ -~]{0,12}\n){0,12}") {
+            let _ = read(&text);
+        }
+    }
+}

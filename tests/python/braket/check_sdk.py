@@ -9,7 +9,8 @@
 * on a server started with `--braket-noise calibrated`, a verbatim Bell pair on each QPU
   against the noise model the SDK's own `LocalEmulator` builds from the same capabilities
   (its density-matrix probabilities, with its readout bit flips);
-* an OpenQASM 3 `Program` on sv1; `task.state()`, `task.cancel()` of a queued task and
+* an OpenQASM 3 `Program` on sv1, in the SDK's default bucket (named through STS
+  `GetCallerIdentity`, made with `CreateBucket`); `task.state()`, `task.cancel()` of a queued task and
   `AwsQuantumTask(arn)` reloaded; a request signed with the wrong secret refused with
   `InvalidSignatureException`, a verbatim box with a gate the device does not have refused
   naming it.
@@ -165,8 +166,13 @@ def main() -> int:
 
         sv1 = AwsDevice(SIMULATORS[0])
         source = "OPENQASM 3.0;\nqubit[2] q;\nbit[2] c;\nx q[0];\ncnot q[0], q[1];\nc = measure q;\n"
-        counts = sv1.run(Program(source=source), shots=50, s3_destination_folder=BUCKET).result().measurement_counts
-        report.check("an OpenQASM 3 Program runs", dict(counts) == {"11": 50}, str(dict(counts)))
+        # No destination: the SDK names its default bucket through STS and creates it.
+        program_task = sv1.run(Program(source=source), shots=50)
+        counts = program_task.result().measurement_counts
+        bucket = program_task.metadata()["outputS3Bucket"]
+        report.check("an OpenQASM 3 Program runs, its results in the SDK's default bucket",
+                     dict(counts) == {"11": 50} and bucket == "amazon-braket-us-east-1-123456789012",
+                     f"{dict(counts)} in {bucket}")
 
         point_sdk_at(url, secret="not the secret")
         refused = ""

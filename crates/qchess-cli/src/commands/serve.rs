@@ -160,10 +160,11 @@ pub fn run(mut args: Args, json: bool) -> anyhow::Result<()> {
         shutdown_grace: seconds("--shutdown-grace", args.shutdown_grace)?,
     };
     let braket_keys = braket_keys(args.aws_access_key_id.take(), args.aws_secret_access_key.take())?;
+    let devices = braket::devices::all();
     if let Some(unknown) = args
         .braket_offline
         .iter()
-        .find(|name| !braket::devices::all().iter().any(|d| d.short == name.as_str() || d.arn == name.as_str()))
+        .find(|name| !devices.iter().any(|d| d.short == name.as_str() || d.arn == name.as_str()))
     {
         return Err(bad_input(format!("--braket-offline: unknown Braket device `{unknown}`")));
     }

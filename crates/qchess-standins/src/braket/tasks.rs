@@ -177,13 +177,17 @@ pub async fn create_task(State(shared): State<Arc<Shared>>, head: Head, body: By
         _ => None,
     };
     let number = shared.created.fetch_add(1, Ordering::Relaxed);
-    let id = task_id(shared.options.run.seed, number);
+    let id = task_id();
     let region = device_arn.split(':').nth(3).filter(|r| !r.is_empty()).unwrap_or("us-east-1");
     let arn = format!("arn:aws:braket:{region}:{ACCOUNT}:quantum-task/{id}");
     let directory = if prefix.is_empty() { id.clone() } else { format!("{prefix}/{id}") };
     let stop = Arc::new(AtomicBool::new(false));
     {
         let mut tasks = shared.tasks.lock().unwrap_or_else(|p| p.into_inner());
+        // The same token may have come twice at once: the first one in made the task.
+        if let Some(arn) = tasks.tokens.get(&token) {
+            return Ok((StatusCode::CREATED, axum::Json(json!({ "quantumTaskArn": arn }))).into_response());
+        }
         if tasks.by_arn.len() >= shared.options.max_tasks {
             return Err(BraketError::Throttled);
         }
@@ -207,11 +211,9 @@ pub async fn create_task(State(shared): State<Arc<Shared>>, head: Head, body: By
     Ok((StatusCode::CREATED, axum::Json(json!({ "quantumTaskArn": arn }))).into_response())
 }
 
-/// A task id shaped as Braket's (a UUID), from the seed and the task's number.
-fn task_id(seed: u64, number: u64) -> String {
-    let random: u128 = rand::random();
-    let mixed = random ^ (u128::from(seed) << 64 | u128::from(number));
-    let hex = format!("{mixed:032x}");
+/// A random task id shaped as Braket's (a UUID).
+fn task_id() -> String {
+    let hex = format!("{:032x}", rand::random::<u128>());
     format!("{}-{}-{}-{}-{}", &hex[..8], &hex[8..12], &hex[12..16], &hex[16..20], &hex[20..])
 }
 

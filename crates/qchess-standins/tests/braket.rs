@@ -1,7 +1,7 @@
 //! The Braket stand-in's routes on 127.0.0.1, driven by qchess's own Braket client (SigV4,
 //! the endpoints the AWS SDKs read, S3 path-style): devices, a verbatim task's whole life and
 //! its results, verbatim boxes refused naming the gate or pair, AWS's error shapes for
-//! unsigned, wrongly signed, offline and unknown requests, cancelling, a task past the time
+//! unsigned, expired, wrongly signed, offline and unknown requests (Braket's and S3's), cancelling, a task past the time
 //! limit failing with its reason, and the bucket listed.
 
 mod ibm_common;
@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use ibm_common::{block_on, serve};
-use qchess_remote::braket::{BraketClient, BraketConfig, Environment, TaskState};
+use qchess_remote::braket::{BraketClient, BraketConfig, Environment, TaskState, sigv4};
 use qchess_remote::retry::Deadline;
 use qchess_standins::RunOptions;
 use qchess_standins::braket::{self, BraketOptions, KeyPair};
@@ -128,6 +128,36 @@ fn requests_are_refused_in_awss_shapes() {
             .expect("answers");
     assert_eq!(unsigned.status(), 403);
     assert_eq!(unsigned.headers()["x-amzn-ErrorType"], "MissingAuthenticationTokenException");
+    let listing = reqwest::blocking::get(format!("{base}/s3/a-bucket?list-type=2")).expect("answers");
+    assert_eq!(listing.status(), 403);
+    let xml = listing.text().expect("a body");
+    assert!(xml.contains("<Code>AccessDenied</Code>") && xml.contains("<Message>"), "{xml}");
+    // Signed properly, but twenty minutes ago.
+    let path = format!("/braket/device/{}", sigv4::uri_encode(GARNET, false));
+    let host = base.trim_start_matches("http://").to_owned();
+    let date = sigv4::amz_date(braket::now() - 1200);
+    let headers = vec![("host".to_owned(), host), ("x-amz-date".to_owned(), date.clone())];
+    let signable = sigv4::Signable {
+        method: "GET",
+        path: &path,
+        query: &[],
+        headers: &headers,
+        payload_hash: sigv4::EMPTY_SHA256,
+    };
+    let scope =
+        sigv4::Scope { access_key_id: KEY, secret: SECRET, region: "eu-north-1", service: "braket", amz_date: &date };
+    let stale = reqwest::blocking::Client::new()
+        .get(format!("{base}{path}"))
+        .header("x-amz-date", &date)
+        .header("authorization", sigv4::authorization(&signable, &scope))
+        .send()
+        .expect("answers");
+    assert_eq!(
+        (stale.status().as_u16(), stale.headers()["x-amzn-ErrorType"].to_str().ok()),
+        (403, Some("InvalidSignatureException"))
+    );
+    let message = stale.text().expect("a body");
+    assert!(message.contains("Signature expired"), "{message}");
     let wrong = client(&base, "iqm-garnet", "not the secret");
     let error = block_on(wrong.device(GARNET, deadline())).expect_err("wrongly signed").to_string();
     assert!(error.contains("InvalidSignatureException") && error.contains("signature"), "{error}");

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The comparison gate: local against qchess serve on every game in examples/.
 #
-#  1. serve's exact simulator and its sampled hardware stand-in (no noise) must agree with
-#     the local simulator (exit 0);
+#  1. serve's exact simulator, its sampled hardware stand-in (no noise) and its Amazon Braket
+#     stand-in (the games routed onto IQM Garnet) must agree with the local simulator (exit 0);
 #  2. a serve with noise, and one with a deliberate wrong phase, must be caught: exit 1 and a
 #     report that names a move.
 #
@@ -52,10 +52,12 @@ games=(examples/*.pgn)
 start_serve ideal
 start_serve noisy --depolarizing 0.002 --readout-error 0.02
 start_serve defective --defect phase-flip:1:2
+start_serve braket --aws-access-key-id AKIDCOMPAREGATE --aws-secret-access-key compare-gate-secret
 ideal="$(url_of ideal)"
 noisy="$(url_of noisy)"
 defective="$(url_of defective)"
-[[ -n "$ideal" && -n "$noisy" && -n "$defective" ]] || exit 1
+braket="$(url_of braket)"
+[[ -n "$ideal" && -n "$noisy" && -n "$defective" && -n "$braket" ]] || exit 1
 
 expect_agree() {
     local vs="$1"
@@ -92,4 +94,9 @@ expect_agree "$ideal"
 expect_agree "$ideal,target=qpu.aria-1"
 expect_caught "$noisy,target=qpu.aria-1"
 expect_caught "$defective,target=qpu.aria-1"
+# Amazon Braket's stand-in: the games routed onto IQM Garnet, as verbatim programs.
+unset AWS_PROFILE AWS_SESSION_TOKEN AWS_ENDPOINT_URL
+export AWS_ACCESS_KEY_ID=AKIDCOMPAREGATE AWS_SECRET_ACCESS_KEY=compare-gate-secret
+export AWS_ENDPOINT_URL_BRAKET="$braket/braket" AWS_ENDPOINT_URL_S3="$braket/s3" AWS_ENDPOINT_URL_STS="$braket/sts"
+expect_agree "braket:iqm-garnet"
 echo "compare-gate: passed"

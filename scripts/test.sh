@@ -48,7 +48,7 @@ QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ionq/run.sh
 section "IBM client (qiskit-ibm-runtime) against qchess serve"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/ibm/run.sh
 
-section "Amazon Braket: compiled programs and the client against the unmodified amazon-braket-sdk"
+section "Amazon Braket: compiled programs, the SDK against the stand-in, the client against both"
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/braket/run.sh
 
 section "python package (maturin wheel, pytest)"

@@ -5,6 +5,7 @@ mod common;
 mod analyse;
 mod bench;
 mod board;
+mod braket;
 mod compare;
 mod compile;
 mod demo;

@@ -1,6 +1,6 @@
 //! Everything `qchess serve` is started with, checked as one ([`ServerConfig::validate`]), then
-//! split into the parts each crate takes: [`ServerConfig::ionq`] and [`ServerConfig::ibm`]
-//! for the provider stand-ins, the field [`ServerConfig::games`] for the game service; the rest (limits
+//! split into the parts each crate takes: [`ServerConfig::ionq`], [`ServerConfig::ibm`] and
+//! [`ServerConfig::braket`] for the provider stand-ins, the field [`ServerConfig::games`] for the game service; the rest (limits
 //! and timeouts of connections, the board's states, origins, links) is the shell's own.
 
 use std::net::SocketAddr;
@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use qchess_core::setting::{SettingError, check_duration, check_range};
 use qchess_games::GamesConfig;
+use qchess_standins::braket::{BraketOptions, KeyPair, Noise as BraketNoise};
 use qchess_standins::ibm::IbmOptions;
 use qchess_standins::ibm::noise::IbmNoise;
 use qchess_standins::ionq::defect::Defect;
@@ -103,6 +104,13 @@ pub struct ServerConfig {
     pub ibm_noise: IbmNoise,
     /// How long the IBM stand-in's tokens live.
     pub ibm_token_lifetime: Duration,
+    /// The AWS key pair the Braket stand-in checks signatures with (none: it refuses every
+    /// request, saying so).
+    pub braket_keys: Option<KeyPair>,
+    /// Whether the Braket stand-in's QPUs run verbatim programs with their published noise.
+    pub braket_noise: BraketNoise,
+    /// Braket devices that answer `OFFLINE` (short names or ARNs).
+    pub braket_offline: Vec<String>,
     /// How both stand-ins run their jobs; its seed is also the quantum board's, for its
     /// measurement outcomes.
     pub run: RunOptions,
@@ -133,6 +141,9 @@ impl ServerConfig {
             noise: ionq.noise,
             ibm_noise: IbmNoise::Ideal,
             ibm_token_lifetime: Duration::from_secs(qchess_standins::ibm::DEFAULT_TOKEN_SECONDS),
+            braket_keys: None,
+            braket_noise: BraketNoise::Ideal,
+            braket_offline: Vec::new(),
             run: ionq.run,
             result_ttl: ionq.result_ttl,
             defect: ionq.defect,
@@ -160,6 +171,17 @@ impl ServerConfig {
             noise: self.ibm_noise,
             run: self.run,
             ..IbmOptions::new(self.api_key.clone(), self.ibm_token_lifetime)
+        }
+    }
+
+    /// The Braket stand-in's part.
+    pub fn braket(&self) -> BraketOptions {
+        BraketOptions {
+            noise: self.braket_noise,
+            offline: self.braket_offline.iter().cloned().collect(),
+            run: self.run,
+            max_shots: self.jobs.max_shots,
+            ..BraketOptions::new(self.braket_keys.clone())
         }
     }
 

@@ -197,6 +197,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(Arc::clone(&state))
         .merge(state.ionq.router())
         .merge(ibm::service(state.config.ibm()))
+        .merge(qchess_standins::braket::service(state.config.braket()))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))

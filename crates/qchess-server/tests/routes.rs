@@ -46,6 +46,9 @@ fn concrete(path: &str) -> String {
         .replace("{backend}", "simulator")
         .replace("{name}", "ibm_fez")
         .replace("{square}", "e4")
+        .replace("{arn}", "arn%3Aaws%3Abraket")
+        .replace("{bucket}", "a-bucket")
+        .replace("{*key}", "results.json")
 }
 
 #[test]

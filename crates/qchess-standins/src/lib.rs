@@ -11,6 +11,10 @@
 //! * [`ibm`]: IBM Quantum's IAM token exchange and Qiskit Runtime REST API
 //!   ([`ibm::service`], [`ibm::IbmOptions`], [`ibm::IbmError`]): Sampler V2 and Estimator V2
 //!   jobs on ISA circuits of two published devices, ideal or with their calibrated noise.
+//! * [`braket`]: Amazon Braket's REST API and the S3 bucket of its results
+//!   ([`braket::service`], [`braket::BraketOptions`], [`braket::BraketError`]): SigV4-signed
+//!   tasks on the published QPUs and the managed simulators, verbatim boxes checked against the
+//!   devices, ideal or with their published fidelities.
 //!
 //! What they share: the key a server accepts ([`ServerKey`]), how jobs run ([`RunOptions`]) and
 //! when a running one stops ([`stop`]), and reading a request body within the server's limits
@@ -31,6 +35,7 @@
 //! ```
 
 pub mod body;
+pub mod braket;
 pub mod ibm;
 pub mod ionq;
 mod key;

@@ -1,6 +1,7 @@
-"""A Braket and S3 endpoint made of the Braket SDK's own parts, for checking qchess's Braket client
-before `qchess serve` has its stand-in: botocore's `SigV4Auth` recomputes every request's
-signature (over the headers the request says it signed) and refuses any other with AWS's error
+"""A Braket and S3 endpoint made of the Braket SDK's own parts, kept for the one thing `qchess
+serve`'s Braket stand-in cannot check: that botocore's own signer computes the signature of
+every request qchess sends (the stand-in checks them with qchess's signer). botocore's
+`SigV4Auth` recomputes every request's signature (over the headers the request says it signed) and refuses any other with AWS's error
 shape; `braket.ir.openqasm.Program` and the request fields of botocore's service model check each
 `CreateQuantumTask`; a verbatim program is checked by the SDK's `LocalEmulator` built from the
 device's published capabilities, and every task runs on the SDK's own simulator, whose

@@ -9,6 +9,7 @@ use anyhow::Context;
 use qchess_games::GamesConfig;
 use qchess_server::{Limits, Server, ServerConfig, ServerKey, ShutdownReport, Timeouts, shutdown_signal};
 use qchess_standins::RunOptions;
+use qchess_standins::braket::{self, KeyPair};
 use qchess_standins::ibm::{self, noise::IbmNoise};
 use qchess_standins::ionq::defect::Defect;
 use qchess_standins::ionq::{IonqOptions, JobLimits, NoiseOptions};
@@ -47,6 +48,20 @@ pub struct Args {
     /// errors).
     #[arg(long, value_name = "device|ideal", default_value = "ideal")]
     ibm_noise: IbmNoise,
+    /// How the Amazon Braket stand-in's QPUs run verbatim programs: ideal (exactly) or
+    /// calibrated (the device's published fidelities, as Braket's local emulator models them).
+    #[arg(long, value_name = "ideal|calibrated", default_value = "ideal")]
+    braket_noise: braket::Noise,
+    /// A Braket device (short name or ARN) the stand-in reports OFFLINE; repeatable.
+    #[arg(long, value_name = "DEVICE")]
+    braket_offline: Vec<String>,
+    /// The access key id Braket requests must be signed with (also read from
+    /// AWS_ACCESS_KEY_ID, with the secret from AWS_SECRET_ACCESS_KEY).
+    #[arg(long, value_name = "KEY")]
+    aws_access_key_id: Option<String>,
+    /// The secret access key of --aws-access-key-id (else AWS_SECRET_ACCESS_KEY).
+    #[arg(long, value_name = "SECRET")]
+    aws_secret_access_key: Option<String>,
     /// Seed of shot sampling and of the quantum board's measurement outcomes.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -112,8 +127,27 @@ fn seconds(flag: &str, value: f64) -> anyhow::Result<Duration> {
         .map_err(|_| bad_input(format!("{flag} must be a number of seconds, got {value}")))
 }
 
+/// The Braket stand-in's key pair: the flags, else the environment; none when neither gives
+/// both halves.
+fn braket_keys(key: Option<String>, secret: Option<String>) -> anyhow::Result<Option<KeyPair>> {
+    if key.is_none() && secret.is_some() {
+        return Err(bad_input("--aws-secret-access-key needs --aws-access-key-id"));
+    }
+    let from_env = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let flag = key.is_some();
+    let key = key.or_else(|| from_env("AWS_ACCESS_KEY_ID"));
+    let secret = secret.or_else(|| from_env("AWS_SECRET_ACCESS_KEY"));
+    match (key, secret) {
+        (Some(access_key_id), Some(secret)) => Ok(Some(KeyPair { access_key_id, secret })),
+        (Some(_), None) if flag => {
+            Err(bad_input("--aws-access-key-id needs its secret: --aws-secret-access-key or AWS_SECRET_ACCESS_KEY"))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Runs `qchess serve`.
-pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
+pub fn run(mut args: Args, json: bool) -> anyhow::Result<()> {
     let key = match args.api_key {
         Some(key) => Some(key),
         None => std::env::var(API_KEY_ENV).ok().filter(|k| !k.trim().is_empty()),
@@ -125,6 +159,15 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         idle: seconds("--idle-timeout", args.idle_timeout)?,
         shutdown_grace: seconds("--shutdown-grace", args.shutdown_grace)?,
     };
+    let braket_keys = braket_keys(args.aws_access_key_id.take(), args.aws_secret_access_key.take())?;
+    let devices = braket::devices::all();
+    if let Some(unknown) = args
+        .braket_offline
+        .iter()
+        .find(|name| !devices.iter().any(|d| d.short == name.as_str() || d.arn == name.as_str()))
+    {
+        return Err(bad_input(format!("--braket-offline: unknown Braket device `{unknown}`")));
+    }
     let ibm_token_seconds = std::env::var(IBM_TOKEN_SECONDS_ENV).ok().and_then(|s| s.parse::<u64>().ok());
     let config = ServerConfig {
         addr: args.addr,
@@ -144,6 +187,9 @@ pub fn run(args: Args, json: bool) -> anyhow::Result<()> {
         noise: NoiseOptions { depolarizing: args.depolarizing, readout_error: args.readout_error },
         ibm_noise: args.ibm_noise,
         ibm_token_lifetime: Duration::from_secs(ibm_token_seconds.unwrap_or(ibm::DEFAULT_TOKEN_SECONDS)),
+        braket_keys,
+        braket_noise: args.braket_noise,
+        braket_offline: args.braket_offline,
         run: RunOptions {
             seed: args.seed,
             queue_delay: Duration::from_millis(args.queue_delay_ms),

@@ -229,6 +229,14 @@ impl StoredPlay {
                     Some(RemoteBoardError::Detached { .. }) => true,
                     Some(RemoteBoardError::JobLost { .. } | RemoteBoardError::SubmissionUncertain { .. }) => true,
                     Some(RemoteBoardError::Journal(message)) if message.contains("--resubmit") => true,
+                    // A finished task whose results object is missing (S3's NoSuchKey): the
+                    // move keeps waiting, for the object may be restored; `games cancel` takes
+                    // it back.
+                    Some(RemoteBoardError::Remote(qchess_remote::RemoteError::Rejected { message, .. }))
+                        if message.starts_with("NoSuchKey") =>
+                    {
+                        true
+                    }
                     Some(RemoteBoardError::Remote(
                         qchess_remote::RemoteError::Network { .. }
                         | qchess_remote::RemoteError::Timeout { .. }

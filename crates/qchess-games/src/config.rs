@@ -35,8 +35,9 @@ pub struct GamesConfig {
     pub answer_wait: Duration,
     /// The remote provider games may choose as `"backend": "remote"`.
     pub remote: Option<RemoteGameBackend>,
-    /// How long a computer player (`ai:K`) may think about one move.
-    pub computer_movetime: Duration,
+    /// How long a computer player (`ai:K`) may think about one move; `None` gives each level its
+    /// own think time (`qchess_search::PlayerSpec::think_time`).
+    pub computer_movetime: Option<Duration>,
     /// Rate limits of changes (per seat and per address) and of new games (per address).
     pub rates: GameRates,
     /// How long an event stream lasts before the service ends it (the client reconnects).
@@ -52,7 +53,7 @@ impl Default for GamesConfig {
             lease: Duration::from_secs(30),
             answer_wait: Duration::from_secs(5),
             remote: None,
-            computer_movetime: Duration::from_secs(2),
+            computer_movetime: None,
             rates: GameRates::default(),
             events_lifetime: Duration::from_secs(600),
         }
@@ -71,7 +72,9 @@ impl GamesConfig {
         check_range("--game-idle-secs", self.idle_timeout.as_secs(), 1, 7 * 86_400)?;
         check_range("--game-lease-ms", millis(self.lease), 100, 3_600_000)?;
         check_range("--game-answer-wait-ms", millis(self.answer_wait), 0, 600_000)?;
-        check_range("--game-movetime-ms", millis(self.computer_movetime), 10, 600_000)?;
+        if let Some(movetime) = self.computer_movetime {
+            check_range("--game-movetime-ms", millis(movetime), 10, 600_000)?;
+        }
         check_range("--game-events-secs", self.events_lifetime.as_secs(), 1, 86_400)?;
         limits::validate(&self.rates)
     }

@@ -33,7 +33,7 @@ impl Games {
             "max_games": config.max_games,
             "idle_timeout_secs": config.idle_timeout.as_secs(),
             "store": self.store().dialect() == qchess_store::Dialect::Postgres,
-            "computer_movetime_ms": config.computer_movetime.as_millis() as u64,
+            "computer_movetime_ms": config.computer_movetime.map(|movetime| movetime.as_millis() as u64),
         })
     }
 

@@ -387,7 +387,7 @@ impl Session {
             None => self.players[index].clone(),
         };
         let seed = computer_seed(self.game.options().seed, side, self.game.ply());
-        let movetime = self.context.config.computer_movetime;
+        let movetime = self.context.config.computer_movetime.unwrap_or_else(|| spec.think_time());
         let mut fresh;
         let mover = match (&mut self.searchers[index], &spec) {
             (Some(searcher), PlayerSpec::Level(_)) if spec == self.players[index] => searcher,

@@ -30,9 +30,10 @@ pub struct GameArgs {
     /// move then finishes in the background).
     #[arg(long, value_name = "MS", default_value_t = GamesConfig::default().answer_wait.as_millis() as u64)]
     game_answer_wait_ms: u64,
-    /// Milliseconds a computer player (ai:K) of the web board may think about one move.
-    #[arg(long, default_value_t = GamesConfig::default().computer_movetime.as_millis() as u64)]
-    game_movetime_ms: u64,
+    /// Milliseconds a computer player (ai:K) of the web board may think about one move [default:
+    /// each level's own think time, as `qchess play --help` lists].
+    #[arg(long, value_name = "MS")]
+    game_movetime_ms: Option<u64>,
     /// A remote provider the board may run games on besides the local simulator: ionq or the
     /// URL of a qchess serve, with `,target=...`, `,noise=...` or `,mitigation` options. The key
     /// comes from IONQ_API_KEY.
@@ -143,7 +144,7 @@ impl GameArgs {
             lease: Duration::from_millis(self.game_lease_ms),
             answer_wait: Duration::from_millis(self.game_answer_wait_ms),
             remote,
-            computer_movetime: Duration::from_millis(self.game_movetime_ms),
+            computer_movetime: self.game_movetime_ms.map(Duration::from_millis),
             rates: GameRates {
                 seat: Rate::per_second(self.game_seat_rate, 4.0),
                 address: Rate::per_second(self.game_address_rate, 4.0),

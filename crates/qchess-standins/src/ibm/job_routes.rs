@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::error::IbmError;
 use super::noise::{Calibration, IbmNoise};
-use super::{Admitted, Tokens, admit, device, isa, jobs, pubs};
+use super::{Admitted, Tokens, admit, device, isa, jobs, pubs, session_routes};
 
 /// `POST /api/v1/jobs`.
 pub(super) async fn submit(
@@ -37,6 +37,11 @@ pub(super) async fn submit(
     if tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).full() {
         return Err(IbmError::Busy);
     }
+    let session = match request.get("session_id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) => Some(id.clone()),
+        Some(other) => return Err(IbmError::BadJob(format!("session_id must be a string, not {other}"))),
+    };
     // Checking a job reads its circuits (QPY, OpenQASM 3): keep that off the async workers.
     let checked_target = target.clone();
     let prepared = tokio::task::spawn_blocking(move || pubs::prepare(&request, &checked_target))
@@ -47,6 +52,10 @@ pub(super) async fn submit(
         pubs::Work::Sampler(_) => "sampler",
         pubs::Work::Estimator(_) => "estimator",
     };
+    // Counted in its session only once the job is taken, so that a refused job leaves no trace.
+    if let Some(id) = &session {
+        session_routes::join(&tokens, id, &backend)?;
+    }
     let serial = tokens.submitted.fetch_add(1, Ordering::SeqCst);
     let run = jobs::Run {
         prepared,
@@ -57,9 +66,11 @@ pub(super) async fn submit(
         time_limit: tokens.options.run.time_limit,
         noise: tokens.options.noise.to_string(),
         slots: Arc::clone(&tokens.slots),
+        session: session.clone(),
+        sessions: Arc::clone(&tokens.sessions),
     };
     let id = jobs::submit(&tokens.jobs, backend.clone(), program, run);
-    Ok(axum::Json(json!({ "id": id, "backend": backend })).into_response())
+    Ok(axum::Json(json!({ "id": id, "backend": backend, "session_id": session })).into_response())
 }
 
 /// The stored job `id`, or the service's 404.
@@ -69,7 +80,7 @@ fn stored(tokens: &Tokens, id: &str) -> Result<jobs::Job, IbmError> {
 }
 
 /// An epoch time as the service writes times (ISO 8601, UTC).
-fn iso_time(seconds: f64) -> String {
+pub(super) fn iso_time(seconds: f64) -> String {
     let whole = seconds.max(0.0) as u64;
     calendar::iso8601(i64::try_from(whole).unwrap_or(i64::MAX), (seconds.fract() * 1000.0) as u32)
 }
@@ -83,6 +94,7 @@ pub(super) async fn job(Path(id): Path<String>, Admitted(tokens): Admitted) -> R
         "status": job.status.name(),
         "state": { "status": job.status.name(), "reason": job.reason, "reason_code": job.reason_code },
         "program": { "id": job.program },
+        "session_id": job.session,
         "created": iso_time(job.created),
     }))
     .into_response())

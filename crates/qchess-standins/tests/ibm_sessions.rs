@@ -1,6 +1,7 @@
-//! The IBM stand-in's session routes on a real server: what the Python client never sends
-//! (malformed bodies, reopening, unknown sessions on every route) is answered in the service's
-//! error shape, and a session's interactive time-to-live lets its device go.
+//! The IBM stand-in's session and job-list routes on a real server: what the Python client
+//! never sends (malformed bodies and queries, reopening, unknown sessions on every route) is
+//! answered in the service's error shape, and a session's interactive time-to-live lets its
+//! device go.
 
 mod ibm_common;
 
@@ -87,6 +88,17 @@ fn bad_bodies_and_unknown_sessions_get_the_services_errors() {
         "params": { "pubs": [[BELL, null, 10]], "version": 2 } });
     let (_, _, message) = error(&call(&base, &token, Method::POST, "/jobs", Some(&job.to_string())));
     assert_eq!(message, "session_id must be a string, not 7");
+}
+
+#[test]
+fn a_job_list_query_it_cannot_read_is_refused() {
+    let (base, token) = server(Duration::from_secs(60));
+    let get = |query: &str| error(&call(&base, &token, Method::GET, &format!("/jobs?{query}"), None));
+    assert_eq!(get("limit=ten"), (400, "1201".into(), "limit must be a whole number, not `ten`".into()));
+    let (_, _, message) = get("created_before=2026-13-01T00:00:00Z");
+    assert_eq!(message, "created_before must be an ISO 8601 time, not `2026-13-01T00:00:00Z`");
+    let (status, list) = call(&base, &token, Method::GET, "/jobs?exclude_params=true&tags=x&tags=y", None);
+    assert_eq!((status, list), (200, json!({ "jobs": [], "count": 0 })));
 }
 
 #[test]

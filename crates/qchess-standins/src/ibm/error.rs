@@ -100,6 +100,9 @@ pub enum IbmError {
     /// Too many sessions are open (429).
     #[error("Too many sessions are open; close one and try again.")]
     TooManySessions,
+    /// A job listing's query asks for something unreadable (400).
+    #[error("{0}")]
+    BadQuery(String),
     /// Too many jobs wait or run (429).
     #[error("Too many jobs are queued or running; try again later.")]
     Busy,
@@ -134,7 +137,7 @@ impl IbmError {
             IbmError::MissingCrn => (StatusCode::BAD_REQUEST, "1218"),
             IbmError::UnknownBackend(_) => (StatusCode::NOT_FOUND, "1216"),
             IbmError::UnknownJob(_) => (StatusCode::NOT_FOUND, "1291"),
-            IbmError::NotJson(_) => (StatusCode::BAD_REQUEST, "1201"),
+            IbmError::NotJson(_) | IbmError::BadQuery(_) => (StatusCode::BAD_REQUEST, "1201"),
             IbmError::BadJob(_) => (StatusCode::BAD_REQUEST, "1517"),
             IbmError::UnknownSession(_) => (StatusCode::NOT_FOUND, "1228"),
             IbmError::JobForUnknownSession(_) => (StatusCode::BAD_REQUEST, "1228"),

@@ -37,6 +37,13 @@ pub(super) async fn submit(
     if tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).full() {
         return Err(IbmError::Busy);
     }
+    let tags = match request.get("tags") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(tags)) if tags.iter().all(Value::is_string) => {
+            tags.iter().filter_map(Value::as_str).map(str::to_owned).collect()
+        }
+        Some(other) => return Err(IbmError::BadJob(format!("tags must be a list of strings, not {other}"))),
+    };
     let session = match request.get("session_id") {
         None | Some(Value::Null) => None,
         Some(Value::String(id)) => Some(id.clone()),
@@ -68,6 +75,7 @@ pub(super) async fn submit(
         slots: Arc::clone(&tokens.slots),
         session: session.clone(),
         sessions: Arc::clone(&tokens.sessions),
+        tags,
     };
     let id = jobs::submit(&tokens.jobs, backend.clone(), program, run);
     Ok(axum::Json(json!({ "id": id, "backend": backend, "session_id": session })).into_response())
@@ -88,16 +96,21 @@ pub(super) fn iso_time(seconds: f64) -> String {
 /// `GET /api/v1/jobs/{id}`.
 pub(super) async fn job(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let job = stored(&tokens, &id)?;
-    Ok(axum::Json(json!({
+    Ok(axum::Json(job_json(&id, &job)).into_response())
+}
+
+/// The job `id` as the service describes it, alone or in a list.
+pub(super) fn job_json(id: &str, job: &jobs::Job) -> Value {
+    json!({
         "id": id,
         "backend": job.backend,
         "status": job.status.name(),
         "state": { "status": job.status.name(), "reason": job.reason, "reason_code": job.reason_code },
         "program": { "id": job.program },
         "session_id": job.session,
+        "tags": job.tags,
         "created": iso_time(job.created),
-    }))
-    .into_response())
+    })
 }
 
 /// `GET /api/v1/jobs/{id}/results`: a completed job's results, a failed or cancelled job's

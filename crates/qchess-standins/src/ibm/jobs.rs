@@ -85,10 +85,19 @@ pub struct Job {
     pub finished: Option<f64>,
     /// The session or batch it runs in.
     pub session: Option<String>,
+    /// Its tags, as its owner gave them.
+    pub tags: Vec<String>,
     /// Set to stop it.
     pub cancel: Arc<AtomicBool>,
     /// Order of submission (to forget the oldest first).
     serial: u64,
+}
+
+impl Job {
+    /// Its place in the order of submission.
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
 }
 
 /// Jobs by id.
@@ -159,6 +168,14 @@ pub struct Run {
     pub session: Option<String>,
     /// The sessions, whose turns it waits for.
     pub sessions: Arc<Mutex<Sessions>>,
+    /// Its tags.
+    pub tags: Vec<String>,
+}
+
+/// What a job is filed under.
+struct Labels {
+    session: Option<String>,
+    tags: Vec<String>,
 }
 
 impl Jobs {
@@ -167,8 +184,13 @@ impl Jobs {
         self.jobs.get(id)
     }
 
+    /// Every job kept, with its id, in no order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Job)> {
+        self.jobs.iter()
+    }
+
     /// Stores a new queued job and returns its id and cancel flag.
-    fn add(&mut self, backend: String, program: &'static str, session: Option<String>) -> (String, Arc<AtomicBool>) {
+    fn add(&mut self, backend: String, program: &'static str, labels: Labels) -> (String, Arc<AtomicBool>) {
         if self.jobs.len() >= MAX_KEPT_JOBS {
             let oldest = self
                 .jobs
@@ -193,7 +215,8 @@ impl Jobs {
             created: now(),
             started: None,
             finished: None,
-            session,
+            session: labels.session,
+            tags: labels.tags,
             cancel: Arc::clone(&cancel),
             serial: self.next,
         };
@@ -262,9 +285,9 @@ pub fn refresh_sessions(jobs: &Mutex<Jobs>, sessions: &Mutex<Sessions>) {
 }
 
 /// Submits `run` as a job of `backend`: stored as queued, run on a thread of its own.
-pub fn submit(jobs: &Arc<Mutex<Jobs>>, backend: String, program: &'static str, run: Run) -> String {
-    let (id, cancel) =
-        jobs.lock().unwrap_or_else(|p| p.into_inner()).add(backend.clone(), program, run.session.clone());
+pub fn submit(jobs: &Arc<Mutex<Jobs>>, backend: String, program: &'static str, mut run: Run) -> String {
+    let labels = Labels { session: run.session.clone(), tags: std::mem::take(&mut run.tags) };
+    let (id, cancel) = jobs.lock().unwrap_or_else(|p| p.into_inner()).add(backend.clone(), program, labels);
     let (jobs, job_id) = (Arc::clone(jobs), id.clone());
     std::thread::spawn(move || {
         let ran = execute(&jobs, &job_id, &backend, &cancel, &run);

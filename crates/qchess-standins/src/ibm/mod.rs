@@ -32,6 +32,8 @@
 //!   REST guides' JSON; the reason as text for a failed or cancelled job),
 //!   `GET /api/v1/jobs/{id}/metrics` its timestamps and usage, and
 //!   `POST /api/v1/jobs/{id}/cancel` cancels it (204; 409 once it is over).
+//!   `GET /api/v1/jobs` lists the jobs kept, filtered and paged as the client asks
+//!   ([`job_list`]).
 //! * `POST /api/v1/sessions` (`mode` `dedicated` or `batch`, `backend`, `instance`,
 //!   `max_ttl`), `GET /api/v1/sessions/{id}` (its state, `accepting_jobs`, limits and times),
 //!   `PATCH /api/v1/sessions/{id}` with `{"accepting_jobs": false}` (closes it to new jobs; the
@@ -62,6 +64,7 @@ use serde_json::{Value, json};
 mod error;
 pub mod estimator;
 pub mod isa;
+pub mod job_list;
 mod job_routes;
 pub mod jobs;
 pub mod noise;
@@ -171,7 +174,7 @@ pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<
         .route("/api/v1/backends/{name}/properties", get(properties))
         .route("/api/v1/backends/{name}/status", get(status))
         .route("/api/v1/instances/usage", get(usage))
-        .route("/api/v1/jobs", post(job_routes::submit))
+        .route("/api/v1/jobs", post(job_routes::submit).get(job_list::list))
         .route("/api/v1/jobs/{id}", get(job_routes::job))
         .route("/api/v1/jobs/{id}/results", get(job_routes::results))
         .route("/api/v1/jobs/{id}/metrics", get(job_routes::metrics))

@@ -103,6 +103,15 @@ def created_after_and_before_are_inclusive():
 
 
 @check
+def a_finished_jobs_logs_tell_its_life():
+    logs = JOBS[3].logs()
+    lines = logs.splitlines()
+    assert len(lines) == 3, logs
+    assert f"job {JOBS[3].job_id()} (sampler) queued for ibm_fez in session {JOBS[3].session_id}" in lines[0], logs
+    assert lines[1].endswith(" running") and lines[2].endswith(" Completed"), logs
+
+
+@check
 def pending_keeps_queued_jobs():
     from qiskit_ibm_runtime import SamplerV2
 

@@ -138,6 +138,24 @@ pub(super) async fn metrics(Path(id): Path<String>, Admitted(tokens): Admitted) 
     .into_response())
 }
 
+/// `GET /api/v1/jobs/{id}/logs`: the job's life as the stand-in saw it, a line per step
+/// (plain text, as the service serves a program's output).
+pub(super) async fn logs(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
+    Ok(log_text(&id, &stored(&tokens, &id)?).into_response())
+}
+
+fn log_text(id: &str, job: &jobs::Job) -> String {
+    let session = job.session.as_deref().map(|s| format!(" in session {s}")).unwrap_or_default();
+    let mut lines =
+        vec![format!("{} job {id} ({}) queued for {}{session}", iso_time(job.created), job.program, job.backend)];
+    lines.extend(job.started.map(|at| format!("{} running", iso_time(at))));
+    if let Some(at) = job.finished {
+        let reason = job.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+        lines.push(format!("{} {}{reason}", iso_time(at), job.status.name()));
+    }
+    lines.join("\n") + "\n"
+}
+
 /// `POST /api/v1/jobs/{id}/cancel`: 204 for a job not yet over, 409 once it is.
 pub(super) async fn cancel(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let cancelled = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).cancel(&id);

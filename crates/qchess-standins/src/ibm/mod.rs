@@ -30,7 +30,8 @@
 //!   `Cancelled`, with the reason and reason code), `GET /api/v1/jobs/{id}/results` its results
 //!   (Qiskit's typed `PrimitiveResult` JSON when the client sends `support_qiskit`, else the
 //!   REST guides' JSON; the reason as text for a failed or cancelled job),
-//!   `GET /api/v1/jobs/{id}/metrics` its timestamps and usage, and
+//!   `GET /api/v1/jobs/{id}/metrics` its timestamps and usage, `.../logs` its life as the
+//!   stand-in saw it (queued, running, over, with the reason), and
 //!   `POST /api/v1/jobs/{id}/cancel` cancels it (204; 409 once it is over).
 //!   `GET /api/v1/jobs` lists the jobs kept, filtered and paged as the client asks
 //!   ([`job_list`]).
@@ -178,6 +179,7 @@ pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<
         .route("/api/v1/jobs/{id}", get(job_routes::job))
         .route("/api/v1/jobs/{id}/results", get(job_routes::results))
         .route("/api/v1/jobs/{id}/metrics", get(job_routes::metrics))
+        .route("/api/v1/jobs/{id}/logs", get(job_routes::logs))
         .route("/api/v1/jobs/{id}/cancel", post(job_routes::cancel))
         .route("/api/v1/sessions", post(session_routes::create))
         .route("/api/v1/sessions/{id}", get(session_routes::details).patch(session_routes::update))

@@ -4,7 +4,8 @@
 //! (ISO 8601, inclusive) and `sort=ASC` (newest first otherwise). The answer is
 //! `{"jobs": [...], "count": N}`, `count` the jobs that match before paging.
 
-use axum::extract::{Query, RawQuery};
+use axum::extract::Query;
+use axum::extract::rejection::QueryRejection;
 use axum::response::{IntoResponse, Response};
 use qchess_core::calendar::parse_iso8601;
 use serde_json::json;
@@ -107,11 +108,11 @@ fn millis(seconds: f64) -> i64 {
 }
 
 /// `GET /api/v1/jobs`.
-pub(super) async fn list(RawQuery(query): RawQuery, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
-    let Query(pairs) = Query::<Vec<(String, String)>>::try_from_uri(
-        &format!("/?{}", query.unwrap_or_default()).parse().map_err(|e| IbmError::BadQuery(format!("{e}")))?,
-    )
-    .map_err(|e| IbmError::BadQuery(e.body_text()))?;
+pub(super) async fn list(
+    Admitted(tokens): Admitted,
+    query: Result<Query<Vec<(String, String)>>, QueryRejection>,
+) -> Result<Response, IbmError> {
+    let Query(pairs) = query.map_err(|e| IbmError::BadQuery(e.body_text()))?;
     let filter = Filter::parse(&pairs).map_err(IbmError::BadQuery)?;
     let store = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner());
     let (page, count) = filter.page(store.iter());

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::error::IbmError;
 use super::noise::{Calibration, IbmNoise};
-use super::{Admitted, Tokens, admit, device, isa, jobs, pubs, session_routes};
+use super::{Admitted, Tokens, admitted_json, device, isa, jobs, pubs, session_routes};
 
 /// `POST /api/v1/jobs`.
 pub(super) async fn submit(
@@ -20,8 +20,7 @@ pub(super) async fn submit(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
-    let request: Value = serde_json::from_slice(&body).map_err(|e| IbmError::NotJson(e.to_string()))?;
+    let request = admitted_json(&tokens, &headers, &body)?;
     let backend = request.get("backend").and_then(Value::as_str).unwrap_or("").to_owned();
     let device = device(&backend).ok_or_else(|| IbmError::UnknownBackend(backend.clone()))?;
     let stored_error = |e: String| IbmError::Internal(format!("stored device: {e}"));

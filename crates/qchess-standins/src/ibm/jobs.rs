@@ -3,10 +3,10 @@
 //! `Queued -> Running -> Completed | Failed | Cancelled`.
 //!
 //! A job waits the server's `--queue-delay-ms` in the queue, then runs on its own thread with
-//! the job time limit; cancelling stops it at its next check. A job of a session waits, besides,
-//! for its session's turn on the device ([`sessions`](super::sessions)). A job that runs out of time is
-//! cancelled with the service's reason code 1305 ("ran too long"); one that cannot be
-//! simulated (a state too large) fails with code 1517. Results are Qiskit's typed JSON when the
+//! the job time limit; cancelling stops it at its next check. Past the queue it waits its turn
+//! on the device: a dedicated session holds one ([`sessions`](super::sessions)). A job that
+//! runs out of time is cancelled with the service's reason code 1305 ("ran too long"); one
+//! that cannot be simulated (a state too large) fails with code 1517. Results are Qiskit's typed JSON when the
 //! client asked for it (`support_qiskit`), else the plain JSON of IBM's REST guides.
 
 use std::collections::HashMap;
@@ -330,10 +330,11 @@ fn execute(jobs: &Mutex<Jobs>, id: &str, backend: &str, cancel: &AtomicBool, run
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let started = now();
     if !run.slots.take(cancel) {
+        // Counted as running by its session since its turn came: let go of it as run.
         return Some(0.0);
     }
+    let started = now();
     update(jobs, id, |job| {
         job.status = Status::Running;
         job.started = Some(now());

@@ -316,6 +316,12 @@ fn admit(tokens: &Tokens, headers: &HeaderMap) -> Result<(), IbmError> {
     Ok(())
 }
 
+/// The JSON body of a request let in by [`admit`], or the service's 400.
+fn admitted_json(tokens: &Tokens, headers: &HeaderMap, body: &[u8]) -> Result<Value, IbmError> {
+    admit(tokens, headers)?;
+    serde_json::from_slice(body).map_err(|e| IbmError::NotJson(e.to_string()))
+}
+
 /// `GET /api/v1/backends`.
 async fn backends(_: Admitted) -> Result<Response, IbmError> {
     let listed: Vec<Value> = devices()

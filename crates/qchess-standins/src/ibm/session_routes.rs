@@ -13,7 +13,7 @@ use super::error::IbmError;
 use super::job_routes::iso_time;
 use super::jobs::{self, now};
 use super::sessions::{MAX_TTL_SECONDS, Mode, Refusal};
-use super::{Admitted, Tokens, admit, named_device};
+use super::{Admitted, Tokens, admitted_json, named_device};
 
 /// `POST /api/v1/sessions`: `{"mode", "backend", "instance", "max_ttl"}`, answered with the
 /// new session's details.
@@ -22,8 +22,7 @@ pub(super) async fn create(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
-    let request: Value = serde_json::from_slice(&body).map_err(|e| IbmError::NotJson(e.to_string()))?;
+    let request = admitted_json(&tokens, &headers, &body)?;
     let mode = match request.get("mode") {
         None | Some(Value::Null) => Mode::Dedicated,
         Some(Value::String(name)) => Mode::parse(name).ok_or_else(|| {
@@ -68,8 +67,7 @@ pub(super) async fn update(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
-    let request: Value = serde_json::from_slice(&body).map_err(|e| IbmError::NotJson(e.to_string()))?;
+    let request = admitted_json(&tokens, &headers, &body)?;
     let accepting = match request.get("accepting_jobs") {
         Some(Value::Bool(accepting)) => *accepting,
         _ => return Err(IbmError::BadSession("the body must set `accepting_jobs` to true or false".into())),

@@ -10,7 +10,8 @@
 //!   backends, within limits of qubits, shots, gates, stored jobs and time.
 //! * [`ibm`]: IBM Quantum's IAM token exchange and Qiskit Runtime REST API
 //!   ([`ibm::service`], [`ibm::IbmOptions`], [`ibm::IbmError`]): Sampler V2 and Estimator V2
-//!   jobs on ISA circuits of two published devices, ideal or with their calibrated noise.
+//!   jobs on ISA circuits of two published devices, ideal or with their calibrated noise;
+//!   sessions and batches; job lists.
 //!
 //! What they share: the key a server accepts ([`ServerKey`]), how jobs run ([`RunOptions`]) and
 //! when a running one stops ([`stop`]), and reading a request body within the server's limits

@@ -146,14 +146,15 @@ impl Session {
         self.mode == Mode::Dedicated && self.state == State::Active
     }
 
-    /// Usage as the service counts it: a session's time from its first job's start to its
-    /// end (or its last job's end, or now), a batch's time its jobs ran.
+    /// Usage as the service counts it: a session's time from its first job's start until it
+    /// went inactive or closed (which is after its last job ended), or until now; a batch's
+    /// time its jobs ran.
     pub fn usage(&self, now: f64) -> f64 {
         match (self.mode, self.started_at) {
             (Mode::Batch, _) | (_, None) => self.busy_seconds,
             (Mode::Dedicated, Some(start)) => {
-                let end = match self.state {
-                    State::Closed | State::Inactive => self.closed_at.or(self.last_job_completed).unwrap_or(now),
+                let end = match (self.state, self.timestamps.last()) {
+                    (State::Closed | State::Inactive, Some(&(_, at))) => at,
                     _ => now,
                 };
                 (end - start).max(0.0)
@@ -375,7 +376,7 @@ mod tests {
         assert_eq!(sessions.get(&dedicated).expect("kept").state, State::Inactive);
         assert!(sessions.may_start(Some(&batch), "ibm_fez", 63.0), "so does the batch's job");
         let dedicated = sessions.get(&dedicated).expect("kept");
-        assert_eq!(dedicated.usage(70.0), 2.0, "first start to last end");
+        assert_eq!(dedicated.usage(70.0), 62.0, "from its first job's start until it went inactive");
         let states: Vec<_> = dedicated.timestamps.iter().map(|(s, _)| s.name()).collect();
         assert_eq!(states, ["open", "active", "inactive"]);
     }

@@ -3,11 +3,12 @@
 //! stand-ins read and write without a calendar crate.
 //!
 //! ```
-//! use qchess_core::calendar::{CivilDate, iso8601};
+//! use qchess_core::calendar::{CivilDate, iso8601, parse_iso8601};
 //!
 //! let leap_day = CivilDate { year: 2000, month: 2, day: 29 };
 //! assert_eq!(CivilDate::from_days_since_epoch(leap_day.days_since_epoch()), leap_day);
 //! assert_eq!(iso8601(951_782_400, 123), "2000-02-29T00:00:00.123Z");
+//! assert_eq!(parse_iso8601("2000-02-29T01:00:00.5+01:00"), Some(951_782_400.5));
 //! ```
 
 /// A day of the civil calendar.
@@ -69,6 +70,55 @@ pub fn iso8601(seconds: i64, millis: u32) -> String {
     )
 }
 
+/// Seconds since 1970-01-01 00:00 UTC of an ISO 8601 time: `YYYY-MM-DDTHH:MM:SS`, a
+/// fraction of a second if any, then `Z`, an offset `+HH:MM` / `-HH:MM` (or `+HHMM`), or
+/// nothing (UTC); a space may stand for the `T`. `None` for anything else.
+pub fn parse_iso8601(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let (date, time) = text.split_once(['T', 't', ' '])?;
+    let mut parts = date.splitn(3, '-');
+    let year: i64 = parts.next()?.parse().ok()?;
+    let month: u32 = parts.next()?.parse().ok()?;
+    let day: u32 = parts.next()?.parse().ok()?;
+    let (clock, offset) = match time.find(['Z', 'z', '+', '-']) {
+        Some(at) => (&time[..at], utc_offset(&time[at..])?),
+        None => (time, 0),
+    };
+    let mut fields = clock.splitn(3, ':');
+    let hour: i64 = fields.next()?.parse().ok()?;
+    let minute: i64 = fields.next()?.parse().ok()?;
+    let second_text = fields.next()?;
+    let second: f64 = second_text.parse().ok()?;
+    let digits = |field: &str| !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    if !digits(second_text)
+        || !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || !(0..24).contains(&hour)
+        || !(0..60).contains(&minute)
+        || !(0.0..61.0).contains(&second)
+    {
+        return None;
+    }
+    let days = CivilDate { year, month, day }.days_since_epoch();
+    Some((days * 86_400 + hour * 3600 + minute * 60 - offset) as f64 + second)
+}
+
+/// The seconds east of UTC of `Z`, `+HH:MM`, `-HH:MM` or `+HHMM`.
+fn utc_offset(text: &str) -> Option<i64> {
+    let sign = match text.as_bytes().first()? {
+        b'Z' | b'z' => return (text.len() == 1).then_some(0),
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let rest = text[1..].replace(':', "");
+    if rest.len() != 4 || !rest.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let (hours, minutes): (i64, i64) = (rest[..2].parse().ok()?, rest[2..].parse().ok()?);
+    (hours < 24 && minutes < 60).then_some(sign * (hours * 3600 + minutes * 60))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -95,6 +145,32 @@ mod tests {
         assert_eq!(iso8601(1_764_161_999, 250), "2025-11-26T12:59:59.250Z");
         assert_eq!(date(2025, 2, 26).days_since_epoch() * 86_400, 1_740_528_000);
         assert_eq!(date(2025, 2, 31).days_since_epoch(), date(2025, 3, 3).days_since_epoch(), "counts on");
+    }
+
+    #[test]
+    fn times_read_back_with_their_offsets() {
+        assert_eq!(parse_iso8601("1970-01-01T00:00:00Z"), Some(0.0));
+        assert_eq!(parse_iso8601("2025-11-26T12:59:59.250Z"), Some(1_764_161_999.25));
+        assert_eq!(parse_iso8601("2025-11-26T12:59:59.250+00:00"), Some(1_764_161_999.25));
+        assert_eq!(parse_iso8601("2025-11-26 13:59:59.25+0100"), Some(1_764_161_999.25));
+        assert_eq!(parse_iso8601("2025-11-26T07:59:59.25-05:00"), Some(1_764_161_999.25));
+        assert_eq!(parse_iso8601("2025-11-26T12:59:59.25"), Some(1_764_161_999.25));
+        for time in [1_764_161_999, 0, 951_782_400] {
+            assert_eq!(parse_iso8601(&iso8601(time, 125)), Some(time as f64 + 0.125));
+        }
+        for bad in [
+            "",
+            "yesterday",
+            "2025-13-01T00:00:00Z",
+            "2025-01-01T24:00:00Z",
+            "2025-01-01T00:00:00+25:00",
+            "2025-01-01T00:00:00Q",
+            "2025-01-01",
+            "2025-01-01T00:00:-1Z",
+            "2025-01-01T00:00:00+01",
+        ] {
+            assert_eq!(parse_iso8601(bad), None, "{bad}");
+        }
     }
 
     /// Day by day over four centuries, each date follows the one before by the calendar's

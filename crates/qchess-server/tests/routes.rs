@@ -17,7 +17,7 @@ const SNAPSHOT: &str = include_str!("snapshots/routes.txt");
 const ROUTING_CRATES: [&str; 2] = [".", "../qchess-standins"];
 
 /// A method no route takes: the server answers it 405 with the methods the path takes.
-const UNUSED_METHOD: &str = "PATCH";
+const UNUSED_METHOD: &str = "TRACE";
 
 /// Every `.route("PATH", ...)` path in the `.rs` files under `dir`.
 fn routed_paths(dir: &Path, paths: &mut BTreeSet<String>) {

@@ -10,7 +10,8 @@
 //!   backends, within limits of qubits, shots, gates, stored jobs and time.
 //! * [`ibm`]: IBM Quantum's IAM token exchange and Qiskit Runtime REST API
 //!   ([`ibm::service`], [`ibm::IbmOptions`], [`ibm::IbmError`]): Sampler V2 and Estimator V2
-//!   jobs on ISA circuits of two published devices, ideal or with their calibrated noise.
+//!   jobs on ISA circuits of two published devices, ideal or with their calibrated noise;
+//!   sessions and batches; job lists.
 //! * [`braket`]: Amazon Braket's REST API and the S3 bucket of its results
 //!   ([`braket::service`], [`braket::BraketOptions`], [`braket::BraketError`]): SigV4-signed
 //!   tasks on the published QPUs and the managed simulators, verbatim boxes checked against the

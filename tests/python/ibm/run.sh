@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the unmodified qiskit-ibm-runtime client against `qchess serve`'s IBM Quantum stand-in:
 # check_runtime.py (service, devices, SamplerV2 and EstimatorV2 without noise), check_jobs.py
-# (status, cancelling, a job out of time), check_noise.py (--ibm-noise device against qiskit-aer's
+# (status, cancelling, a job out of time), check_sessions.py (sessions and batches),
+# check_job_list.py (service.jobs with its filters), check_noise.py (--ibm-noise device against qiskit-aer's
 # noise model of the same device) and check_snippet.py (the guide's notebook/CI snippet, docs/src/ibm.md).
 #
 # Builds nothing: the qchess binary comes from QCHESS_BIN (default target/debug/qchess, or
@@ -47,13 +48,16 @@ serve() {
 
 serve ideal --seed 1
 serve queued --seed 1 --queue-delay-ms 600000
+serve delayed --seed 1 --queue-delay-ms 1500
 serve expired --seed 1 --time-limit 0.000001
 serve device --seed 1 --ibm-noise device
-echo "ibm interop: qchess serve at $url_ideal (ideal), $url_queued (queued), $url_expired (no time), $url_device (device noise)"
+echo "ibm interop: qchess serve at $url_ideal (ideal), $url_queued (queued), $url_delayed (delayed), $url_expired (no time), $url_device (device noise)"
 
 status=0
 "$venv/bin/python" tests/python/ibm/check_runtime.py "$url_ideal" || status=1
 "$venv/bin/python" tests/python/ibm/check_jobs.py "$url_queued" "$url_expired" "$url_ideal" || status=1
+"$venv/bin/python" tests/python/ibm/check_sessions.py "$url_ideal" "$url_delayed" "$url_queued" || status=1
+"$venv/bin/python" tests/python/ibm/check_job_list.py "$url_ideal" "$url_queued" || status=1
 "$venv/bin/python" tests/python/ibm/check_noise.py "$url_device" "$bin" || status=1
 "$venv/bin/python" tests/python/ibm/check_snippet.py "$bin" || status=1
 exit "$status"

@@ -72,6 +72,37 @@ pub enum IbmError {
     /// The job is refused: a malformed pub, or a circuit that is not the device's (400).
     #[error("{0}")]
     BadJob(String),
+    /// A session this server does not keep (404).
+    #[error("Session {} not found.", excerpt(.0))]
+    UnknownSession(String),
+    /// A job naming a session this server does not keep (400: the job is malformed).
+    #[error("Session {} not found: the job names a session this service never opened.", excerpt(.0))]
+    JobForUnknownSession(String),
+    /// A job for a session closed to new jobs by its owner (400).
+    #[error("Session {} has been closed and accepts no new jobs.", excerpt(.0))]
+    SessionClosed(String),
+    /// A job for a session past its `max_ttl` (400).
+    #[error("Session {} has been closed: it ran past its maximum time to live.", excerpt(.0))]
+    SessionExpired(String),
+    /// A job for another device than its session's (400).
+    #[error("Session {} runs on {session_backend}, not on {}.", excerpt(.id), excerpt(.job_backend))]
+    SessionElsewhere {
+        /// The session.
+        id: String,
+        /// The session's device.
+        session_backend: String,
+        /// The job's device.
+        job_backend: String,
+    },
+    /// A session cannot be created or changed as asked: a bad mode, `max_ttl` or body (400).
+    #[error("{0}")]
+    BadSession(String),
+    /// Too many sessions are open (429).
+    #[error("Too many sessions are open; close one and try again.")]
+    TooManySessions,
+    /// A job listing's query asks for something unreadable (400).
+    #[error("{0}")]
+    BadQuery(String),
     /// Too many jobs wait or run (429).
     #[error("Too many jobs are queued or running; try again later.")]
     Busy,
@@ -106,9 +137,13 @@ impl IbmError {
             IbmError::MissingCrn => (StatusCode::BAD_REQUEST, "1218"),
             IbmError::UnknownBackend(_) => (StatusCode::NOT_FOUND, "1216"),
             IbmError::UnknownJob(_) => (StatusCode::NOT_FOUND, "1291"),
-            IbmError::NotJson(_) => (StatusCode::BAD_REQUEST, "1201"),
+            IbmError::NotJson(_) | IbmError::BadQuery(_) => (StatusCode::BAD_REQUEST, "1201"),
             IbmError::BadJob(_) => (StatusCode::BAD_REQUEST, "1517"),
-            IbmError::Busy => (StatusCode::TOO_MANY_REQUESTS, "1529"),
+            IbmError::UnknownSession(_) => (StatusCode::NOT_FOUND, "1228"),
+            IbmError::JobForUnknownSession(_) => (StatusCode::BAD_REQUEST, "1228"),
+            IbmError::SessionClosed(_) | IbmError::SessionExpired(_) => (StatusCode::BAD_REQUEST, "1217"),
+            IbmError::SessionElsewhere { .. } | IbmError::BadSession(_) => (StatusCode::BAD_REQUEST, "1211"),
+            IbmError::Busy | IbmError::TooManySessions => (StatusCode::TOO_MANY_REQUESTS, "1529"),
             IbmError::NoResultsYet { .. } => (StatusCode::CONFLICT, "1234"),
             IbmError::Over { .. } => (StatusCode::CONFLICT, "1300"),
             IbmError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, "5000"),

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use super::error::IbmError;
 use super::noise::{Calibration, IbmNoise};
-use super::{Admitted, Tokens, admit, device, isa, jobs, pubs};
+use super::{Admitted, Tokens, admitted_json, device, isa, jobs, pubs, session_routes};
 
 /// `POST /api/v1/jobs`.
 pub(super) async fn submit(
@@ -20,8 +20,7 @@ pub(super) async fn submit(
     headers: HeaderMap,
     body: Bytes,
 ) -> Result<Response, IbmError> {
-    admit(&tokens, &headers)?;
-    let request: Value = serde_json::from_slice(&body).map_err(|e| IbmError::NotJson(e.to_string()))?;
+    let request = admitted_json(&tokens, &headers, &body)?;
     let backend = request.get("backend").and_then(Value::as_str).unwrap_or("").to_owned();
     let device = device(&backend).ok_or_else(|| IbmError::UnknownBackend(backend.clone()))?;
     let stored_error = |e: String| IbmError::Internal(format!("stored device: {e}"));
@@ -37,6 +36,18 @@ pub(super) async fn submit(
     if tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).full() {
         return Err(IbmError::Busy);
     }
+    let tags = match request.get("tags") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(Value::Array(tags)) if tags.iter().all(Value::is_string) => {
+            tags.iter().filter_map(Value::as_str).map(str::to_owned).collect()
+        }
+        Some(other) => return Err(IbmError::BadJob(format!("tags must be a list of strings, not {other}"))),
+    };
+    let session = match request.get("session_id") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(id)) => Some(id.clone()),
+        Some(other) => return Err(IbmError::BadJob(format!("session_id must be a string, not {other}"))),
+    };
     // Checking a job reads its circuits (QPY, OpenQASM 3): keep that off the async workers.
     let checked_target = target.clone();
     let prepared = tokio::task::spawn_blocking(move || pubs::prepare(&request, &checked_target))
@@ -47,6 +58,10 @@ pub(super) async fn submit(
         pubs::Work::Sampler(_) => "sampler",
         pubs::Work::Estimator(_) => "estimator",
     };
+    // Counted in its session only once the job is taken, so that a refused job leaves no trace.
+    if let Some(id) = &session {
+        session_routes::join(&tokens, id, &backend)?;
+    }
     let serial = tokens.submitted.fetch_add(1, Ordering::SeqCst);
     let run = jobs::Run {
         prepared,
@@ -57,9 +72,12 @@ pub(super) async fn submit(
         time_limit: tokens.options.run.time_limit,
         noise: tokens.options.noise.to_string(),
         slots: Arc::clone(&tokens.slots),
+        session: session.clone(),
+        sessions: Arc::clone(&tokens.sessions),
+        tags,
     };
     let id = jobs::submit(&tokens.jobs, backend.clone(), program, run);
-    Ok(axum::Json(json!({ "id": id, "backend": backend })).into_response())
+    Ok(axum::Json(json!({ "id": id, "backend": backend, "session_id": session })).into_response())
 }
 
 /// The stored job `id`, or the service's 404.
@@ -69,7 +87,7 @@ fn stored(tokens: &Tokens, id: &str) -> Result<jobs::Job, IbmError> {
 }
 
 /// An epoch time as the service writes times (ISO 8601, UTC).
-fn iso_time(seconds: f64) -> String {
+pub(super) fn iso_time(seconds: f64) -> String {
     let whole = seconds.max(0.0) as u64;
     calendar::iso8601(i64::try_from(whole).unwrap_or(i64::MAX), (seconds.fract() * 1000.0) as u32)
 }
@@ -77,15 +95,21 @@ fn iso_time(seconds: f64) -> String {
 /// `GET /api/v1/jobs/{id}`.
 pub(super) async fn job(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let job = stored(&tokens, &id)?;
-    Ok(axum::Json(json!({
+    Ok(axum::Json(job_json(&id, &job)).into_response())
+}
+
+/// The job `id` as the service describes it, alone or in a list.
+pub(super) fn job_json(id: &str, job: &jobs::Job) -> Value {
+    json!({
         "id": id,
         "backend": job.backend,
         "status": job.status.name(),
         "state": { "status": job.status.name(), "reason": job.reason, "reason_code": job.reason_code },
         "program": { "id": job.program },
+        "session_id": job.session,
+        "tags": job.tags,
         "created": iso_time(job.created),
-    }))
-    .into_response())
+    })
 }
 
 /// `GET /api/v1/jobs/{id}/results`: a completed job's results, a failed or cancelled job's
@@ -111,6 +135,24 @@ pub(super) async fn metrics(Path(id): Path<String>, Admitted(tokens): Admitted) 
         "qiskit_version": null,
     }))
     .into_response())
+}
+
+/// `GET /api/v1/jobs/{id}/logs`: the job's life as the stand-in saw it, a line per step
+/// (plain text, as the service serves a program's output).
+pub(super) async fn logs(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
+    Ok(log_text(&id, &stored(&tokens, &id)?).into_response())
+}
+
+fn log_text(id: &str, job: &jobs::Job) -> String {
+    let session = job.session.as_deref().map(|s| format!(" in session {s}")).unwrap_or_default();
+    let mut lines =
+        vec![format!("{} job {id} ({}) queued for {}{session}", iso_time(job.created), job.program, job.backend)];
+    lines.extend(job.started.map(|at| format!("{} running", iso_time(at))));
+    if let Some(at) = job.finished {
+        let reason = job.reason.as_deref().map(|r| format!(": {r}")).unwrap_or_default();
+        lines.push(format!("{} {}{reason}", iso_time(at), job.status.name()));
+    }
+    lines.join("\n") + "\n"
 }
 
 /// `POST /api/v1/jobs/{id}/cancel`: 204 for a job not yet over, 409 once it is.

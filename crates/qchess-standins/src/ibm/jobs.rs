@@ -3,9 +3,10 @@
 //! `Queued -> Running -> Completed | Failed | Cancelled`.
 //!
 //! A job waits the server's `--queue-delay-ms` in the queue, then runs on its own thread with
-//! the job time limit; cancelling stops it at its next check. A job that runs out of time is
-//! cancelled with the service's reason code 1305 ("ran too long"); one that cannot be
-//! simulated (a state too large) fails with code 1517. Results are Qiskit's typed JSON when the
+//! the job time limit; cancelling stops it at its next check. Past the queue it waits its turn
+//! on the device: a dedicated session holds one ([`sessions`](super::sessions)). A job that
+//! runs out of time is cancelled with the service's reason code 1305 ("ran too long"); one
+//! that cannot be simulated (a state too large) fails with code 1517. Results are Qiskit's typed JSON when the
 //! client asked for it (`support_qiskit`), else the plain JSON of IBM's REST guides.
 
 use std::collections::HashMap;
@@ -21,6 +22,7 @@ use serde_json::{Value, json};
 use super::noise::Calibration;
 use super::pubs::{Prepared, Work};
 use super::sampler::PubError;
+use super::sessions::Sessions;
 use super::{estimator, runtime, sampler};
 use crate::stop::Stop;
 
@@ -81,10 +83,21 @@ pub struct Job {
     pub started: Option<f64>,
     /// When it finished.
     pub finished: Option<f64>,
+    /// The session or batch it runs in.
+    pub session: Option<String>,
+    /// Its tags, as its owner gave them.
+    pub tags: Vec<String>,
     /// Set to stop it.
     pub cancel: Arc<AtomicBool>,
     /// Order of submission (to forget the oldest first).
     serial: u64,
+}
+
+impl Job {
+    /// Its place in the order of submission.
+    pub fn serial(&self) -> u64 {
+        self.serial
+    }
 }
 
 /// Jobs by id.
@@ -94,7 +107,8 @@ pub struct Jobs {
     next: u64,
 }
 
-fn now() -> f64 {
+/// Seconds since the epoch.
+pub(super) fn now() -> f64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
 }
 
@@ -150,6 +164,18 @@ pub struct Run {
     pub noise: String,
     /// The run slots it waits for.
     pub slots: Arc<Slots>,
+    /// The session or batch it runs in.
+    pub session: Option<String>,
+    /// The sessions, whose turns it waits for.
+    pub sessions: Arc<Mutex<Sessions>>,
+    /// Its tags.
+    pub tags: Vec<String>,
+}
+
+/// What a job is filed under.
+struct Labels {
+    session: Option<String>,
+    tags: Vec<String>,
 }
 
 impl Jobs {
@@ -158,8 +184,13 @@ impl Jobs {
         self.jobs.get(id)
     }
 
+    /// Every job kept, with its id, in no order.
+    pub fn iter(&self) -> impl Iterator<Item = (&String, &Job)> {
+        self.jobs.iter()
+    }
+
     /// Stores a new queued job and returns its id and cancel flag.
-    fn add(&mut self, backend: String, program: &'static str) -> (String, Arc<AtomicBool>) {
+    fn add(&mut self, backend: String, program: &'static str, labels: Labels) -> (String, Arc<AtomicBool>) {
         if self.jobs.len() >= MAX_KEPT_JOBS {
             let oldest = self
                 .jobs
@@ -184,6 +215,8 @@ impl Jobs {
             created: now(),
             started: None,
             finished: None,
+            session: labels.session,
+            tags: labels.tags,
             cancel: Arc::clone(&cancel),
             serial: self.next,
         };
@@ -198,23 +231,73 @@ impl Jobs {
 
     /// Cancels a job that is not over; `Err` with its status otherwise.
     pub fn cancel(&mut self, id: &str) -> Option<Result<(), Status>> {
+        self.cancel_for(id, "Cancelled by the user.")
+    }
+
+    fn cancel_for(&mut self, id: &str, reason: &str) -> Option<Result<(), Status>> {
         let job = self.jobs.get_mut(id)?;
         if job.status.is_final() {
             return Some(Err(job.status));
         }
         job.cancel.store(true, Ordering::SeqCst);
         job.status = Status::Cancelled;
-        job.reason = Some("Cancelled by the user.".into());
+        job.reason = Some(reason.to_owned());
         job.finished = Some(now());
         Some(Ok(()))
+    }
+
+    /// How many jobs of each session are not over yet.
+    pub fn pending_by_session(&self) -> HashMap<String, usize> {
+        let mut pending = HashMap::new();
+        for job in self.jobs.values().filter(|job| !job.status.is_final()) {
+            if let Some(session) = &job.session {
+                *pending.entry(session.clone()).or_insert(0) += 1;
+            }
+        }
+        pending
+    }
+
+    /// Cancels the queued jobs of `session` for `reason`; running ones finish.
+    pub fn cancel_queued(&mut self, session: &str, reason: &str) {
+        let queued: Vec<String> = self
+            .jobs
+            .iter()
+            .filter(|(_, job)| job.status == Status::Queued && job.session.as_deref() == Some(session))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for id in queued {
+            self.cancel_for(&id, reason);
+        }
+    }
+}
+
+/// Moves the sessions on with the clock and cancels the queued jobs of those that just passed
+/// their `max_ttl`, as the service does.
+pub fn refresh_sessions(jobs: &Mutex<Jobs>, sessions: &Mutex<Sessions>) {
+    let pending = jobs.lock().unwrap_or_else(|p| p.into_inner()).pending_by_session();
+    let expired = sessions.lock().unwrap_or_else(|p| p.into_inner()).refresh(now(), &pending);
+    if !expired.is_empty() {
+        let mut jobs = jobs.lock().unwrap_or_else(|p| p.into_inner());
+        for session in expired {
+            jobs.cancel_queued(&session, "Cancelled: its session ran past its maximum time to live.");
+        }
     }
 }
 
 /// Submits `run` as a job of `backend`: stored as queued, run on a thread of its own.
-pub fn submit(jobs: &Arc<Mutex<Jobs>>, backend: String, program: &'static str, run: Run) -> String {
-    let (id, cancel) = jobs.lock().unwrap_or_else(|p| p.into_inner()).add(backend, program);
+pub fn submit(jobs: &Arc<Mutex<Jobs>>, backend: String, program: &'static str, mut run: Run) -> String {
+    let labels = Labels { session: run.session.clone(), tags: std::mem::take(&mut run.tags) };
+    let (id, cancel) = jobs.lock().unwrap_or_else(|p| p.into_inner()).add(backend.clone(), program, labels);
     let (jobs, job_id) = (Arc::clone(jobs), id.clone());
-    std::thread::spawn(move || execute(&jobs, &job_id, &cancel, run));
+    std::thread::spawn(move || {
+        let ran = execute(&jobs, &job_id, &backend, &cancel, &run);
+        if let (Some(session), Some(ran)) = (&run.session, ran) {
+            run.sessions.lock().unwrap_or_else(|p| p.into_inner()).finished(session, ran, now());
+        }
+        if run.session.is_some() {
+            refresh_sessions(&jobs, &run.sessions);
+        }
+    });
     id
 }
 
@@ -226,23 +309,38 @@ fn update(jobs: &Mutex<Jobs>, id: &str, change: impl FnOnce(&mut Job)) {
     }
 }
 
-fn execute(jobs: &Mutex<Jobs>, id: &str, cancel: &AtomicBool, run: Run) {
+/// Waits for the job's turn, runs it and keeps what came of it; the seconds it ran, or `None`
+/// when it never started.
+fn execute(jobs: &Mutex<Jobs>, id: &str, backend: &str, cancel: &AtomicBool, run: &Run) -> Option<f64> {
     let queued_until = Instant::now() + run.queue_delay;
     while Instant::now() < queued_until {
         if cancel.load(Ordering::SeqCst) {
-            return;
+            return None;
         }
         std::thread::sleep(Duration::from_millis(20).min(queued_until.saturating_duration_since(Instant::now())));
     }
-    if !run.slots.take(cancel) {
-        return;
+    // A session's turn on the device first: a held device keeps every other job waiting.
+    loop {
+        refresh_sessions(jobs, &run.sessions);
+        if cancel.load(Ordering::SeqCst) {
+            return None;
+        }
+        if run.sessions.lock().unwrap_or_else(|p| p.into_inner()).may_start(run.session.as_deref(), backend, now()) {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
+    if !run.slots.take(cancel) {
+        // Counted as running by its session since its turn came: let go of it as run.
+        return Some(0.0);
+    }
+    let started = now();
     update(jobs, id, |job| {
         job.status = Status::Running;
         job.started = Some(now());
     });
     let stop = Stop::new(run.time_limit, cancel);
-    let outcome = results(&run, &stop);
+    let outcome = results(run, &stop);
     run.slots.give_back();
     update(jobs, id, |job| {
         job.finished = Some(now());
@@ -263,6 +361,7 @@ fn execute(jobs: &Mutex<Jobs>, id: &str, cancel: &AtomicBool, run: Run) {
             }
         }
     });
+    Some(now() - started)
 }
 
 /// Runs every pub and writes the results body.

@@ -30,8 +30,18 @@
 //!   `Cancelled`, with the reason and reason code), `GET /api/v1/jobs/{id}/results` its results
 //!   (Qiskit's typed `PrimitiveResult` JSON when the client sends `support_qiskit`, else the
 //!   REST guides' JSON; the reason as text for a failed or cancelled job),
-//!   `GET /api/v1/jobs/{id}/metrics` its timestamps and usage, and
+//!   `GET /api/v1/jobs/{id}/metrics` its timestamps and usage, `.../logs` its life as the
+//!   stand-in saw it (queued, running, over, with the reason), and
 //!   `POST /api/v1/jobs/{id}/cancel` cancels it (204; 409 once it is over).
+//!   `GET /api/v1/jobs` lists the jobs kept, filtered and paged as the client asks
+//!   ([`job_list`]).
+//! * `POST /api/v1/sessions` (`mode` `dedicated` or `batch`, `backend`, `instance`,
+//!   `max_ttl`), `GET /api/v1/sessions/{id}` (its state, `accepting_jobs`, limits and times),
+//!   `PATCH /api/v1/sessions/{id}` with `{"accepting_jobs": false}` (closes it to new jobs; the
+//!   queued ones finish) and `DELETE /api/v1/sessions/{id}/close` (closes it and cancels its
+//!   queued jobs): sessions and batches as [`sessions`] describes them. A job names its session
+//!   with `session_id`; one for an unknown, closed or expired session, or for another device
+//!   than its session's, is refused.
 //!
 //! Errors have the service's shapes ([`IamError`], [`IbmError`]): IAM's
 //! `{"errorCode", "errorMessage"}`, and the API's `{"errors": [{"code", "message"}],
@@ -49,18 +59,21 @@ use axum::extract::{FromRequestParts, Path, State};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{delete, get, post};
 use serde_json::{Value, json};
 
 mod error;
 pub mod estimator;
 pub mod isa;
+pub mod job_list;
 mod job_routes;
 pub mod jobs;
 pub mod noise;
 pub mod pubs;
 pub mod runtime;
 pub mod sampler;
+mod session_routes;
+pub mod sessions;
 mod sparse;
 pub mod state;
 pub mod trajectories;
@@ -110,6 +123,8 @@ pub struct IbmOptions {
     pub noise: IbmNoise,
     /// Seed, queue delay, workers and time limit of its jobs.
     pub run: RunOptions,
+    /// How long an active session waits for its next job before it lets go of its device.
+    pub interactive_ttl: Duration,
 }
 
 impl IbmOptions {
@@ -117,7 +132,13 @@ impl IbmOptions {
     /// worker per processor.
     pub fn new(key: Option<ServerKey>, token_lifetime: Duration) -> IbmOptions {
         let workers = std::thread::available_parallelism().map_or(1, usize::from);
-        IbmOptions { key, token_lifetime, noise: IbmNoise::Ideal, run: RunOptions { workers, ..RunOptions::default() } }
+        IbmOptions {
+            key,
+            token_lifetime,
+            noise: IbmNoise::Ideal,
+            run: RunOptions { workers, ..RunOptions::default() },
+            interactive_ttl: Duration::from_secs(sessions::DEFAULT_INTERACTIVE_TTL_SECONDS),
+        }
     }
 }
 
@@ -131,17 +152,21 @@ struct Tokens {
     submitted: AtomicU64,
     /// How many jobs may run at once.
     slots: Arc<jobs::Slots>,
+    /// Sessions and batches.
+    sessions: Arc<Mutex<sessions::Sessions>>,
 }
 
 /// The routes of the [module docs](self) with their own token and job store.
 pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<S> {
     let slots = Arc::new(jobs::Slots::new(options.run.workers));
+    let sessions = Arc::new(Mutex::new(sessions::Sessions::new(options.interactive_ttl.as_secs())));
     let tokens = Arc::new(Tokens {
         options,
         issued: Mutex::new(HashMap::new()),
         jobs: Arc::new(Mutex::new(jobs::Jobs::default())),
         submitted: AtomicU64::new(0),
         slots,
+        sessions,
     });
     Router::new()
         .route("/identity/token", post(token))
@@ -150,11 +175,15 @@ pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<
         .route("/api/v1/backends/{name}/properties", get(properties))
         .route("/api/v1/backends/{name}/status", get(status))
         .route("/api/v1/instances/usage", get(usage))
-        .route("/api/v1/jobs", post(job_routes::submit))
+        .route("/api/v1/jobs", post(job_routes::submit).get(job_list::list))
         .route("/api/v1/jobs/{id}", get(job_routes::job))
         .route("/api/v1/jobs/{id}/results", get(job_routes::results))
         .route("/api/v1/jobs/{id}/metrics", get(job_routes::metrics))
+        .route("/api/v1/jobs/{id}/logs", get(job_routes::logs))
         .route("/api/v1/jobs/{id}/cancel", post(job_routes::cancel))
+        .route("/api/v1/sessions", post(session_routes::create))
+        .route("/api/v1/sessions/{id}", get(session_routes::details).patch(session_routes::update))
+        .route("/api/v1/sessions/{id}/close", delete(session_routes::cancel))
         .with_state(tokens)
 }
 
@@ -285,6 +314,12 @@ fn admit(tokens: &Tokens, headers: &HeaderMap) -> Result<(), IbmError> {
         return Err(IbmError::MissingCrn);
     }
     Ok(())
+}
+
+/// The JSON body of a request let in by [`admit`], or the service's 400.
+fn admitted_json(tokens: &Tokens, headers: &HeaderMap, body: &[u8]) -> Result<Value, IbmError> {
+    admit(tokens, headers)?;
+    serde_json::from_slice(body).map_err(|e| IbmError::NotJson(e.to_string()))
 }
 
 /// `GET /api/v1/backends`.

@@ -358,10 +358,6 @@ fn bad_flags_exit_2_and_sigterm_stops_the_server_cleanly() {
     assert!(run.stderr.contains("--depolarizing"), "{}", run.stderr);
     let run = qchess(&["serve", "--addr", "not-an-address"]);
     assert_eq!(run.code, Some(2));
-    // Without the flag each level thinks its own time; with it, the range is checked.
-    let run = qchess(&["serve", "--game-movetime-ms", "5"]);
-    assert_eq!(run.code, Some(2), "{}", run.stderr);
-    assert!(run.stderr.contains("--game-movetime-ms"), "{}", run.stderr);
     // With --json the first line is an object with the address.
     let mut json_child = crate::common::command()
         .args(["serve", "--addr", "127.0.0.1:0", "--json"])

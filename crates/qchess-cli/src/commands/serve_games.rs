@@ -168,7 +168,7 @@ mod tests {
             game_idle_secs,
             game_lease_ms: 30_000,
             game_answer_wait_ms: 5_000,
-            game_movetime_ms: 500,
+            game_movetime_ms: Some(500),
             game_backend: game_backend.map(|b| b.parse().expect("a backend")),
             open: false,
             game_seat_rate: 5.0,
@@ -194,12 +194,15 @@ mod tests {
         let config = args(5, 60, Some("http://127.0.0.1:9")).config().expect("valid");
         assert_eq!(config.max_games, 5);
         assert!(config.remote.expect("a remote").label.starts_with("http://127.0.0.1:9"));
+        let own_times = GameArgs { game_movetime_ms: None, ..args(5, 60, None) }.config().expect("valid");
+        assert_eq!(own_times.computer_movetime, None, "without the flag each level thinks its own time");
         for (bad, says) in [
             (args(0, 60, None), "--max-games"),
             (args(5, 0, None), "--game-idle-secs"),
             (args(5, 60, Some("local")), "local games are always offered"),
             (GameArgs { game_seat_rate: -1.0, ..args(5, 60, None) }, "--game-seat-rate"),
             (GameArgs { game_events_secs: 0, ..args(5, 60, None) }, "--game-events-secs"),
+            (GameArgs { game_movetime_ms: Some(5), ..args(5, 60, None) }, "--game-movetime-ms"),
         ] {
             let error = bad.config().expect_err(says).to_string();
             assert!(error.contains(says), "{error}");

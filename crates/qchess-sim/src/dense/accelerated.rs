@@ -40,7 +40,7 @@ pub struct Acceleration {
 
 /// The widest blocks [`Acceleration::fused`] lets the planner make: every width the fuser
 /// allows. The planner prices each width from one qubit up to it, with and without tiling, and
-/// runs the cheapest plan ([`schedule`](super::schedule)).
+/// runs the cheapest plan (the dense module's `schedule`).
 pub const DEFAULT_FUSED_QUBITS: usize = super::fusion::MAX_FUSED_QUBITS;
 
 /// The default runs each gate on its own specialised kernel, bit for bit as before fusion

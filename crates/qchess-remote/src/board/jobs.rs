@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use qchess_circuit::ir::Circuit;
 use qchess_qasm::ionq::to_ionq;
 
-use super::{RemoteBoard, RemoteBoardError, Runner, braket};
+use super::runner::{Runner, braket};
+use super::{RemoteBoard, RemoteBoardError};
 use crate::braket::client_token;
 use crate::client::JobResult;
 use crate::config::ProviderConfig;

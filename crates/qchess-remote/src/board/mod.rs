@@ -8,7 +8,7 @@
 //! have a possible number of pieces). The shot budget grows with the number of post-selections
 //! ([`suggest_shots`]). IBM devices measure mid-circuit: there a measured qubit is reset and
 //! reused, and the post-selections read the measurements' classical bits
-//! ([`Recycling::MidCircuit`]).
+//! ([`Recycling::MidCircuit`](qchess_circuit::recycle::Recycling::MidCircuit)).
 //!
 //! * A move that measures runs the circuit up to its measurement and draws the outcome from the
 //!   surviving shots with a seeded generator; a forced outcome that no surviving shot supports
@@ -36,13 +36,14 @@
 //! ```
 
 mod jobs;
+mod runner;
 mod shots;
 
 use std::sync::Arc;
 
 use qchess_circuit::compiler::{Register, Step};
 use qchess_circuit::ir::Circuit;
-use qchess_circuit::recycle::{Recycled, Recycling, recycle};
+use qchess_circuit::recycle::{Recycled, recycle};
 use qchess_core::{Bitboard, BoardError, MoveReport, QuantumBoard, SquareProbabilities, TypedMove};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -58,6 +59,7 @@ use crate::error::RemoteError;
 use crate::ibm::IbmConfig;
 use crate::retry::Deadline;
 use crate::sampler::{IbmRunError, IbmRunner};
+use runner::Runner;
 
 /// Default shots per job before the post-selection factor.
 pub const DEFAULT_SHOTS: u64 = 1000;
@@ -230,88 +232,6 @@ struct Applied {
 struct Cached {
     key: String,
     result: Arc<JobResult>,
-}
-
-/// What runs the board's circuits.
-#[derive(Debug)]
-enum Runner {
-    /// IonQ's API (or a compatible one).
-    Ionq(Box<IonqClient>),
-    /// An IBM Quantum device.
-    Ibm(Box<IbmRunner>),
-    /// An Amazon Braket device.
-    Braket(Box<BraketRunner>),
-}
-
-/// A Braket runner's failure as the board's.
-fn braket(error: BraketRunError) -> RemoteBoardError {
-    match error {
-        BraketRunError::Remote(error) => RemoteBoardError::Remote(error),
-        other => RemoteBoardError::Braket(other),
-    }
-}
-
-impl Runner {
-    fn run(
-        &mut self,
-        runtime: &tokio::runtime::Runtime,
-        circuit: &Circuit,
-        shots: u64,
-        deadline: Deadline,
-    ) -> Result<JobResult, RemoteBoardError> {
-        match self {
-            Runner::Ionq(client) => Ok(runtime.block_on(client.run_before(circuit, shots, deadline))?),
-            Runner::Ibm(runner) => {
-                runtime.block_on(runner.run_before(circuit, shots, deadline)).map_err(|error| match error {
-                    IbmRunError::Remote(remote) => RemoteBoardError::Remote(remote),
-                    other => RemoteBoardError::Ibm(other),
-                })
-            }
-            Runner::Braket(runner) => runtime.block_on(runner.run_before(circuit, shots, deadline)).map_err(braket),
-        }
-    }
-
-    /// Which dead qubits this backend's circuits may reuse: IonQ JSON circuits and Braket's
-    /// programs can neither reset nor measure mid-way; IBM devices do both.
-    fn recycling(&self) -> Recycling {
-        match self {
-            Runner::Ionq(_) | Runner::Braket(_) => Recycling::CleanOnly,
-            Runner::Ibm(_) => Recycling::MidCircuit,
-        }
-    }
-
-    /// The backend's qubits, `None` when the provider would not say; running out of time while
-    /// asking is an error, as the move cannot go on.
-    fn qubits(&mut self, runtime: &tokio::runtime::Runtime, deadline: Deadline) -> Result<Option<u32>, RemoteError> {
-        let asked = match self {
-            Runner::Ionq(client) => runtime.block_on(client.backend_qubits_before(deadline)),
-            Runner::Ibm(runner) => match runtime.block_on(runner.target_before(deadline)) {
-                Ok(target) => Ok(target.num_qubits),
-                Err(IbmRunError::Remote(error)) => Err(error),
-                Err(_) => return Ok(None),
-            },
-            Runner::Braket(runner) => match runtime.block_on(runner.qubits(deadline)) {
-                Ok(Some(qubits)) => Ok(qubits),
-                Ok(None) => return Ok(None),
-                Err(BraketRunError::Remote(error)) => Err(error),
-                Err(_) => return Ok(None),
-            },
-        };
-        match asked {
-            Ok(qubits) => Ok(Some(qubits)),
-            Err(error @ RemoteError::OutOfTime { .. }) => Err(error),
-            Err(_) => Ok(None),
-        }
-    }
-
-    /// The time one move may spend with the provider, from now (`--timeout`).
-    fn deadline(&self) -> Deadline {
-        match self {
-            Runner::Ionq(client) => client.deadline(),
-            Runner::Ibm(runner) => runner.deadline(),
-            Runner::Braket(runner) => runner.deadline(),
-        }
-    }
 }
 
 /// A sampled quantum board on a remote provider: see the [module docs](self).

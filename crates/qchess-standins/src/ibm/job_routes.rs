@@ -57,6 +57,7 @@ pub(super) async fn submit(
     let program = match prepared.work {
         pubs::Work::Sampler(_) => "sampler",
         pubs::Work::Estimator(_) => "estimator",
+        pubs::Work::Executor(_) => "executor",
     };
     // Counted in its session only once the job is taken, so that a refused job leaves no trace.
     if let Some(id) = &session {

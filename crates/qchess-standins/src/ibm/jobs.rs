@@ -23,7 +23,7 @@ use super::noise::Calibration;
 use super::pubs::{Prepared, Work};
 use super::sampler::PubError;
 use super::sessions::Sessions;
-use super::{estimator, runtime, sampler};
+use super::{estimator, executor, runtime, sampler};
 use crate::stop::Stop;
 
 /// The most jobs kept; past it the oldest finished ones are forgotten.
@@ -370,8 +370,10 @@ fn results(run: &Run, stop: &Stop) -> Result<Value, PubError> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let calibration = run.calibration.as_ref();
     let typed = run.prepared.typed;
+    let stand_in = json!({ "noise": run.noise, "seed": seed, "ignored_options": run.prepared.ignored_options });
     let mut pub_results = Vec::new();
     match &run.prepared.work {
+        Work::Executor(program) => return executor::run(program, &run.target, calibration, &mut rng, stop, stand_in),
         Work::Sampler(pubs) => {
             for (index, pub_) in pubs.iter().enumerate() {
                 let (registers, shots) =
@@ -397,7 +399,7 @@ fn results(run: &Run, stop: &Stop) -> Result<Value, PubError> {
     }
     let metadata = json!({
         "version": 2,
-        "stand_in": { "noise": run.noise, "seed": seed, "ignored_options": run.prepared.ignored_options },
+        "stand_in": stand_in,
     });
     Ok(if typed {
         runtime::primitive_result(pub_results, metadata)

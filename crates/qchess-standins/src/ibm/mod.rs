@@ -19,7 +19,8 @@
 //! * `POST /api/v1/jobs`: Sampler V2 and Estimator V2 jobs (`program_id` `sampler` or
 //!   `estimator`), with pubs as IBM's REST guides write them (OpenQASM 3 circuits) or as the
 //!   unmodified `qiskit-ibm-runtime` client sends them (QPY circuits, NumPy parameter values,
-//!   Pauli observables: see [`pubs`]). Every circuit must be an ISA circuit of the device
+//!   Pauli observables: see [`pubs`]), and the client-side primitives' quantum programs
+//!   (`program_id` `executor`: see [`executor`]). Every circuit must be an ISA circuit of the device
 //!   ([`isa`]: its basis gates only, two-qubit gates on coupled pairs in their direction,
 //!   nothing on a qubit or coupler its calibration marks broken), else 400 naming what is not, as are malformed pubs (naming the pub and the
 //!   part). The job then waits `--queue-delay-ms` in the queue and runs in the background
@@ -62,8 +63,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use serde_json::{Value, json};
 
+mod components;
 mod error;
 pub mod estimator;
+pub mod executor;
 pub mod isa;
 pub mod job_list;
 mod job_routes;

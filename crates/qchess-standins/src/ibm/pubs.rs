@@ -123,6 +123,8 @@ pub enum Work {
     Sampler(Vec<SamplerPub>),
     /// Estimator V2.
     Estimator(Vec<EstimatorPub>),
+    /// An executor program.
+    Executor(Box<super::executor::Program>),
 }
 
 /// A job as submitted, checked.
@@ -141,13 +143,18 @@ pub struct Prepared {
 /// Reads and checks a job request for `target`; the error is the message of a 400.
 pub fn prepare(request: &Value, target: &Target) -> Result<Prepared, String> {
     let program = request.get("program_id").and_then(Value::as_str).unwrap_or("");
-    if !matches!(program, "sampler" | "estimator") {
+    if !matches!(program, "sampler" | "estimator" | "executor") {
         return Err(format!(
-            "program_id must be `sampler` or `estimator`, not `{}`",
+            "program_id must be `sampler`, `estimator` or `executor`, not `{}`",
             qchess_core::text::excerpt(program)
         ));
     }
     let params = request.get("params").ok_or("the job has no params")?;
+    if program == "executor" {
+        let program = super::executor::prepare(params, target)?;
+        let ignored_options = program.ignored_options.clone();
+        return Ok(Prepared { work: Work::Executor(Box::new(program)), typed: false, ignored_options, seed: None });
+    }
     let options = params.get("options").cloned().unwrap_or(Value::Null);
     let typed = params.get("support_qiskit").and_then(Value::as_bool).unwrap_or(false);
     let pubs = params
@@ -276,7 +283,7 @@ fn bindings(value: Option<&&Value>, parameters: usize) -> Result<Bindings, Strin
 }
 
 /// Checks every binding's circuit once, so that a refusal comes at submission.
-fn check_first(circuit: &PubCircuit, bindings: &Bindings, target: &Target) -> Result<IsaCircuit, String> {
+pub(super) fn check_first(circuit: &PubCircuit, bindings: &Bindings, target: &Target) -> Result<IsaCircuit, String> {
     let values = bindings.rows.first().cloned().unwrap_or_default();
     let isa = circuit.bind(&values, target)?;
     let clbits = isa.registers.iter().map(|r| r.start + r.len).max().unwrap_or(0);

@@ -8,6 +8,7 @@ use qchess_route::{IsaOp, NativeGate};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
+use super::components;
 use super::isa::IsaCircuit;
 use super::noise::Calibration;
 use super::pubs::SamplerPub;
@@ -121,7 +122,7 @@ impl From<SampleError> for PubError {
 }
 
 /// A Sampler pub's shots: per binding, each shot's classical bits; and the bound circuits'
-/// registers.
+/// registers. A circuit of [independent parts](components) runs part by part.
 pub fn run(
     pub_: &SamplerPub,
     target: &qchess_route::Target,
@@ -133,9 +134,17 @@ pub fn run(
     let mut shots = Vec::with_capacity(pub_.bindings.rows.len());
     for values in &pub_.bindings.rows {
         let circuit = pub_.circuit.bind(values, target).map_err(PubError::Invalid)?;
-        let used = used_qubits(&circuit, []);
-        let schedule = schedule(&circuit, &used, calibration).map_err(PubError::Invalid)?;
-        shots.push(schedule.sample(pub_.shots, rng, stop)?);
+        let parts = components::split(&circuit).unwrap_or_else(|| vec![circuit.clone()]);
+        let mut combined = vec![0u128; pub_.shots as usize];
+        for part in &parts {
+            let used = used_qubits(part, []);
+            let schedule = schedule(part, &used, calibration).map_err(PubError::Invalid)?;
+            // The parts write different bits.
+            for (bits, part_bits) in combined.iter_mut().zip(schedule.sample(pub_.shots, rng, stop)?) {
+                *bits |= part_bits;
+            }
+        }
+        shots.push(combined);
         registers = circuit.registers;
     }
     Ok((registers, shots))

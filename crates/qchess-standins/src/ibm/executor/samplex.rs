@@ -1,0 +1,489 @@
+//! Samplexes without randomness: the graphs `qiskit-ibm-runtime`'s client-side Estimator (and
+//! Sampler) build to turn a template circuit's parameters into the gates of one measurement
+//! basis, with the circuit's own one-qubit gates folded in.
+//!
+//! A samplex is a graph of nodes over "virtual registers" (here: one 2x2 unitary per qubit).
+//! Read and run: changing basis (`N0`), collecting template angles (`N1`, by the `RzSx` or
+//! `RzRx` synthesizer), combining registers (`N3`), multiplying by fixed gates (`N6` left, `N7`
+//! right), slicing (`N9`), multiplying by `rz`/`rx` of evaluated parameter expressions (`N11`
+//! left, `N12` right), the parameter-expression table and the parameters passed straight
+//! through. Every other node samples randomness or injects noise (twirling, measurement
+//! twirling, PEC and ZNE noise shaping); such a samplex is refused at submission, naming the node,
+//! since running it without its randomness would give other results than the client expects.
+
+use std::collections::BTreeMap;
+
+use qchess_qasm::program::Operation;
+use qchess_qasm::qpy::QpyCircuit;
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde_json::Value;
+
+use super::tensor;
+use super::u2::{self, IDENTITY, Rotation, Synth, U2};
+use crate::ibm::runtime;
+
+/// The most nodes a samplex may have.
+const MAX_NODES: usize = 100_000;
+
+/// A node, read.
+#[derive(Debug, Clone)]
+enum Node {
+    ChangeBasis { register: String, actions: BTreeMap<i64, U2>, basis: String, subsystems: usize },
+    Collect { register: String, subsystems: Vec<usize>, template: Vec<usize>, synth: Synth },
+    Combine { output: String, subsystems: usize, operands: Vec<(String, Vec<usize>, Vec<usize>)> },
+    Multiply { register: String, operand: Vec<U2>, left: bool },
+    Slice { input: String, output: String, selection: Selection },
+    Rotate { register: String, rotation: Rotation, expressions: Vec<usize>, left: bool },
+}
+
+/// The subsystems a slice takes: listed, or a Python slice resolved against the register.
+#[derive(Debug, Clone)]
+enum Selection {
+    Listed(Vec<usize>),
+    Slice { start: Option<i64>, stop: Option<i64>, step: i64 },
+}
+
+impl Selection {
+    /// The indices, as Python's `slice.indices(len)` gives them.
+    fn indices(&self, len: usize) -> Vec<usize> {
+        let (start, stop, step) = match self {
+            Selection::Listed(indices) => return indices.clone(),
+            Selection::Slice { start, stop, step } => (*start, *stop, *step),
+        };
+        let len = len as i64;
+        let (lower, upper) = if step > 0 { (0, len) } else { (-1, len - 1) };
+        let clamp = |bound: Option<i64>, default: i64| {
+            bound.map_or(default, |b| if b < 0 { (b + len).max(lower) } else { b.min(upper) })
+        };
+        let (mut at, stop) = if step > 0 {
+            (clamp(start, lower), clamp(stop, upper))
+        } else {
+            (clamp(start, upper), clamp(stop, lower))
+        };
+        let mut out = Vec::new();
+        while (step > 0 && at < stop) || (step < 0 && at > stop) {
+            out.push(at as usize);
+            at += step;
+        }
+        out
+    }
+}
+
+/// An input the samplex takes: its name and the shape of one element.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Input {
+    /// The name (`parameter_values`, `basis_changes.basis0`).
+    pub name: String,
+    /// The shape of one element (the trailing axes of the argument).
+    pub intrinsic: Vec<usize>,
+}
+
+/// A samplex this stand-in runs.
+#[derive(Debug, Clone)]
+pub struct Samplex {
+    /// Its inputs.
+    pub inputs: Vec<Input>,
+    /// The template circuit's parameter count.
+    pub template_parameters: usize,
+    expressions: Option<QpyCircuit>,
+    passthrough: Vec<(usize, usize)>,
+    nodes: Vec<Node>,
+}
+
+/// What the nodes the stand-in does not run do, for the refusal.
+fn unsupported(kind: &str) -> Option<&'static str> {
+    Some(match kind {
+        "N2" => "collects measurement flips (measurement twirling)",
+        "N4" => "converts twirling registers",
+        "N5" => "injects noise (PEC or PEA)",
+        "N8" | "N13" | "N15" => "propagates twirling gates past Clifford gates",
+        "N10" => "samples twirling gates",
+        "N14" => "samples from a distribution",
+        _ => return None,
+    })
+}
+
+/// JSON held as text inside JSON, as the samplex writer nests it.
+fn nested(value: Option<&Value>, what: &str) -> Result<Value, String> {
+    let text = value.and_then(Value::as_str).ok_or_else(|| format!("it has no `{what}` text"))?;
+    serde_json::from_str(text).map_err(|e| format!("its `{what}` is not JSON ({e})"))
+}
+
+fn text<'a>(data: &'a Value, key: &str) -> Result<&'a str, String> {
+    data.get(key).and_then(Value::as_str).ok_or_else(|| format!("it has no `{key}`"))
+}
+
+fn count(data: &Value, key: &str) -> Result<usize, String> {
+    text(data, key)?.parse().map_err(|_| format!("its `{key}` is not a count"))
+}
+
+fn indices(array: &Value) -> Result<Vec<usize>, String> {
+    let tensor = tensor::integers(array, true)?;
+    tensor.data.into_iter().map(|i| usize::try_from(i).map_err(|_| format!("index {i} is negative"))).collect()
+}
+
+/// A U2 register's gates (shape `[subsystems, 1, 2, 2]`, one sample).
+fn gates(array: &Value) -> Result<Vec<U2>, String> {
+    let tensor = tensor::complexes(array, true)?;
+    if tensor.shape.len() != 4 || tensor.shape[1] != 1 || tensor.shape[2..] != [2, 2] {
+        return Err(format!("a U2 register of shape {:?}, not [n, 1, 2, 2]", tensor.shape));
+    }
+    Ok(tensor.data.chunks_exact(4).map(|c| [c[0], c[1], c[2], c[3]]).collect())
+}
+
+/// The `u2` register of a serialized register (`{"type": "u2", "array"}` or `{"id": "V1", ...}`).
+fn u2_register(value: &Value) -> Result<Vec<U2>, String> {
+    let kind = value.get("type").or_else(|| value.get("id")).and_then(Value::as_str).unwrap_or("");
+    if !matches!(kind, "u2" | "V1") {
+        return Err(format!("a `{}` register where a U2 register is wanted", qchess_core::text::excerpt(kind)));
+    }
+    gates(&nested(value.get("array"), "array")?)
+}
+
+/// A JSON object's entries in the order written (the order of a combination's operands is the
+/// order of multiplication).
+struct Ordered(Vec<(String, Value)>);
+
+impl<'de> serde::Deserialize<'de> for Ordered {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Ordered, D::Error> {
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = Ordered;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Ordered, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Ordered(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
+}
+
+fn node(data: &Value) -> Result<Node, String> {
+    let kind = text(data, "id")?;
+    if let Some(what) = unsupported(kind) {
+        return Err(format!(
+            "its node {kind} {what}, which this stand-in does not run; turn twirling and noise-shaping \
+             mitigation off (the Estimator's resilience_level 0, the Sampler's twirling options)"
+        ));
+    }
+    let register = || text(data, "register_name").map(str::to_owned);
+    Ok(match kind {
+        "N0" => {
+            let change = nested(data.get("basis_change"), "basis_change")?;
+            let alphabet = change.get("alphabet").and_then(Value::as_array).ok_or("its basis has no alphabet")?;
+            let action = u2_register(&nested(change.get("action"), "action")?)?;
+            if alphabet.len() != action.len() {
+                return Err(format!("its basis has {} symbols for {} gates", alphabet.len(), action.len()));
+            }
+            let symbols = alphabet.iter().map(|s| s.as_i64().ok_or("a basis symbol is not an integer"));
+            let actions = symbols.zip(action).map(|(s, g)| s.map(|s| (s, g))).collect::<Result<_, _>>()?;
+            Node::ChangeBasis {
+                register: register()?,
+                actions,
+                basis: text(data, "basis_ref")?.to_owned(),
+                subsystems: count(data, "num_subsystems")?,
+            }
+        }
+        "N1" => {
+            if text(data, "register_type")? != "u2" {
+                return Err("it collects a register that is not U2".into());
+            }
+            let synth = match text(data, "synth")? {
+                "RzSxSynth" => Synth::RzSx,
+                "RzRxSynth" => Synth::RzRx,
+                other => return Err(format!("synthesizer `{}` is not run", qchess_core::text::excerpt(other))),
+            };
+            if text(data, "template_param_names")? != "parameter_values" {
+                return Err("it collects into an output other than `parameter_values`".into());
+            }
+            let subsystems = indices(&nested(data.get("subsystem_idxs"), "subsystem_idxs")?)?;
+            let template = indices(&nested(data.get("template_idxs"), "template_idxs")?)?;
+            if template.len() != 3 * subsystems.len() {
+                return Err(format!("{} template angles for {} qubits", template.len(), subsystems.len()));
+            }
+            Node::Collect { register: register()?, subsystems, template, synth }
+        }
+        "N3" => {
+            if text(data, "output_type")? != "u2" {
+                return Err("it combines into a register that is not U2".into());
+            }
+            let Ordered(entries) = serde_json::from_str(text(data, "operands")?)
+                .map_err(|e| format!("its operands are not a JSON object ({e})"))?;
+            let mut operands = Vec::new();
+            for (name, parts) in entries {
+                let parts = parts.as_array().filter(|p| p.len() == 3).ok_or("an operand is not [from, to, type]")?;
+                let array = |part: &Value| nested(part.get("array"), "array").and_then(|a| indices(&a));
+                let (from, to) = (array(&parts[0])?, array(&parts[1])?);
+                if from.len() != to.len() || parts[2].get("type").and_then(Value::as_str) != Some("u2") {
+                    return Err(format!("operand `{name}` is not a U2 register of matching indices"));
+                }
+                operands.push((name, from, to));
+            }
+            Node::Combine {
+                output: text(data, "output_register_name")?.to_owned(),
+                subsystems: count(data, "num_output_subsystems")?,
+                operands,
+            }
+        }
+        "N6" | "N7" => Node::Multiply {
+            register: register()?,
+            operand: u2_register(&nested(data.get("operand"), "operand")?)?,
+            left: kind == "N6",
+        },
+        "N9" => {
+            if text(data, "output_type")? != "u2" || text(data, "input_type")? != "u2" {
+                return Err("it slices a register that is not U2".into());
+            }
+            let written = text(data, "slice_idxs")?;
+            let selection = if text(data, "is_slice")? == "true" {
+                let bounds: (Option<i64>, Option<i64>, Option<i64>) =
+                    serde_json::from_str(written).map_err(|e| format!("its slice is not [start, stop, step] ({e})"))?;
+                slice(bounds)?
+            } else {
+                Selection::Listed(indices(&nested(data.get("slice_idxs"), "slice_idxs")?)?)
+            };
+            Node::Slice {
+                input: text(data, "input_register_name")?.to_owned(),
+                output: text(data, "output_register_name")?.to_owned(),
+                selection,
+            }
+        }
+        "N11" | "N12" => Node::Rotate {
+            register: register()?,
+            rotation: match text(data, "operand")? {
+                "rz" => Rotation::Z,
+                "rx" => Rotation::X,
+                other => return Err(format!("a fractional `{}` gate is not run", qchess_core::text::excerpt(other))),
+            },
+            expressions: serde_json::from_str(text(data, "param_indices")?)
+                .map_err(|e| format!("its parameter indices are not a list ({e})"))?,
+            left: kind == "N11",
+        },
+        other => return Err(format!("node type `{}` is not known", qchess_core::text::excerpt(other))),
+    })
+}
+
+/// A `slice(start, stop, step)` (a zero step is refused, as Python refuses it).
+fn slice((start, stop, step): (Option<i64>, Option<i64>, Option<i64>)) -> Result<Selection, String> {
+    let step = step.unwrap_or(1);
+    if step == 0 || [start, stop].iter().flatten().any(|b| b.unsigned_abs() > MAX_NODES as u64) {
+        return Err(format!("slice ({start:?}, {stop:?}, {step}) is not a run of subsystems"));
+    }
+    Ok(Selection::Slice { start, stop, step })
+}
+
+/// The nodes in an order where each comes after those linked into it.
+fn ordered(nodes: Vec<(u64, Node)>, links: &[(u64, u64)]) -> Result<Vec<Node>, String> {
+    let mut incoming: BTreeMap<u64, usize> = nodes.iter().map(|(id, _)| (*id, 0)).collect();
+    for (_, target) in links {
+        *incoming.get_mut(target).ok_or(format!("a link into node {target}, which is not there"))? += 1;
+    }
+    let mut by_id: BTreeMap<u64, Node> = nodes.into_iter().collect();
+    let mut order = Vec::with_capacity(by_id.len());
+    while let Some(&ready) = incoming.iter().find(|(_, n)| **n == 0).map(|(id, _)| id) {
+        incoming.remove(&ready);
+        for (source, target) in links {
+            if *source == ready {
+                incoming.entry(*target).and_modify(|n| *n -= 1);
+            }
+        }
+        order.extend(by_id.remove(&ready));
+    }
+    if !incoming.is_empty() {
+        return Err("its graph has a cycle".into());
+    }
+    Ok(order)
+}
+
+fn input_specs(spec: &Value) -> Result<Vec<Input>, String> {
+    let map = spec.as_object().ok_or("its input specification is not an object")?;
+    map.iter()
+        .map(|(name, inner)| {
+            let inner = nested(Some(inner), name)?;
+            let shape = inner.get("shape").and_then(Value::as_array).ok_or(format!("input `{name}` has no shape"))?;
+            let intrinsic = shape
+                .iter()
+                .map(|d| d.as_u64().map(|d| d as usize).ok_or(format!("input `{name}` has a shape of non-counts")))
+                .collect::<Result<_, _>>()?;
+            Ok(Input { name: name.clone(), intrinsic })
+        })
+        .collect()
+}
+
+/// Reads a samplex as the executor program carries it (`{"ssv", "samplex_json"}`).
+pub fn read(value: &Value) -> Result<Samplex, String> {
+    let graph = nested(value.get("samplex_json"), "samplex_json")?;
+    let attrs = graph.get("attrs").ok_or("its graph has no attributes")?;
+    let inputs = input_specs(&nested(attrs.get("input_specification"), "input_specification")?)?;
+    let outputs = nested(attrs.get("output_specification"), "output_specification")?;
+    let outputs = outputs.as_object().ok_or("its output specification is not an object")?;
+    if let Some(other) = outputs.keys().find(|k| k.as_str() != "parameter_values") {
+        return Err(format!(
+            "it writes output `{}`, which this stand-in does not produce",
+            qchess_core::text::excerpt(other)
+        ));
+    }
+    let parameter_values = nested(outputs.get("parameter_values"), "parameter_values")?;
+    let template_parameters = parameter_values
+        .pointer("/shape/1")
+        .and_then(Value::as_u64)
+        .ok_or("its `parameter_values` output has no parameter count")? as usize;
+    let table = nested(attrs.get("param_table"), "param_table")?;
+    let expressions = match table.get("circuit_base64").and_then(Value::as_str) {
+        None => None,
+        Some(text) => {
+            let bytes = runtime::decode_bytes(text, false).map_err(|e| format!("its parameter table is {e}"))?;
+            let mut circuits = qchess_qasm::qpy::read(&bytes).map_err(|e| format!("its parameter table: {e}"))?;
+            (circuits.len() == 1).then(|| circuits.remove(0))
+        }
+    };
+    let passthrough: Option<(Vec<usize>, Vec<usize>)> = serde_json::from_str::<Option<_>>(
+        attrs.get("passthrough_params").and_then(Value::as_str).unwrap_or("None").replace("None", "null").as_str(),
+    )
+    .map_err(|e| format!("its passthrough parameters are not two index lists ({e})"))?;
+    let passthrough = passthrough.map_or(Vec::new(), |(to, from)| to.into_iter().zip(from).collect());
+    let nodes = graph.get("nodes").and_then(Value::as_array).ok_or("its graph has no nodes")?;
+    if nodes.len() > MAX_NODES {
+        return Err(format!("its graph has {} nodes (at most {MAX_NODES})", nodes.len()));
+    }
+    let nodes = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let id = n.get("id").and_then(Value::as_u64).ok_or(format!("node {i} has no id"))?;
+            let data = n.get("data").ok_or(format!("node {id} has no data"))?;
+            node(data).map(|node| (id, node)).map_err(|e| format!("node {id}: {e}"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let links = graph.get("links").and_then(Value::as_array).ok_or("its graph has no links")?;
+    let links = links
+        .iter()
+        .map(|l| Some((l.get("source")?.as_u64()?, l.get("target")?.as_u64()?)))
+        .collect::<Option<Vec<_>>>()
+        .ok_or("a link lacks its source or target")?;
+    let nodes = ordered(nodes, &links)?;
+    Ok(Samplex { inputs, template_parameters, expressions, passthrough, nodes })
+}
+
+impl Samplex {
+    /// The template's parameter values for one element of the inputs (each input's values for
+    /// that element, by name).
+    pub fn template_values(&self, inputs: &BTreeMap<&str, &[f64]>) -> Result<Vec<f64>, String> {
+        let evaluated = self.evaluate_expressions(inputs.get("parameter_values").copied().unwrap_or(&[]))?;
+        let expression =
+            |i: usize| evaluated.get(i).copied().ok_or(format!("parameter expression {i} is not in its table"));
+        let mut values = vec![f64::NAN; self.template_parameters];
+        for &(to, from) in &self.passthrough {
+            *values.get_mut(to).ok_or(format!("template parameter {to} is out of range"))? = expression(from)?;
+        }
+        let mut registers: BTreeMap<&str, Vec<U2>> = BTreeMap::new();
+        let register = |registers: &BTreeMap<&str, Vec<U2>>, name: &str| {
+            registers.get(name).cloned().ok_or_else(|| format!("register `{name}` is read before it is written"))
+        };
+        for node in &self.nodes {
+            match node {
+                Node::ChangeBasis { register: name, actions, basis, subsystems } => {
+                    let symbols = inputs.get(basis.as_str()).ok_or(format!("input `{basis}` is missing"))?;
+                    if symbols.len() != *subsystems {
+                        return Err(format!("input `{basis}` gives {} qubits' bases, not {subsystems}", symbols.len()));
+                    }
+                    let gates = symbols
+                        .iter()
+                        .map(|s| {
+                            actions
+                                .get(&(*s as i64))
+                                .copied()
+                                .ok_or(format!("basis symbol {s} is not in `{basis}`'s alphabet"))
+                        })
+                        .collect::<Result<_, _>>()?;
+                    registers.insert(name, gates);
+                }
+                Node::Slice { input, output, selection } => {
+                    let source = register(&registers, input)?;
+                    let gates = selection
+                        .indices(source.len())
+                        .into_iter()
+                        .map(|i| source.get(i).copied().ok_or(format!("slice index {i} is past `{input}`")));
+                    registers.insert(output, gates.collect::<Result<_, _>>()?);
+                }
+                Node::Multiply { register: name, operand, left } => {
+                    let gates = registers
+                        .get_mut(name.as_str())
+                        .ok_or(format!("register `{name}` is multiplied before it is written"))?;
+                    multiply(gates, operand, *left, name)?;
+                }
+                Node::Rotate { register: name, rotation, expressions, left } => {
+                    let operand = expressions
+                        .iter()
+                        .map(|&e| expression(e).map(|t| rotation.gate(t)))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let gates = registers
+                        .get_mut(name.as_str())
+                        .ok_or(format!("register `{name}` is rotated before it is written"))?;
+                    multiply(gates, &operand, *left, name)?;
+                }
+                Node::Combine { output, subsystems, operands } => {
+                    let mut combined = vec![IDENTITY; *subsystems];
+                    let mut written = vec![false; *subsystems];
+                    for (name, from, to) in operands {
+                        let source = register(&registers, name)?;
+                        // An operand whose targets none before it wrote sets them; otherwise it multiplies.
+                        let sets = to.iter().all(|&t| !written.get(t).copied().unwrap_or(false));
+                        for (&f, &t) in from.iter().zip(to) {
+                            let gate = source.get(f).ok_or(format!("index {f} is past `{name}`"))?;
+                            let slot = combined.get_mut(t).ok_or(format!("index {t} is past the combined register"))?;
+                            *slot = if sets { *gate } else { u2::product(slot, gate) };
+                            written[t] = true;
+                        }
+                    }
+                    registers.insert(output, combined);
+                }
+                Node::Collect { register: name, subsystems, template, synth } => {
+                    let source = register(&registers, name)?;
+                    for (k, &s) in subsystems.iter().enumerate() {
+                        let gate = source.get(s).ok_or(format!("qubit {s} is past `{name}`"))?;
+                        // The samplex hands angles over in single precision.
+                        for (j, angle) in synth.angles(gate).into_iter().enumerate() {
+                            let slot = values.get_mut(template[3 * k + j]).ok_or("a template index is out of range")?;
+                            *slot = f64::from(angle as f32);
+                        }
+                    }
+                }
+            }
+        }
+        match values.iter().position(|v| v.is_nan()) {
+            Some(missing) => Err(format!("template parameter {missing} is given no value")),
+            None => Ok(values),
+        }
+    }
+
+    /// The parameter-expression table's values for `parameters`.
+    fn evaluate_expressions(&self, parameters: &[f64]) -> Result<Vec<f64>, String> {
+        let Some(table) = &self.expressions else { return Ok(Vec::new()) };
+        let program = table.bind(parameters).map_err(|e| format!("its parameter table: {e}"))?;
+        program
+            .body
+            .iter()
+            .map(|instruction| match &instruction.operation {
+                Operation::Gate(call) if call.params.len() == 1 => Ok(call.params[0]),
+                _ => Err("its parameter table holds something other than one-angle gates".to_string()),
+            })
+            .collect()
+    }
+}
+
+fn multiply(gates: &mut [U2], operand: &[U2], left: bool, name: &str) -> Result<(), String> {
+    if operand.len() != gates.len() {
+        return Err(format!("{} gates multiply register `{name}` of {} qubits", operand.len(), gates.len()));
+    }
+    for (gate, factor) in gates.iter_mut().zip(operand) {
+        *gate = if left { u2::product(factor, gate) } else { u2::product(gate, factor) };
+    }
+    Ok(())
+}

@@ -97,6 +97,24 @@ pub fn split(circuit: &IsaCircuit) -> Option<Vec<IsaCircuit>> {
     Some(parts)
 }
 
+/// `part` with the bits it measures into renumbered from 0, and the original bit of each; for a
+/// part without conditions (whose bits nothing else reads), so that a circuit of more than 128
+/// bits runs when each part writes fewer.
+pub fn compact(part: &IsaCircuit) -> (IsaCircuit, Vec<u32>) {
+    let mut originals: Vec<u32> = Vec::new();
+    let mut compacted = part.clone();
+    for op in &mut compacted.ops {
+        if let IsaOp::Measure { clbit, .. } = op {
+            let position = originals.iter().position(|c| c == clbit).unwrap_or_else(|| {
+                originals.push(*clbit);
+                originals.len() - 1
+            });
+            *clbit = position as u32;
+        }
+    }
+    (compacted, originals)
+}
+
 #[cfg(test)]
 mod tests {
     use qchess_route::NativeGate;
@@ -139,5 +157,13 @@ mod tests {
         assert!(split(&circuit(joined)).is_none());
         let shared = vec![IsaOp::Measure { qubit: 0, clbit: 0 }, IsaOp::Measure { qubit: 1, clbit: 0 }];
         assert!(split(&circuit(shared)).is_none());
+    }
+
+    #[test]
+    fn compacting_renumbers_the_measured_bits_in_order() {
+        let ops = vec![IsaOp::Measure { qubit: 3, clbit: 140 }, IsaOp::Measure { qubit: 4, clbit: 7 }];
+        let (compacted, originals) = compact(&circuit(ops));
+        assert_eq!(originals, vec![140, 7]);
+        assert_eq!(compacted.ops, vec![IsaOp::Measure { qubit: 3, clbit: 0 }, IsaOp::Measure { qubit: 4, clbit: 1 }]);
     }
 }

@@ -283,12 +283,17 @@ fn bindings(value: Option<&&Value>, parameters: usize) -> Result<Bindings, Strin
 }
 
 /// Checks every binding's circuit once, so that a refusal comes at submission.
-pub(super) fn check_first(circuit: &PubCircuit, bindings: &Bindings, target: &Target) -> Result<IsaCircuit, String> {
+pub(super) fn check_first(
+    circuit: &PubCircuit,
+    bindings: &Bindings,
+    target: &Target,
+    max_clbits: u32,
+) -> Result<IsaCircuit, String> {
     let values = bindings.rows.first().cloned().unwrap_or_default();
     let isa = circuit.bind(&values, target)?;
     let clbits = isa.registers.iter().map(|r| r.start + r.len).max().unwrap_or(0);
-    if clbits > MAX_CLBITS {
-        return Err(format!("it writes {clbits} classical bits; this stand-in reads at most {MAX_CLBITS}"));
+    if clbits > max_clbits {
+        return Err(format!("it writes {clbits} classical bits; this stand-in reads at most {max_clbits}"));
     }
     Ok(isa)
 }
@@ -304,7 +309,7 @@ fn sampler_pub(pub_: &Value, default_shots: u64, target: &Target) -> Result<Samp
     if !(1..=MAX_SHOTS).contains(&shots) {
         return Err(format!("it asks for {shots} shots; 1 to {MAX_SHOTS} are allowed"));
     }
-    check_first(&circuit, &bindings, target)?;
+    check_first(&circuit, &bindings, target, MAX_CLBITS)?;
     Ok(SamplerPub { circuit, bindings, shots })
 }
 
@@ -336,7 +341,7 @@ fn estimator_pub(
             observables.shape, bindings.shape
         )
     })?;
-    let isa = check_first(&circuit, &bindings, target)?;
+    let isa = check_first(&circuit, &bindings, target, MAX_CLBITS)?;
     if isa.ops.iter().any(|op| matches!(op, qchess_route::IsaOp::Measure { .. } | qchess_route::IsaOp::Reset { .. })) {
         return Err("an Estimator circuit must not measure or reset (the observables are measured)".into());
     }

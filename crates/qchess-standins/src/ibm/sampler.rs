@@ -122,7 +122,7 @@ impl From<SampleError> for PubError {
 }
 
 /// A Sampler pub's shots: per binding, each shot's classical bits; and the bound circuits'
-/// registers. A circuit of [independent parts](components) runs part by part.
+/// registers. The pub's circuits write at most 128 bits ([`MAX_CLBITS`](super::pubs::MAX_CLBITS)).
 pub fn run(
     pub_: &SamplerPub,
     target: &qchess_route::Target,
@@ -130,18 +130,51 @@ pub fn run(
     rng: &mut ChaCha8Rng,
     stop: &Stop,
 ) -> Result<(Vec<super::isa::Register>, Vec<Vec<u128>>), PubError> {
+    let (registers, shots) = run_words(pub_, target, calibration, rng, stop)?;
+    let first_words = shots.into_iter().map(|binding| binding.into_iter().map(|words| words[0]).collect()).collect();
+    Ok((registers, first_words))
+}
+
+/// A pub's shots as [`run`] gives them, each shot's bits in words of 128 (bit `i` in word
+/// `i / 128`), so that circuits of more bits run. A circuit of [independent parts](components)
+/// runs part by part, each with its bits renumbered from 0.
+pub fn run_words(
+    pub_: &SamplerPub,
+    target: &qchess_route::Target,
+    calibration: Option<&Calibration>,
+    rng: &mut ChaCha8Rng,
+    stop: &Stop,
+) -> Result<(Vec<super::isa::Register>, Vec<Vec<Vec<u128>>>), PubError> {
     let mut registers = Vec::new();
     let mut shots = Vec::with_capacity(pub_.bindings.rows.len());
     for values in &pub_.bindings.rows {
         let circuit = pub_.circuit.bind(values, target).map_err(PubError::Invalid)?;
-        let parts = components::split(&circuit).unwrap_or_else(|| vec![circuit.clone()]);
-        let mut combined = vec![0u128; pub_.shots as usize];
-        for part in &parts {
+        let bits = circuit.registers.iter().map(|r| r.start + r.len).max().unwrap_or(0).max(1);
+        let mut combined = vec![vec![0u128; bits.div_ceil(128) as usize]; pub_.shots as usize];
+        let parts = match components::split(&circuit) {
+            Some(parts) => parts.iter().map(components::compact).collect(),
+            None if bits > 128 => {
+                return Err(PubError::Invalid(format!(
+                    "it writes {bits} bits in one entangled part; at most 128 are read"
+                )));
+            }
+            None => vec![(circuit.clone(), (0..bits).collect())],
+        };
+        for (part, originals) in &parts {
+            if originals.len() > 128 {
+                return Err(PubError::Invalid(format!(
+                    "one part of it writes {} bits; at most 128 are read",
+                    originals.len()
+                )));
+            }
             let used = used_qubits(part, []);
             let schedule = schedule(part, &used, calibration).map_err(PubError::Invalid)?;
-            // The parts write different bits.
-            for (bits, part_bits) in combined.iter_mut().zip(schedule.sample(pub_.shots, rng, stop)?) {
-                *bits |= part_bits;
+            for (words, part_bits) in combined.iter_mut().zip(schedule.sample(pub_.shots, rng, stop)?) {
+                for (j, &original) in originals.iter().enumerate() {
+                    if (part_bits >> j) & 1 == 1 {
+                        words[original as usize / 128] |= 1 << (original % 128);
+                    }
+                }
             }
         }
         shots.push(combined);

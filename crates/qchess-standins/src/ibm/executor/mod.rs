@@ -37,6 +37,10 @@ use super::sampler::{self, PubError};
 use super::{isa, runtime};
 use crate::stop::Stop;
 
+/// The most classical bits a program's circuit may write (the Estimator's template measures every
+/// qubit of the device); each of its independent parts may write at most 128.
+pub const MAX_PROGRAM_CLBITS: u32 = 4096;
+
 /// The schema version read.
 pub const SCHEMA_VERSION: &str = "v2.0";
 
@@ -261,7 +265,8 @@ pub fn prepare(params: &Value, target: &Target) -> Result<Program, String> {
         }
         .map_err(|e| format!("quantum_program.items[{index}]: {e}"))?;
         let circuit = PubCircuit::Qpy(Box::new(circuit));
-        pubs::check_first(&circuit, &bindings, target).map_err(|e| format!("quantum_program.items[{index}]: {e}"))?;
+        pubs::check_first(&circuit, &bindings, target, MAX_PROGRAM_CLBITS)
+            .map_err(|e| format!("quantum_program.items[{index}]: {e}"))?;
         total_shots = total_shots.saturating_add(shots.saturating_mul(bindings.rows.len() as u64));
         pubs.push(SamplerPub { circuit, bindings, shots });
     }
@@ -279,13 +284,12 @@ pub fn prepare(params: &Value, target: &Target) -> Result<Program, String> {
 }
 
 /// A register's bits in every shot of every binding, as a boolean tensor.
-fn register_tensor(item: &SamplerPub, register: &isa::Register, shots: &[Vec<u128>]) -> Value {
+fn register_tensor(item: &SamplerPub, register: &isa::Register, shots: &[Vec<Vec<u128>>]) -> Value {
+    let bit = |words: &[u128], i: u32| words.get(i as usize / 128).is_some_and(|w| (w >> (i % 128)) & 1 == 1);
     let bits: Vec<bool> = shots
         .iter()
         .flatten()
-        .flat_map(|&value| {
-            (0..register.len).map(move |j| register.start + j < 128 && (value >> (register.start + j)) & 1 == 1)
-        })
+        .flat_map(|words| (register.start..register.start + register.len).map(move |i| bit(words, i)))
         .collect();
     let mut shape = item.bindings.shape.clone();
     shape.extend([item.shots as usize, register.len as usize]);
@@ -305,7 +309,7 @@ pub fn run(
     let mut chunks = Vec::with_capacity(program.items.len());
     for (index, item) in program.items.iter().enumerate() {
         let started = now();
-        let (registers, shots) = sampler::run(item, target, calibration, rng, stop).map_err(|e| match e {
+        let (registers, shots) = sampler::run_words(item, target, calibration, rng, stop).map_err(|e| match e {
             PubError::Invalid(reason) => PubError::Invalid(format!("quantum_program.items[{index}]: {reason}")),
             stopped => stopped,
         })?;

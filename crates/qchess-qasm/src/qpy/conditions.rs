@@ -4,7 +4,9 @@
 
 use super::QpyError;
 use super::bytes::Bytes;
-use super::values::MAX_EXPRESSION_DEPTH;
+
+/// How deep a classical expression may nest.
+const MAX_EXPRESSION_DEPTH: usize = 64;
 
 /// A condition on classical bits, as QPY stores it: a register or one bit compared with a
 /// value, possibly negated.

@@ -5,8 +5,8 @@ use super::QpyError;
 use super::bytes::Bytes;
 use super::conditions::{Condition, expression, register_target};
 
-/// How deep nested expressions may go.
-pub(super) const MAX_EXPRESSION_DEPTH: usize = 64;
+/// How deep a parameter expression may nest.
+const MAX_EXPRESSION_DEPTH: usize = 64;
 
 /// A parameter of a circuit: a `Parameter` or an element of a `ParameterVector`.
 #[derive(Debug, Clone, PartialEq)]

@@ -85,10 +85,18 @@ fn flatten(
             continue;
         }
         let params = if name == "delay" {
-            if instruction["unit"] != "dt" {
+            let duration = instruction["duration"].as_f64().expect("duration");
+            let unit = instruction["unit"].as_str().expect("unit");
+            let Some(&(_, scale)) = [("dt", 1.0), ("s", 1.0), ("ms", 1e-3), ("us", 1e-6), ("ns", 1e-9), ("ps", 1e-12)]
+                .iter()
+                .find(|(u, _)| *u == unit)
+            else {
+                panic!("a delay in {unit}");
+            };
+            if unit != "dt" {
                 name = "delay in seconds".into();
             }
-            vec![instruction["duration"].as_f64().expect("duration")]
+            vec![duration * scale]
         } else {
             instruction["params"].as_array().expect("params").iter().map(|p| p.as_f64().unwrap_or(f64::NAN)).collect()
         };

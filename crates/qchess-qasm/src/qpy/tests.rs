@@ -286,7 +286,7 @@ fn integer_and_real_instruction_parameters() {
 }
 
 #[test]
-fn conditions_on_loose_bits_register_bits_and_registers() {
+fn conditions_on_loose_bits_register_bits_and_registers_as_tuples_and_expressions() {
     for name in both("conditions") {
         let program = assert_reads_as_qiskit(&name);
         let tests: Vec<(Vec<u32>, u64, bool)> = program
@@ -295,8 +295,15 @@ fn conditions_on_loose_bits_register_bits_and_registers() {
             .filter_map(|i| i.condition.as_ref())
             .map(|t| (t.bits.clone(), t.value, t.equal))
             .collect();
-        // The loose bit is bit 0, register `c` bits 1 and 2.
-        let want = [(vec![0], 1, true), (vec![0], 1, false), (vec![2], 0, true), (vec![1, 2], 2, true)];
+        // The loose bit is bit 0, register `c` bits 1 and 2; the last two are expressions.
+        let want = [
+            (vec![0], 1, true),
+            (vec![0], 1, false),
+            (vec![2], 0, true),
+            (vec![1, 2], 2, true),
+            (vec![1, 2], 2, true),
+            (vec![0], 0, true),
+        ];
         assert_eq!(tests, want, "{name}");
     }
 }

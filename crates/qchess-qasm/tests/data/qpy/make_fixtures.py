@@ -23,6 +23,7 @@ warnings.filterwarnings("ignore")
 from ibm_quantum_schemas.common import CompressedQpyDataModel
 from qiskit import AncillaRegister, ClassicalRegister, QuantumCircuit, QuantumRegister, qpy, transpile
 from qiskit.circuit import Clbit, Parameter, ParameterVector, Qubit
+from qiskit.circuit.classical import expr
 from qiskit.circuit.library import ECRGate
 from qiskit_ibm_runtime.fake_provider import FakeBrisbane, FakeFez
 
@@ -38,6 +39,23 @@ def value(param):
         return str(param)
 
 
+def simple_condition(condition):
+    """A tuple condition, or an expression of one bit or register compared with a constant, as
+    (bit or register, value)."""
+    if not isinstance(condition, expr.Expr):
+        return condition
+    if isinstance(condition, expr.Var):
+        return condition.var, 1
+    if isinstance(condition, expr.Unary) and condition.op == expr.Unary.Op.LOGIC_NOT:
+        return condition.operand.var, 0
+    if isinstance(condition, expr.Binary) and condition.op == expr.Binary.Op.EQUAL:
+        left, right = condition.left, condition.right
+        while isinstance(left, expr.Cast):
+            left = left.operand
+        return left.var, right.value
+    raise ValueError(f"not a simple condition: {condition}")
+
+
 def describe(circuit):
     def ops(circ):
         out = []
@@ -49,7 +67,7 @@ def describe(circuit):
                 "clbits": [circ.find_bit(c).index for c in inst.clbits],
             }
             if op.name == "if_else":
-                target, val = op.condition
+                target, val = simple_condition(op.condition)
                 if hasattr(target, "name") and not hasattr(target, "_index"):
                     bits = [circ.find_bit(b).index for b in target]
                 else:
@@ -213,7 +231,7 @@ def main():
     save("numbers", numbers)
 
     # Conditions on a bit outside any register, a bit of a register and a register that does
-    # not start at bit 0.
+    # not start at bit 0, as tuples and as expressions.
     loose = Clbit()
     c = ClassicalRegister(2, "c")
     conditions = QuantumCircuit(QuantumRegister(3, "q"), [loose], c)
@@ -228,6 +246,11 @@ def main():
         conditions.z(0)
     with conditions.if_test((c, 2)):
         conditions.y(1)
+    # The same as expressions (stored as classical expressions, not registers).
+    with conditions.if_test(expr.equal(c, 2)):
+        conditions.s(1)
+    with conditions.if_test(expr.logic_not(loose)):
+        conditions.t(2)
     conditions.measure(2, c[0])
     save("conditions", conditions)
 

@@ -115,18 +115,20 @@ def write(path, payload):
     return read[0] if len(read) == 1 else read
 
 
-def save(name, *circuits, versions=(VERSION, EXECUTOR_VERSION)):
-    """`circuits` as one payload at each of `versions` (NAME.qpy at 17, NAME.v18.qpy at 18)."""
-    reads = {}
-    for version in versions:
+def save(name, *circuits):
+    """`circuits` as one payload at QPY 17 (NAME.qpy) and at 18 (NAME.v18.qpy), with what Qiskit
+    reads back: NAME.json, and NAME.v18.json only where that differs."""
+    reads = []
+    for version, suffix in [(VERSION, ""), (EXECUTOR_VERSION, f".v{EXECUTOR_VERSION}")]:
         buffer = io.BytesIO()
         qpy.dump(list(circuits), buffer, version=version)
-        suffix = "" if version == VERSION else f".v{version}"
-        reads[suffix] = write(HERE / f"{name}{suffix}.qpy", buffer.getvalue())
-    first = next(iter(reads.values()))
-    for suffix, read in reads.items():
-        if suffix == next(iter(reads)) or read != first:
-            (HERE / f"{name}{suffix}.json").write_text(json.dumps(read, indent=1) + "\n")
+        read = write(HERE / f"{name}{suffix}.qpy", buffer.getvalue())
+        own = HERE / f"{name}{suffix}.json"
+        if not reads or read != reads[0]:
+            own.write_text(json.dumps(read, indent=1) + "\n")
+        else:
+            own.unlink(missing_ok=True)
+        reads.append(read)
 
 
 def save_as_executor(name, *circuits):

@@ -3,21 +3,12 @@
 
 use super::QpyError;
 use super::bytes::Bytes;
-use super::values::{self, Condition, ParamExpr, Symbols, Value, register_target};
+use super::conditions::{self, Condition, register_target};
+use super::registers::{MAX_BITS, RawRegister, register, skip_layout};
+use super::values::{self, Format, ParamExpr, Symbols, Value};
 
 /// How deep control-flow blocks may nest.
 const MAX_BLOCK_DEPTH: usize = 16;
-
-/// The most qubits, and the most clbits, a circuit may have (devices have a few hundred).
-pub(super) const MAX_BITS: u32 = 1 << 16;
-
-/// A classical register: its name and the circuit bit of each of its bits (negative: a bit
-/// outside the circuit).
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct RawRegister {
-    pub(super) name: String,
-    pub(super) bits: Vec<i64>,
-}
 
 /// An instruction as stored.
 #[derive(Debug, Clone)]
@@ -40,8 +31,9 @@ pub(super) struct RawCircuit {
     pub(super) name: String,
     pub(super) num_qubits: u32,
     pub(super) num_clbits: u32,
-    /// Quantum registers (name and qubit indices), for names.
+    /// Quantum registers, in the circuit or not, for names.
     pub(super) qregs: Vec<RawRegister>,
+    /// The classical registers in the circuit.
     pub(super) cregs: Vec<RawRegister>,
     pub(super) global_phase: ParamExpr,
     pub(super) instructions: Vec<RawInstruction>,
@@ -79,26 +71,16 @@ pub(super) fn read_circuit(
         });
     }
     let name = bytes.text(u64::from(name_size), "circuit name")?;
+    // Read once the vector table is: from QPY 18 the phase can be an element of a vector in it.
     let mut phase = bytes.sub(u64::from(phase_size), "global phase")?;
-    let global_phase = match phase_type {
-        b'f' => ParamExpr::Const(phase.f64("global phase")?),
-        b'i' => ParamExpr::Const(phase.i64("global phase")? as f64),
-        b'e' => values::parameter_expression(&mut phase, symbols, 0)?,
-        b'p' => {
-            // A bare parameter: read it as the expression map would.
-            return Err(QpyError::Unsupported {
-                at: String::new(),
-                what: "a global phase that is a bare parameter".into(),
-            });
-        }
-        other => return Err(malformed(bytes, format!("unknown global phase type `{}`", char::from(other)))),
-    };
     bytes.take(metadata_size, "metadata")?;
     let (mut qregs, mut cregs) = (Vec::new(), Vec::new());
     for _ in 0..num_registers {
-        let (quantum, register, in_circuit) = register(bytes)?;
-        if in_circuit || quantum {
-            if quantum { qregs.push(register) } else { cregs.push(register) }
+        let register = register(bytes, version)?;
+        if register.quantum {
+            qregs.push(register);
+        } else if register.in_circuit {
+            cregs.push(register);
         }
     }
     if num_vars > 0 {
@@ -116,6 +98,9 @@ pub(super) fn read_circuit(
             bytes.take(state_size, "annotation state")?;
         }
     }
+    let vectors = if version >= 18 { values::vector_table(bytes)? } else { Vec::new() };
+    let format = Format { version, vectors: &vectors };
+    let global_phase = values::global_phase(phase_type, &mut phase, symbols, format)?;
     let mut custom = Vec::new();
     let custom_count = bytes.u64("custom definition count")?;
     for _ in 0..custom_count {
@@ -136,7 +121,7 @@ pub(super) fn read_circuit(
     }
     let mut instructions = Vec::new();
     for index in 0..num_instructions {
-        let instruction = instruction(bytes, version, symbols, depth, num_qubits, num_clbits)
+        let instruction = instruction(bytes, format, symbols, depth, num_qubits, num_clbits)
             .map_err(|e| e.within(format!("instruction {index}")))?;
         instructions.push(instruction);
     }
@@ -147,59 +132,14 @@ pub(super) fn read_circuit(
         }
     }
     if version >= 10 {
-        layout(bytes)?;
+        skip_layout(bytes, version)?;
     }
     Ok(RawCircuit { name, num_qubits, num_clbits, qregs, cregs, global_phase, instructions, custom })
 }
 
-/// A `REGISTER` of QPY 4 and later: whether it is quantum, the register, and whether it is in
-/// the circuit.
-fn register(bytes: &mut Bytes) -> Result<(bool, RawRegister, bool), QpyError> {
-    let kind = bytes.u8("register type")?;
-    let _standalone = bytes.bool("register standalone flag")?;
-    let size = bytes.u32("register size")?;
-    let name_size = bytes.u16("register name size")?;
-    let in_circuit = bytes.bool("register in-circuit flag")?;
-    let name = bytes.text(u64::from(name_size), "register name")?;
-    let mut indices = bytes.sub(u64::from(size) * 8, "register bits")?;
-    let bits = (0..size).map(|_| indices.i64("register bit")).collect::<Result<Vec<i64>, QpyError>>()?;
-    let quantum = match kind {
-        b'q' => true,
-        b'c' => false,
-        other => return Err(malformed(bytes, format!("unknown register type `{}`", char::from(other)))),
-    };
-    Ok((quantum, RawRegister { name, bits }, in_circuit))
-}
-
-/// Skips a `LAYOUT` (version 10 and later): the transpiler's layout does not change the run.
-fn layout(bytes: &mut Bytes) -> Result<(), QpyError> {
-    let exists = bytes.bool("layout flag")?;
-    let initial = bytes.i32("initial layout size")?;
-    let input = bytes.i32("input mapping size")?;
-    let last = bytes.i32("final layout size")?;
-    let extra = bytes.u32("layout register count")?;
-    let _input_qubits = bytes.i32("input qubit count")?;
-    if !exists {
-        return Ok(());
-    }
-    for _ in 0..extra {
-        register(bytes)?;
-    }
-    for _ in 0..initial.max(0) {
-        let index = bytes.i32("layout bit index")?;
-        let register_size = bytes.i32("layout register size")?;
-        if !(index == -1 && register_size == -1) {
-            bytes.take(u64::try_from(register_size).unwrap_or(0), "layout register name")?;
-        }
-    }
-    bytes.take(u64::try_from(input.max(0)).unwrap_or(0) * 4, "input mapping")?;
-    bytes.take(u64::try_from(last.max(0)).unwrap_or(0) * 4, "final layout")?;
-    Ok(())
-}
-
 fn instruction(
     bytes: &mut Bytes,
-    version: u8,
+    format: Format,
     symbols: &mut Symbols,
     depth: usize,
     num_qubits: u32,
@@ -221,7 +161,7 @@ fn instruction(
     let condition = match extras & 0b11 {
         0 => None,
         1 => Some(Condition {
-            target: register_target(register, bytes)?,
+            target: register_target(register, bytes, format.version)?,
             value: u64::try_from(condition_value).map_err(|_| malformed(bytes, "a negative condition value"))?,
             equal: true,
         }),
@@ -230,7 +170,7 @@ fn instruction(
             if key != b'x' {
                 return Err(malformed(bytes, "an expression condition that is not an expression"));
             }
-            Some(values::expression(&mut data, 0)?)
+            Some(conditions::expression(&mut data, 0)?)
         }
         _ => return Err(malformed(bytes, "an unknown condition kind")),
     };
@@ -250,11 +190,12 @@ fn instruction(
     let mut params = Vec::new();
     let mut blocks = Vec::new();
     for index in 0..num_parameters {
-        let value = values::instruction_param(bytes, symbols).map_err(|e| e.within(format!("parameter {index}")))?;
+        let value =
+            values::instruction_param(bytes, symbols, format).map_err(|e| e.within(format!("parameter {index}")))?;
         if let Value::Circuit(data, offset) = &value {
             let mut block = Bytes::with_base(data, *offset);
             blocks.push(
-                read_circuit(&mut block, version, symbols, depth + 1)
+                read_circuit(&mut block, format.version, symbols, depth + 1)
                     .map_err(|e| e.within(format!("block {}", blocks.len())))?,
             );
         }

@@ -1,5 +1,7 @@
-//! QPY, Qiskit's binary circuit format, as `qiskit-ibm-runtime` sends circuits (QPY versions
-//! 13 to 17; the format is published in the documentation of `qiskit.qpy`).
+//! QPY, Qiskit's binary circuit format, as `qiskit-ibm-runtime` sends circuits: QPY versions
+//! 13 to 17 from its server-side primitives, version 18 (Qiskit 2.6's newest) from its
+//! client-side ones (the `executor` program). The format is published in the documentation of
+//! `qiskit.qpy`.
 //!
 //! [`read`] gives each circuit of a payload as a [`QpyCircuit`]: its parameters in Qiskit's
 //! order (`QuantumCircuit.parameters`: by name, a vector's elements by index after a
@@ -15,20 +17,34 @@
 //! gates, loops, `switch`, classical variables, pulse calibrations, other QPY versions) is an
 //! [`QpyError::Unsupported`] naming it and the instruction; damaged bytes are
 //! [`QpyError::Truncated`] or [`QpyError::Malformed`] with the byte offset. Nothing panics.
+//!
+//! Version 18 differs from 17 where this reader reads it: no calibrations field; integer and
+//! real instruction parameters big-endian (little-endian before); each circuit payload, and
+//! each control-flow block in it, has a `PARAMETER_VECTOR_TABLE` after its annotation headers
+//! whose vectors the elements refer to by index (an element's UUID is its vector's plus its
+//! index); tagged `REGISTER` payloads (a tag byte, then a clbit's `u32` index or a register's
+//! name) in conditions and `R` parameters; registers with a `register_attachment` byte and
+//! `u32` bit indices (`u32::MAX`: not in the circuit; a register of consecutive bits stores
+//! only its first), ancilla registers typed `a`, in circuits and layouts alike. Its other
+//! change, `u8` bit terms of `SparseObservable`s, is inside `PauliEvolutionGate` definitions,
+//! which are skipped whole as custom gates.
 
 mod bytes;
 mod circuit;
+mod conditions;
+mod registers;
 mod values;
 
 use qchess_circuit::ir::ClassicalRegister;
 
 use self::bytes::Bytes;
 use self::circuit::{RawCircuit, RawInstruction, read_circuit};
-use self::values::{Condition, ParamExpr, Symbols, Target, Value};
+use self::conditions::{Condition, Target};
+use self::values::{ParamExpr, Symbols, Value};
 use crate::program::{BitTest, Duration, GateCall, GateLibrary, Instruction, Modifier, Operation, Origin, Program};
 
 /// The QPY versions read.
-pub const VERSIONS: std::ops::RangeInclusive<u8> = 13..=17;
+pub const VERSIONS: std::ops::RangeInclusive<u8> = 13..=18;
 
 /// Why a QPY payload was not read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -105,7 +121,7 @@ pub fn read(payload: &[u8]) -> Result<Vec<QpyCircuit>, QpyError> {
     let version = bytes.u8("QPY version")?;
     if !VERSIONS.contains(&version) {
         return Err(QpyError::Header(format!(
-            "QPY version {version} is not read; this reads versions {} to {} (what qiskit-ibm-runtime sends)",
+            "QPY version {version} is not read; this reads versions {} to {} (what qiskit-ibm-runtime sends with Qiskit 2.6)",
             VERSIONS.start(),
             VERSIONS.end()
         )));
@@ -247,14 +263,14 @@ impl QpyCircuit {
         let mut program = Program { library: GateLibrary::Qiskit, clbits: raw.num_clbits, ..Program::default() };
         program.qubits = (0..raw.num_qubits).map(|q| format!("q{q}")).collect();
         for register in &raw.qregs {
-            for (i, &bit) in register.bits.iter().enumerate() {
-                if let Some(name) = usize::try_from(bit).ok().and_then(|b| program.qubits.get_mut(b)) {
+            for (i, bit) in register.bits.iter().enumerate() {
+                if let Some(name) = bit.and_then(|b| program.qubits.get_mut(b as usize)) {
                     *name = format!("{}[{i}]", register.name);
                 }
             }
         }
         for register in &raw.cregs {
-            let bits: Vec<u32> = register.bits.iter().map(|&b| u32::try_from(b).unwrap_or(u32::MAX)).collect();
+            let bits: Vec<u32> = register.bits.iter().map(|b| b.unwrap_or(u32::MAX)).collect();
             let start = bits.first().copied().unwrap_or(0);
             if bits.iter().enumerate().any(|(i, &b)| b != start.wrapping_add(i as u32) || b >= raw.num_clbits) {
                 return Err(QpyError::Unsupported {
@@ -267,8 +283,11 @@ impl QpyCircuit {
         program.global_phase = real(&raw.global_phase, &by_symbol, "the global phase")?;
         let qubits: Vec<u32> = (0..raw.num_qubits).collect();
         let clbits: Vec<u32> = (0..raw.num_clbits).collect();
-        let registers =
-            raw.cregs.iter().map(|r| (r.name.clone(), r.bits.iter().map(|&b| b as u32).collect())).collect();
+        let registers = raw
+            .cregs
+            .iter()
+            .map(|r| (r.name.clone(), r.bits.iter().map(|b| b.unwrap_or(u32::MAX)).collect()))
+            .collect();
         let scope = Scope { qubits: &qubits, clbits: &clbits, registers, condition: None, place: String::new() };
         emit(raw, &scope, &by_symbol, &mut program.body)?;
         Ok(program)

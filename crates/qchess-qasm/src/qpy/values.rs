@@ -1,10 +1,11 @@
 //! QPY values: instruction parameters, parameters and parameter expressions (the replay
-//! format of QPY 13 and later), and the classical expressions of conditions.
+//! format of QPY 13 and later), and the parameter-vector table of QPY 18.
 
 use super::QpyError;
 use super::bytes::Bytes;
+use super::conditions::{Condition, expression, register_target};
 
-/// How deep nested expressions may go.
+/// How deep a parameter expression may nest.
 const MAX_EXPRESSION_DEPTH: usize = 64;
 
 /// A parameter of a circuit: a `Parameter` or an element of a `ParameterVector`.
@@ -43,6 +44,37 @@ impl Symbols {
             }
         }
     }
+}
+
+/// A `ParameterVector` of a circuit's vector table (QPY 18).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Vector {
+    /// The vector's UUID; its element `i` has this UUID plus `i`.
+    uuid: u128,
+    name: String,
+    size: u64,
+}
+
+/// How the values of a circuit payload are stored: its QPY version and, from QPY 18, the
+/// vectors its elements refer to.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Format<'t> {
+    pub(super) version: u8,
+    pub(super) vectors: &'t [Vector],
+}
+
+/// A `PARAMETER_VECTOR_TABLE` (QPY 18).
+pub(super) fn vector_table(bytes: &mut Bytes) -> Result<Vec<Vector>, QpyError> {
+    let count = bytes.u16("vector table size")?;
+    (0..count)
+        .map(|_| {
+            let name_size = bytes.u16("vector name size")?;
+            let size = bytes.u64("vector size")?;
+            let uuid = u128::from_be_bytes(uuid(bytes)?);
+            let name = bytes.text(u64::from(name_size), "vector name")?;
+            Ok(Vector { uuid, name, size })
+        })
+        .collect()
 }
 
 /// A real-valued parameter expression over symbols.
@@ -106,22 +138,6 @@ pub(super) enum Value {
     Other(char),
 }
 
-/// A condition on classical bits, as QPY stores it: a register or one bit compared with a
-/// value, possibly negated.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Condition {
-    pub(super) target: Target,
-    pub(super) value: u64,
-    pub(super) equal: bool,
-}
-
-/// What a condition reads.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Target {
-    Clbit(u32),
-    Register(String),
-}
-
 fn malformed(bytes: &Bytes, what: impl Into<String>) -> QpyError {
     QpyError::Malformed { at: format!("byte {}", bytes.offset()), what: what.into() }
 }
@@ -138,14 +154,48 @@ fn parameter(bytes: &mut Bytes) -> Result<Symbol, QpyError> {
     Ok(Symbol { uuid, name, index: None })
 }
 
-/// A `PARAMETER_VECTOR_ELEMENT` payload (QPY 17 and earlier).
-fn vector_element(bytes: &mut Bytes) -> Result<Symbol, QpyError> {
-    let name_size = bytes.u16("vector name size")?;
-    let _vector_size = bytes.u64("vector size")?;
-    let uuid = uuid(bytes)?;
-    let index = bytes.u64("vector index")?;
-    let name = bytes.text(u64::from(name_size), "vector name")?;
+/// A `PARAMETER_VECTOR_ELEMENT` payload: the element whole up to QPY 17, a reference into the
+/// circuit's vector table from 18.
+fn vector_element(bytes: &mut Bytes, format: Format) -> Result<Symbol, QpyError> {
+    let (name, size, uuid, index) = if format.version >= 18 {
+        let vector = bytes.u16("vector table index")?;
+        let index = bytes.u64("vector index")?;
+        let Some(vector) = format.vectors.get(usize::from(vector)) else {
+            return Err(malformed(
+                bytes,
+                format!("an element of vector {vector}, in a table of {} vectors", format.vectors.len()),
+            ));
+        };
+        let uuid = vector.uuid.wrapping_add(u128::from(index)).to_be_bytes();
+        (vector.name.clone(), vector.size, uuid, index)
+    } else {
+        let name_size = bytes.u16("vector name size")?;
+        let size = bytes.u64("vector size")?;
+        let uuid = uuid(bytes)?;
+        let index = bytes.u64("vector index")?;
+        (bytes.text(u64::from(name_size), "vector name")?, size, uuid, index)
+    };
+    if index >= size {
+        return Err(malformed(bytes, format!("element {index} of the vector `{name}` of {size} elements")));
+    }
     Ok(Symbol { uuid, name, index: Some(index) })
+}
+
+/// A circuit's global phase, stored as a value of type `kind`.
+pub(super) fn global_phase(
+    kind: u8,
+    bytes: &mut Bytes,
+    symbols: &mut Symbols,
+    format: Format,
+) -> Result<ParamExpr, QpyError> {
+    Ok(match kind {
+        b'f' => ParamExpr::Const(bytes.f64("global phase")?),
+        b'i' => ParamExpr::Const(bytes.i64("global phase")? as f64),
+        b'e' => parameter_expression(bytes, symbols, format, 0)?,
+        b'p' => ParamExpr::Symbol(symbols.intern(parameter(bytes)?)),
+        b'v' => ParamExpr::Symbol(symbols.intern(vector_element(bytes, format)?)),
+        other => return Err(malformed(bytes, format!("unknown global phase type `{}`", char::from(other)))),
+    })
 }
 
 fn uuid(bytes: &mut Bytes) -> Result<[u8; 16], QpyError> {
@@ -163,12 +213,20 @@ pub(super) fn typed<'a>(bytes: &mut Bytes<'a>) -> Result<(u8, Bytes<'a>), QpyErr
 }
 
 /// An `INSTRUCTION_PARAM`.
-pub(super) fn instruction_param(bytes: &mut Bytes, symbols: &mut Symbols) -> Result<Value, QpyError> {
+pub(super) fn instruction_param(bytes: &mut Bytes, symbols: &mut Symbols, format: Format) -> Result<Value, QpyError> {
     let (key, mut data) = typed(bytes)?;
+    // Integers and reals of instruction parameters are little-endian up to QPY 17.
+    let little = format.version < 18;
     let value = match key {
-        // Integers and reals of instruction parameters are little-endian up to QPY 17.
-        b'i' => Value::Real(ParamExpr::Const(i64::from_le_bytes(fixed(&mut data, "integer")?) as f64)),
-        b'f' => Value::Real(ParamExpr::Const(f64::from_le_bytes(fixed(&mut data, "real")?))),
+        b'i' => {
+            let bytes = fixed(&mut data, "integer")?;
+            let value = if little { i64::from_le_bytes(bytes) } else { i64::from_be_bytes(bytes) };
+            Value::Real(ParamExpr::Const(value as f64))
+        }
+        b'f' => {
+            let bytes = fixed(&mut data, "real")?;
+            Value::Real(ParamExpr::Const(if little { f64::from_le_bytes(bytes) } else { f64::from_be_bytes(bytes) }))
+        }
         b'c' => {
             let (re, im) = (data.f64("complex real part")?, data.f64("complex imaginary part")?);
             if im != 0.0 {
@@ -177,8 +235,8 @@ pub(super) fn instruction_param(bytes: &mut Bytes, symbols: &mut Symbols) -> Res
             Value::Real(ParamExpr::Const(re))
         }
         b'p' => Value::Real(ParamExpr::Symbol(symbols.intern(parameter(&mut data)?))),
-        b'v' => Value::Real(ParamExpr::Symbol(symbols.intern(vector_element(&mut data)?))),
-        b'e' => Value::Real(parameter_expression(&mut data, symbols, 0)?),
+        b'v' => Value::Real(ParamExpr::Symbol(symbols.intern(vector_element(&mut data, format)?))),
+        b'e' => Value::Real(parameter_expression(&mut data, symbols, format, 0)?),
         b's' => Value::Text(data.text(data.left(), "string")?),
         b'z' => Value::Null,
         b'q' => {
@@ -187,6 +245,12 @@ pub(super) fn instruction_param(bytes: &mut Bytes, symbols: &mut Symbols) -> Res
             Value::Circuit(rest.to_vec(), offset)
         }
         b'x' => Value::Condition(expression(&mut data, 0)?),
+        b'R' => {
+            // A `switch`'s target: checked, though nothing reads a `switch`.
+            let text = data.take(data.left(), "register")?;
+            register_target(text, &data, format.version)?;
+            Value::Other('R')
+        }
         other => Value::Other(char::from(other)),
     };
     Ok(value)
@@ -203,6 +267,7 @@ fn fixed<const N: usize>(bytes: &mut Bytes, field: &'static str) -> Result<[u8; 
 pub(super) fn parameter_expression(
     bytes: &mut Bytes,
     symbols: &mut Symbols,
+    format: Format,
     depth: usize,
 ) -> Result<ParamExpr, QpyError> {
     if depth > MAX_EXPRESSION_DEPTH {
@@ -219,7 +284,7 @@ pub(super) fn parameter_expression(
         let size = bytes.u64("symbol value size")?;
         let symbol = match symbol_type {
             b'p' => parameter(bytes)?,
-            b'v' => vector_element(bytes)?,
+            b'v' => vector_element(bytes, format)?,
             other => return Err(unsupported(format!("a parameter-expression symbol of type `{}`", char::from(other)))),
         };
         let mut data = bytes.sub(size, "symbol value")?;
@@ -227,7 +292,7 @@ pub(super) fn parameter_expression(
             b'p' | b'v' => ParamExpr::Symbol(symbols.intern(symbol.clone())),
             b'f' => ParamExpr::Const(data.f64("symbol value")?),
             b'i' => ParamExpr::Const(data.i64("symbol value")? as f64),
-            b'e' => parameter_expression(&mut data, symbols, depth + 1)?,
+            b'e' => parameter_expression(&mut data, symbols, format, depth + 1)?,
             other => return Err(unsupported(format!("a parameter bound to a value of type `{}`", char::from(other)))),
         };
         bound.push((symbol.uuid, meaning));
@@ -290,119 +355,5 @@ pub(super) fn parameter_expression(
     match (stack.pop(), stack.is_empty()) {
         (Some(expr), true) => Ok(expr),
         _ => Err(malformed(bytes, "a parameter expression does not reduce to one value")),
-    }
-}
-
-/// A classical expression (`EXPRESSION`) that a condition can be made of.
-pub(super) fn expression(bytes: &mut Bytes, depth: usize) -> Result<Condition, QpyError> {
-    let node = node(bytes, depth)?;
-    condition_of(&node).ok_or_else(|| unsupported("a condition other than a bit or register compared with a constant"))
-}
-
-/// A parsed expression node (only the kinds a simple condition uses).
-#[derive(Debug, Clone)]
-enum Node {
-    Clbit(u32),
-    Register(String),
-    Int(u64),
-    Bool(bool),
-    Unary(u8, Box<Node>),
-    Binary(u8, Box<Node>, Box<Node>),
-}
-
-fn node(bytes: &mut Bytes, depth: usize) -> Result<Node, QpyError> {
-    if depth > MAX_EXPRESSION_DEPTH {
-        return Err(malformed(bytes, format!("expressions nest more than {MAX_EXPRESSION_DEPTH} deep")));
-    }
-    let kind = bytes.u8("expression kind")?;
-    match bytes.u8("expression type")? {
-        b'u' => {
-            bytes.u32("expression width")?;
-        }
-        b'b' | b'f' | b'd' => {}
-        other => return Err(malformed(bytes, format!("unknown expression type `{}`", char::from(other)))),
-    }
-    Ok(match kind {
-        b'x' => match bytes.u8("variable kind")? {
-            b'C' => Node::Clbit(bytes.u32("clbit index")?),
-            b'R' => {
-                let size = bytes.u16("register name size")?;
-                Node::Register(bytes.text(u64::from(size), "register name")?)
-            }
-            b'U' => return Err(unsupported("classical variables in conditions")),
-            other => return Err(malformed(bytes, format!("unknown variable kind `{}`", char::from(other)))),
-        },
-        b'v' => match bytes.u8("value kind")? {
-            b'b' => Node::Bool(bytes.bool("boolean")?),
-            b'i' => {
-                let size = bytes.u8("integer size")?;
-                let digits = bytes.take(u64::from(size), "integer")?;
-                if digits.len() > 8 && digits[..digits.len() - 8].iter().any(|&b| b != 0)
-                    || digits.first().is_some_and(|b| b & 0x80 != 0)
-                {
-                    return Err(unsupported("a condition value that is negative or wider than 64 bits"));
-                }
-                Node::Int(digits.iter().fold(0u64, |v, &b| v << 8 | u64::from(b)))
-            }
-            other => return Err(unsupported(format!("a condition value of kind `{}`", char::from(other)))),
-        },
-        b'c' => {
-            bytes.bool("cast flag")?;
-            node(bytes, depth + 1)?
-        }
-        b'u' => {
-            let op = bytes.u8("unary op")?;
-            Node::Unary(op, Box::new(node(bytes, depth + 1)?))
-        }
-        b'b' => {
-            let op = bytes.u8("binary op")?;
-            let left = node(bytes, depth + 1)?;
-            let right = node(bytes, depth + 1)?;
-            Node::Binary(op, Box::new(left), Box::new(right))
-        }
-        other => return Err(unsupported(format!("an expression of kind `{}`", char::from(other)))),
-    })
-}
-
-/// The condition a node stands for, when it is a simple one.
-fn condition_of(node: &Node) -> Option<Condition> {
-    let target = |n: &Node| match n {
-        Node::Clbit(i) => Some(Target::Clbit(*i)),
-        Node::Register(name) => Some(Target::Register(name.clone())),
-        _ => None,
-    };
-    let constant = |n: &Node| match n {
-        Node::Int(v) => Some(*v),
-        Node::Bool(b) => Some(u64::from(*b)),
-        _ => None,
-    };
-    match node {
-        Node::Clbit(i) => Some(Condition { target: Target::Clbit(*i), value: 1, equal: true }),
-        // Logical or bitwise not of one bit.
-        Node::Unary(1 | 2, inner) => match **inner {
-            Node::Clbit(i) => Some(Condition { target: Target::Clbit(i), value: 0, equal: true }),
-            _ => None,
-        },
-        // 6: equal, 7: not equal.
-        Node::Binary(op @ (6 | 7), a, b) => {
-            let (t, v) = match (target(a), constant(b)) {
-                (Some(t), Some(v)) => (t, v),
-                _ => (target(b)?, constant(a)?),
-            };
-            Some(Condition { target: t, value: v, equal: *op == 6 })
-        }
-        _ => None,
-    }
-}
-
-/// The condition of a register parameter (`R`, or a legacy tuple condition's register bytes):
-/// `"\0N"` names clbit `N`, anything else a register.
-pub(super) fn register_target(text: &[u8], at: &Bytes) -> Result<Target, QpyError> {
-    let text = std::str::from_utf8(text).map_err(|_| malformed(at, "a condition register name is not UTF-8"))?;
-    match text.strip_prefix('\0') {
-        Some(index) => {
-            index.parse().map(Target::Clbit).map_err(|_| malformed(at, "a condition bit index is not a number"))
-        }
-        None => Ok(Target::Register(text.to_string())),
     }
 }

@@ -31,7 +31,7 @@ IDEAL, DEVICE = (url.rstrip("/") for url in sys.argv[1:3])
 SHOTS = 4000
 NOISY_SHOTS = 20_000
 FALSE_ALARM = 1e-6
-_BACKENDS = {}
+_BACKENDS = {}  # the backends by URL, and aer's device model
 
 
 def fez(base=IDEAL):
@@ -199,22 +199,42 @@ def the_executor_runs_a_quantum_program_of_two_items():
     assert within(ones, SHOTS, 0.5) and int((~plain).all(axis=1).sum()) == SHOTS - ones
 
 
+def noisy_counts(circuit, registers):
+    """`circuit`'s measured bits per shot, packed as aer's distribution orders them, with aer's
+    exact noisy distribution."""
+    if "device" not in _BACKENDS:
+        _BACKENDS["device"] = noise_vs_aer.device_model()
+    probabilities, clbits = noise_vs_aer.aer_exact(circuit, _BACKENDS["device"])
+    return noise_vs_aer.outcomes(circuit, registers, clbits), probabilities
+
+
 @check
 def the_noisy_sampler_reads_as_aers_device_model():
     backend = fez(DEVICE)
-    device = noise_vs_aer.device_model()
     for name, circuit in [("bell", isa(bell(), backend)), ("ghz_5", isa(ghz(5), backend))]:
         result = sampler(DEVICE).run([circuit], shots=NOISY_SHOTS).result()[0]
         registers = {register: [int(b, 2) for b in getattr(result.data, register).get_bitstrings()] for register in result.data}
-        probabilities, clbits = noise_vs_aer.aer_exact(circuit, device)
-        counts = noise_vs_aer.outcomes(circuit, registers, clbits)
-        distance = noise_vs_aer.tvd(counts, probabilities, NOISY_SHOTS)
-        bound = noise_vs_aer.sampling_floor(probabilities, NOISY_SHOTS) + math.sqrt(
-            math.log(1 / FALSE_ALARM) / (2 * NOISY_SHOTS)
-        )
-        p = noise_vs_aer.chi_squared_p(counts, probabilities, NOISY_SHOTS)
-        print(f"     {name}: TVD {distance:.4f} (bound {bound:.4f}), chi-squared p = {p:.3g}")
-        assert distance <= bound and p > FALSE_ALARM, (name, distance, bound, p)
+        counts, probabilities = noisy_counts(circuit, registers)
+        noise_vs_aer.assert_reads_as_aer(name, counts, probabilities, NOISY_SHOTS, FALSE_ALARM)
+
+
+@check
+def the_noisy_executor_sweep_reads_as_aers_device_model():
+    from qiskit_ibm_runtime import Executor, QuantumProgram
+
+    backend = fez(DEVICE)
+    measured = sweep()
+    measured.measure_all()
+    circuit = isa(measured, backend)
+    angles = THETAS[[1, 3]]
+    program = QuantumProgram(shots=NOISY_SHOTS)
+    program.append_circuit_item(circuit, circuit_arguments=angles.reshape(-1, 1))
+    bits = Executor(backend).run(program).result()[0]["meas"]
+    for index, theta in enumerate(angles):
+        values = [sum(1 << j for j, b in enumerate(shot) if b) for shot in bits[index]]
+        bound = circuit.assign_parameters([theta])
+        counts, probabilities = noisy_counts(bound, {"meas": values})
+        noise_vs_aer.assert_reads_as_aer(f"sweep at {theta:.3f}", counts, probabilities, NOISY_SHOTS, FALSE_ALARM)
 
 
 @check
@@ -223,7 +243,7 @@ def the_noisy_estimator_agrees_with_aer_within_its_standard_errors():
     from qiskit_aer import AerSimulator
 
     backend = fez(DEVICE)
-    fake, model = noise_vs_aer.device_model()
+    fake, model = _BACKENDS.setdefault("device", noise_vs_aer.device_model())
     circuit = isa(bell().remove_final_measurements(inplace=False), backend)
     physical = [circuit.layout.final_index_layout()[i] for i in range(2)]
     observables = [SparsePauliOp(label).apply_layout(circuit.layout) for label in ("ZZ", "XX")]

@@ -58,12 +58,7 @@ def sampled(circuit, shots):
 
 def compare(name, circuit):
     counts, probabilities = sampled(circuit, SHOTS)
-    distance = noise_vs_aer.tvd(counts, probabilities, SHOTS)
-    bound = noise_vs_aer.sampling_floor(probabilities, SHOTS) + math.sqrt(math.log(1 / FALSE_ALARM) / (2 * SHOTS))
-    p = noise_vs_aer.chi_squared_p(counts, probabilities, SHOTS)
-    print(f"     {name}: TVD {distance:.4f} (bound {bound:.4f}), chi-squared p = {p:.3g}")
-    assert distance <= bound, f"{name}: TVD {distance} > {bound}"
-    assert p > FALSE_ALARM, f"{name}: chi-squared p = {p}"
+    noise_vs_aer.assert_reads_as_aer(name, counts, probabilities, SHOTS, FALSE_ALARM)
 
 
 def ghz(n):

@@ -182,6 +182,20 @@ def sampling_floor(probabilities, shots, seed=1, repeats=50):
     return float(np.mean([0.5 * np.abs(rng.multinomial(shots, probabilities) / shots - probabilities).sum() for _ in range(repeats)]))
 
 
+def assert_reads_as_aer(name, counts, probabilities, shots, false_alarm=1e-6):
+    """Our shots of a circuit against aer's exact noisy distribution: Pearson's chi-squared
+    p > `false_alarm`, and the TVD at most its sampling floor plus t = sqrt(ln(1/false_alarm) /
+    (2 shots)): one shot moves the distance by at most 1/shots, so by McDiarmid's inequality a
+    sample of aer's own distribution exceeds its mean by t with probability at most
+    `false_alarm`."""
+    distance = tvd(counts, probabilities, shots)
+    bound = sampling_floor(probabilities, shots) + math.sqrt(math.log(1 / false_alarm) / (2 * shots))
+    p = chi_squared_p(counts, probabilities, shots)
+    print(f"     {name}: TVD {distance:.4f} (bound {bound:.4f}), chi-squared p = {p:.3g}")
+    assert distance <= bound, f"{name}: TVD {distance} > {bound}"
+    assert p > false_alarm, f"{name}: chi-squared p = {p}"
+
+
 def compare(base, binary, shots, names=None):
     """Rows of (name, used qubits, two-qubit gates, TVD, floor, chi-squared p, seconds), for the
     circuits named (all by default)."""

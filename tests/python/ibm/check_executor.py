@@ -126,6 +126,23 @@ def the_sampler_sweeps_a_parameter():
 
 
 @check
+def dynamical_decoupling_applied_by_the_client_runs_as_sent():
+    from qiskit import QuantumCircuit
+
+    # Idle stretches on qubit 2 for the client to fill with delays and X gates; the scheduling
+    # needs every gate's length from the device's properties, `rz`'s 0 included.
+    qc = QuantumCircuit(3)
+    qc.h(0)
+    qc.cx(0, 1)
+    qc.cx(1, 2)
+    qc.cx(0, 1)
+    qc.measure_all()
+    decoupled = sampler(dynamical_decoupling={"enable": True})
+    result = decoupled.run([isa(qc, fez())], shots=SHOTS).result()
+    exact_counts_match(result[0].data.meas.get_counts(), {"000": 0.5, "101": 0.5}, SHOTS)
+
+
+@check
 def the_estimator_gives_a_bell_pairs_parities():
     from qiskit.quantum_info import SparsePauliOp
 

@@ -41,7 +41,18 @@ pub fn live_properties(configuration: &str, properties: &str, name: &str) -> Res
             }
         }
     }
+    let qubit_count = value.get("qubits").and_then(Value::as_array).map_or(0, Vec::len);
     if let Some(gates) = value.get_mut("gates").and_then(Value::as_array_mut) {
+        // `rz` is a frame change: the service lists it on every qubit with no error and no
+        // length, and the client's scheduling passes (dynamical decoupling) need that length.
+        let has_rz: std::collections::BTreeSet<u64> =
+            gates.iter().filter(|g| g["gate"] == "rz").filter_map(|g| g["qubits"][0].as_u64()).collect();
+        let rz = |q: usize| {
+            let parameter = |name: &str, unit: &str| json!({ "date": date, "name": name, "unit": unit, "value": 0 });
+            json!({ "qubits": [q], "gate": "rz", "name": format!("rz{q}"),
+                    "parameters": [parameter("gate_error", ""), parameter("gate_length", "ns")] })
+        };
+        gates.extend((0..qubit_count).filter(|q| !has_rz.contains(&(*q as u64))).map(rz));
         for gate in gates {
             let qubits: Vec<u32> =
                 gate["qubits"].as_array().into_iter().flatten().filter_map(Value::as_u64).map(|q| q as u32).collect();

@@ -135,8 +135,11 @@ pub fn run(
     Ok((registers, first_words))
 }
 
+/// One shot's classical bits, in words of 128 (bit `i` in word `i / 128`).
+pub type Words = Vec<u128>;
+
 /// A pub's shots as [`run`] gives them, each shot's bits in words of 128 (bit `i` in word
-/// `i / 128`), so that circuits of more bits run. A circuit of [independent parts](components)
+/// `i / 128`), so that circuits of more bits run. A circuit of independent parts (see `components`)
 /// runs part by part, each with its bits renumbered from 0.
 pub fn run_words(
     pub_: &SamplerPub,
@@ -144,7 +147,7 @@ pub fn run_words(
     calibration: Option<&Calibration>,
     rng: &mut ChaCha8Rng,
     stop: &Stop,
-) -> Result<(Vec<super::isa::Register>, Vec<Vec<Vec<u128>>>), PubError> {
+) -> Result<(Vec<super::isa::Register>, Vec<Vec<Words>>), PubError> {
     let mut registers = Vec::new();
     let mut shots = Vec::with_capacity(pub_.bindings.rows.len());
     for values in &pub_.bindings.rows {

@@ -4,19 +4,19 @@
 //!
 //! A program has `shots` and items, one circuit each (all circuits in one zlib-compressed QPY
 //! file). A `circuit` item carries parameter values (`circuit_arguments`, the last axis over the
-//! circuit's parameters); a `samplex` item carries a template circuit and a [`samplex`] that turns
+//! circuit's parameters); a `samplex` item carries a template circuit and a samplex that turns
 //! its arguments (parameter values, measurement bases) into the template's parameter values, one
 //! set per element of the item's `shape`. Each bound circuit runs `shots` times as a Sampler pub
-//! does ([`sampler::run`](super::sampler::run): an ISA circuit of the device, with or without its
+//! does ([`sampler::run`]: an ISA circuit of the device, with or without its
 //! noise), and each classical register comes back as a boolean tensor of shape
 //! `[*item shape, shots, bits]`, bit 0 first. The client does the rest (the Sampler's counts, the
 //! Estimator's expectation values) from the program's `passthrough_data`, returned as sent.
 //!
 //! Not applied, and listed in the result's `metadata.stand_in.ignored_options`:
 //! `init_qubits: false` (a simulated shot always starts in |0>), `rep_delay`, `scheduler_timing`,
-//! `stretch_values` (no timing metadata is produced) and `experimental` options. Refused with the
-//! reason: kerneled measurement levels, items of another type, and samplexes that sample
-//! randomness (twirling) or shape noise.
+//! `stretch_values` (no timing metadata is produced), `experimental` options, and twirling (the
+//! samplex draws identity twirls). Refused with the reason: kerneled measurement levels,
+//! items of another type, and samplexes that inject noise.
 
 mod samplex;
 mod tensor;
@@ -49,6 +49,8 @@ pub const SCHEMA_VERSION: &str = "v2.0";
 pub struct Program {
     /// Each item as a Sampler pub of its bound circuits (the bindings' shape is the item's).
     items: Vec<SamplerPub>,
+    /// Each item's measurement-flip outputs and the shape of one element's (all 0).
+    flips: Vec<Vec<(String, Vec<usize>)>>,
     passthrough: Value,
     semantic_role: Value,
     /// Options set that the stand-in does not apply.
@@ -145,8 +147,11 @@ fn broadcast(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
         .collect()
 }
 
+/// What a `samplex` item adds to its bindings: its flip outputs, and whether it twirls.
+type SamplexExtras = (Vec<(String, Vec<usize>)>, bool);
+
 /// A `samplex` item's bindings: the samplex run once per element of the item's shape.
-fn samplex_bindings(item: &Value, template_parameters: usize) -> Result<Bindings, String> {
+fn samplex_bindings(item: &Value, template_parameters: usize) -> Result<(Bindings, SamplexExtras), String> {
     let samplex =
         samplex::read(item.get("samplex").ok_or("it has no samplex")?).map_err(|e| format!("its samplex: {e}"))?;
     if samplex.template_parameters != template_parameters {
@@ -213,7 +218,7 @@ fn samplex_bindings(item: &Value, template_parameters: usize) -> Result<Bindings
         rows.push(samplex.template_values(&element)?);
     }
     check_bindings(count, &rows)?;
-    Ok(Bindings { shape, rows })
+    Ok((Bindings { shape, rows }, (samplex.flips, samplex.twirled)))
 }
 
 fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
@@ -255,15 +260,19 @@ pub fn prepare(params: &Value, target: &Target) -> Result<Program, String> {
         return Err(format!("quantum_program has {} items for {} circuits", items.len(), circuits.len()));
     }
     let mut pubs = Vec::with_capacity(items.len());
+    let mut flips = Vec::with_capacity(items.len());
+    let mut twirled = false;
     let mut total_shots = 0u64;
     for (index, (item, circuit)) in items.iter().zip(circuits).enumerate() {
         let parameters = circuit.parameters.len();
-        let bindings = match item.get("item_type").and_then(Value::as_str) {
-            Some("circuit") => circuit_bindings(item, parameters),
+        let (bindings, (item_flips, item_twirled)) = match item.get("item_type").and_then(Value::as_str) {
+            Some("circuit") => circuit_bindings(item, parameters).map(|b| (b, (Vec::new(), false))),
             Some("samplex") => samplex_bindings(item, parameters),
             other => Err(format!("item_type {other:?} is neither `circuit` nor `samplex`")),
         }
         .map_err(|e| format!("quantum_program.items[{index}]: {e}"))?;
+        flips.push(item_flips);
+        twirled |= item_twirled;
         let circuit = PubCircuit::Qpy(Box::new(circuit));
         pubs::check_first(&circuit, &bindings, target, MAX_PROGRAM_CLBITS)
             .map_err(|e| format!("quantum_program.items[{index}]: {e}"))?;
@@ -275,16 +284,21 @@ pub fn prepare(params: &Value, target: &Target) -> Result<Program, String> {
             "the program asks for {total_shots} shots in all; this stand-in runs at most {MAX_JOB_SHOTS} per job"
         ));
     }
+    let mut ignored_options = ignored_options(params.get("options"));
+    if twirled {
+        ignored_options.push("twirling (identity twirls drawn)".to_string());
+    }
     Ok(Program {
         items: pubs,
+        flips,
         passthrough: program.get("passthrough_data").cloned().unwrap_or(Value::Null),
         semantic_role: program.get("semantic_role").cloned().unwrap_or(Value::Null),
-        ignored_options: ignored_options(params.get("options")),
+        ignored_options,
     })
 }
 
 /// A register's bits in every shot of every binding, as a boolean tensor.
-fn register_tensor(item: &SamplerPub, register: &isa::Register, shots: &[Vec<Vec<u128>>]) -> Value {
+fn register_tensor(item: &SamplerPub, register: &isa::Register, shots: &[Vec<sampler::Words>]) -> Value {
     let bit = |words: &[u128], i: u32| words.get(i as usize / 128).is_some_and(|w| (w >> (i % 128)) & 1 == 1);
     let bits: Vec<bool> = shots
         .iter()
@@ -313,8 +327,14 @@ pub fn run(
             PubError::Invalid(reason) => PubError::Invalid(format!("quantum_program.items[{index}]: {reason}")),
             stopped => stopped,
         })?;
-        let results: serde_json::Map<String, Value> =
+        let mut results: serde_json::Map<String, Value> =
             registers.iter().map(|r| (r.name.clone(), register_tensor(item, r, &shots))).collect();
+        for (name, element_shape) in &program.flips[index] {
+            let mut shape = item.bindings.shape.clone();
+            shape.extend(element_shape);
+            let count = shape.iter().product();
+            results.insert(name.clone(), tensor::encode_bools(&shape, &vec![false; count]));
+        }
         data.push(json!({ "results": results, "metadata": { "scheduler_timing": null, "stretch_values": null } }));
         let size = item.bindings.rows.len();
         chunks.push(json!({

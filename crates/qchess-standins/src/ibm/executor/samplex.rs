@@ -1,15 +1,20 @@
-//! Samplexes without randomness: the graphs `qiskit-ibm-runtime`'s client-side Estimator (and
-//! Sampler) build to turn a template circuit's parameters into the gates of one measurement
-//! basis, with the circuit's own one-qubit gates folded in.
+//! Samplexes as `qiskit-ibm-runtime`'s client-side Estimator and Sampler build them: graphs that
+//! turn a template circuit's parameters into the gates of one measurement basis, with the
+//! circuit's own one-qubit gates folded in, and with twirling gates sampled around its layers.
 //!
-//! A samplex is a graph of nodes over "virtual registers" (here: one 2x2 unitary per qubit).
-//! Read and run: changing basis (`N0`), collecting template angles (`N1`, by the `RzSx` or
-//! `RzRx` synthesizer), combining registers (`N3`), multiplying by fixed gates (`N6` left, `N7`
-//! right), slicing (`N9`), multiplying by `rz`/`rx` of evaluated parameter expressions (`N11`
-//! left, `N12` right), the parameter-expression table and the parameters passed straight
-//! through. Every other node samples randomness or injects noise (twirling, measurement
-//! twirling, PEC and ZNE noise shaping); such a samplex is refused at submission, naming the node,
-//! since running it without its randomness would give other results than the client expects.
+//! A samplex is a graph of nodes over "virtual registers" (one gate per qubit). Read and run:
+//! changing basis (`N0`), collecting template angles (`N1`, by the `RzSx` or `RzRx`
+//! synthesizer), combining registers (`N3`), multiplying by fixed gates (`N6` left, `N7` right),
+//! slicing (`N9`), multiplying by `rz`/`rx` of evaluated parameter expressions (`N11` left,
+//! `N12` right), the parameter-expression table and the parameters passed straight through.
+//!
+//! Twirling is not applied: its sampling nodes (`N10`) draw the identity, so the nodes that
+//! convert (`N4`) and propagate twirling gates past Clifford gates (`N8`, `N13`, `N15`) leave it
+//! the identity, and the measurement flips collected (`N2`) are all 0. The template circuit then
+//! equals the circuit without twirling, and [`Samplex::twirled`] says so, for the result's list
+//! of what was ignored. Nodes that inject noise (`N5`, PEC and PEA) or sample other
+//! distributions (`N14`) are refused at submission, naming the node: they change what the
+//! client computes from the results.
 
 use std::collections::BTreeMap;
 
@@ -28,12 +33,51 @@ const MAX_NODES: usize = 100_000;
 /// A node, read.
 #[derive(Debug, Clone)]
 enum Node {
-    ChangeBasis { register: String, actions: BTreeMap<i64, U2>, basis: String, subsystems: usize },
-    Collect { register: String, subsystems: Vec<usize>, template: Vec<usize>, synth: Synth },
-    Combine { output: String, subsystems: usize, operands: Vec<(String, Vec<usize>, Vec<usize>)> },
-    Multiply { register: String, operand: Vec<U2>, left: bool },
-    Slice { input: String, output: String, selection: Selection },
-    Rotate { register: String, rotation: Rotation, expressions: Vec<usize>, left: bool },
+    ChangeBasis {
+        register: String,
+        actions: BTreeMap<i64, U2>,
+        basis: String,
+        subsystems: usize,
+    },
+    Collect {
+        register: String,
+        subsystems: Vec<usize>,
+        template: Vec<usize>,
+        synth: Synth,
+    },
+    Combine {
+        output: String,
+        subsystems: usize,
+        operands: Vec<(String, Vec<usize>, Vec<usize>)>,
+    },
+    Multiply {
+        register: String,
+        operand: Vec<U2>,
+        left: bool,
+    },
+    Slice {
+        input: String,
+        output: String,
+        selection: Selection,
+    },
+    Rotate {
+        register: String,
+        rotation: Rotation,
+        expressions: Vec<usize>,
+        left: bool,
+    },
+    /// Twirling gates drawn as the identity, into both registers.
+    Twirl {
+        registers: [String; 2],
+        subsystems: usize,
+    },
+    /// A register under another name (its type changed; the identity stays the identity).
+    Convert {
+        from: String,
+        to: String,
+    },
+    /// Nothing to do: twirling gates propagated or flips collected, all identities.
+    Identity,
 }
 
 /// The subsystems a slice takes: listed, or a Python slice resolved against the register.
@@ -85,6 +129,11 @@ pub struct Samplex {
     pub inputs: Vec<Input>,
     /// The template circuit's parameter count.
     pub template_parameters: usize,
+    /// The measurement-flip outputs and the shape of one randomization's (all 0: no twirl is
+    /// drawn).
+    pub flips: Vec<(String, Vec<usize>)>,
+    /// Whether it twirls (the twirls drawn are identities).
+    pub twirled: bool,
     expressions: Option<QpyCircuit>,
     passthrough: Vec<(usize, usize)>,
     nodes: Vec<Node>,
@@ -93,12 +142,8 @@ pub struct Samplex {
 /// What the nodes the stand-in does not run do, for the refusal.
 fn unsupported(kind: &str) -> Option<&'static str> {
     Some(match kind {
-        "N2" => "collects measurement flips (measurement twirling)",
-        "N4" => "converts twirling registers",
         "N5" => "injects noise (PEC or PEA)",
-        "N8" | "N13" | "N15" => "propagates twirling gates past Clifford gates",
-        "N10" => "samples twirling gates",
-        "N14" => "samples from a distribution",
+        "N14" => "samples from a noise distribution",
         _ => return None,
     })
 }
@@ -210,9 +255,6 @@ fn node(data: &Value) -> Result<Node, String> {
             Node::Collect { register: register()?, subsystems, template, synth }
         }
         "N3" => {
-            if text(data, "output_type")? != "u2" {
-                return Err("it combines into a register that is not U2".into());
-            }
             let Ordered(entries) = serde_json::from_str(text(data, "operands")?)
                 .map_err(|e| format!("its operands are not a JSON object ({e})"))?;
             let mut operands = Vec::new();
@@ -220,8 +262,8 @@ fn node(data: &Value) -> Result<Node, String> {
                 let parts = parts.as_array().filter(|p| p.len() == 3).ok_or("an operand is not [from, to, type]")?;
                 let array = |part: &Value| nested(part.get("array"), "array").and_then(|a| indices(&a));
                 let (from, to) = (array(&parts[0])?, array(&parts[1])?);
-                if from.len() != to.len() || parts[2].get("type").and_then(Value::as_str) != Some("u2") {
-                    return Err(format!("operand `{name}` is not a U2 register of matching indices"));
+                if from.len() != to.len() || parts[2].get("type").and_then(Value::as_str).is_none() {
+                    return Err(format!("operand `{name}` is not a typed register of matching indices"));
                 }
                 operands.push((name, from, to));
             }
@@ -237,9 +279,6 @@ fn node(data: &Value) -> Result<Node, String> {
             left: kind == "N6",
         },
         "N9" => {
-            if text(data, "output_type")? != "u2" || text(data, "input_type")? != "u2" {
-                return Err("it slices a register that is not U2".into());
-            }
             let written = text(data, "slice_idxs")?;
             let selection = if text(data, "is_slice")? == "true" {
                 let bounds: (Option<i64>, Option<i64>, Option<i64>) =
@@ -265,6 +304,17 @@ fn node(data: &Value) -> Result<Node, String> {
                 .map_err(|e| format!("its parameter indices are not a list ({e})"))?,
             left: kind == "N11",
         },
+        "N10" => {
+            let distribution = nested(data.get("distribution"), "distribution")?;
+            let subsystems = distribution
+                .get("num_subsystems")
+                .and_then(Value::as_u64)
+                .ok_or("its distribution has no subsystem count")? as usize;
+            let name = |key: &str| text(data, key).map(str::to_owned);
+            Node::Twirl { registers: [name("lhs_register_name")?, name("rhs_register_name")?], subsystems }
+        }
+        "N4" => Node::Convert { from: text(data, "existing_name")?.to_owned(), to: text(data, "new_name")?.to_owned() },
+        "N2" | "N8" | "N13" | "N15" => Node::Identity,
         other => return Err(format!("node type `{}` is not known", qchess_core::text::excerpt(other))),
     })
 }
@@ -323,11 +373,27 @@ pub fn read(value: &Value) -> Result<Samplex, String> {
     let inputs = input_specs(&nested(attrs.get("input_specification"), "input_specification")?)?;
     let outputs = nested(attrs.get("output_specification"), "output_specification")?;
     let outputs = outputs.as_object().ok_or("its output specification is not an object")?;
-    if let Some(other) = outputs.keys().find(|k| k.as_str() != "parameter_values") {
-        return Err(format!(
-            "it writes output `{}`, which this stand-in does not produce",
-            qchess_core::text::excerpt(other)
-        ));
+    let mut flips = Vec::new();
+    for (name, spec) in outputs {
+        if name == "parameter_values" {
+            continue;
+        }
+        if !name.starts_with("measurement_flips.") {
+            return Err(format!(
+                "it writes output `{}`, which this stand-in does not produce",
+                qchess_core::text::excerpt(name)
+            ));
+        }
+        let spec = nested(Some(spec), name)?;
+        // The shape after the randomizations' axis: the flips of one randomization.
+        let shape = spec.get("shape").and_then(Value::as_array).map(|s| s.iter().skip(1).map(Value::as_u64).collect());
+        let shape: Vec<usize> = shape
+            .and_then(|s: Option<Vec<u64>>| s)
+            .ok_or(format!("output `{name}` has no shape of counts after its randomizations"))?
+            .into_iter()
+            .map(|d| d as usize)
+            .collect();
+        flips.push((name.clone(), shape));
     }
     let parameter_values = nested(outputs.get("parameter_values"), "parameter_values")?;
     let template_parameters = parameter_values
@@ -368,7 +434,8 @@ pub fn read(value: &Value) -> Result<Samplex, String> {
         .collect::<Option<Vec<_>>>()
         .ok_or("a link lacks its source or target")?;
     let nodes = ordered(nodes, &links)?;
-    Ok(Samplex { inputs, template_parameters, expressions, passthrough, nodes })
+    let twirled = nodes.iter().any(|n| matches!(n, Node::Twirl { .. }));
+    Ok(Samplex { inputs, template_parameters, flips, twirled, expressions, passthrough, nodes })
 }
 
 impl Samplex {
@@ -444,6 +511,16 @@ impl Samplex {
                     }
                     registers.insert(output, combined);
                 }
+                Node::Twirl { registers: names, subsystems } => {
+                    for name in names {
+                        registers.insert(name, vec![IDENTITY; *subsystems]);
+                    }
+                }
+                Node::Convert { from, to } => {
+                    let source = register(&registers, from)?;
+                    registers.insert(to, source);
+                }
+                Node::Identity => {}
                 Node::Collect { register: name, subsystems, template, synth } => {
                     let source = register(&registers, name)?;
                     for (k, &s) in subsystems.iter().enumerate() {
@@ -479,10 +556,11 @@ impl Samplex {
 }
 
 fn multiply(gates: &mut [U2], operand: &[U2], left: bool, name: &str) -> Result<(), String> {
-    if operand.len() != gates.len() {
+    if operand.len() != gates.len() && operand.len() != 1 {
         return Err(format!("{} gates multiply register `{name}` of {} qubits", operand.len(), gates.len()));
     }
-    for (gate, factor) in gates.iter_mut().zip(operand) {
+    // One gate multiplies every qubit, as NumPy broadcasts it.
+    for (gate, factor) in gates.iter_mut().zip(operand.iter().cycle()) {
         *gate = if left { u2::product(factor, gate) } else { u2::product(gate, factor) };
     }
     Ok(())

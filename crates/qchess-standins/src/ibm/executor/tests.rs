@@ -34,7 +34,7 @@ fn samplexes_give_the_template_values_samplomatic_gives() {
     for name in ["bell", "ghz_tail", "sweep_fez"] {
         let fixture = fixture(name);
         let parameters = fixture["template_parameters"].as_u64().expect("count") as usize;
-        let bindings = samplex_bindings(&item(&fixture), parameters).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (bindings, _) = samplex_bindings(&item(&fixture), parameters).unwrap_or_else(|e| panic!("{name}: {e}"));
         let shape: Vec<usize> =
             fixture["shape"].as_array().expect("shape").iter().map(|d| d.as_u64().expect("d") as usize).collect();
         assert_eq!(bindings.shape, shape, "{name}");
@@ -59,13 +59,13 @@ fn broken_samplex_items_are_refused_with_the_reason() {
     narrow["shape"] = json!([1, 3]);
     assert!(samplex_bindings(&narrow, parameters).expect_err("shape").contains("does not extend"));
     assert!(samplex_bindings(&item(&good), parameters + 1).expect_err("count").contains("template circuit"));
-    let mut twirled = item(&good);
+    let mut noisy = item(&good);
     let mut graph: Value =
         serde_json::from_str(good["samplex"]["samplex_json"].as_str().expect("text")).expect("graph");
-    graph["nodes"][1]["data"]["id"] = json!("N10");
-    twirled["samplex"]["samplex_json"] = json!(graph.to_string());
-    let error = samplex_bindings(&twirled, parameters).expect_err("twirled");
-    assert!(error.contains("N10") && error.contains("twirling"), "{error}");
+    graph["nodes"][1]["data"]["id"] = json!("N5");
+    noisy["samplex"]["samplex_json"] = json!(graph.to_string());
+    let error = samplex_bindings(&noisy, parameters).expect_err("noise injection");
+    assert!(error.contains("N5") && error.contains("PEC"), "{error}");
     let mut garbage = item(&good);
     garbage["samplex"]["samplex_json"] = json!("{not json");
     assert!(samplex_bindings(&garbage, parameters).expect_err("garbage").contains("not JSON"));

@@ -5,6 +5,7 @@
 use std::f64::consts::PI;
 use std::path::PathBuf;
 
+use base64::Engine;
 use serde_json::{Value, json};
 
 use super::*;
@@ -83,4 +84,39 @@ fn circuit_items_bind_their_arguments_by_rows() {
     let none = json!({ "data": runtime::encode_bytes(&[]), "shape": [0], "dtype": "f64" });
     let single = circuit_bindings(&json!({ "circuit_arguments": none }), 0).expect("no parameters");
     assert_eq!((single.shape, single.rows), (Vec::new(), vec![Vec::new()]));
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(200))]
+
+    /// A samplex damaged anywhere (one character of its graph changed) is read or refused,
+    /// never a panic.
+    #[test]
+    fn damaged_samplexes_never_panic(position in 0usize..100_000, replacement in proptest::char::any()) {
+        let good = fixture("ghz_tail");
+        let parameters = good["template_parameters"].as_u64().expect("count") as usize;
+        let text = good["samplex"]["samplex_json"].as_str().expect("text");
+        let mut chars: Vec<char> = text.chars().collect();
+        let at = position % chars.len();
+        chars[at] = replacement;
+        let mut damaged = item(&good);
+        damaged["samplex"]["samplex_json"] = json!(chars.into_iter().collect::<String>());
+        let _ = samplex_bindings(&damaged, parameters);
+    }
+
+    /// Tensors of any declared shape, type and data are read or refused, never a panic.
+    #[test]
+    fn arbitrary_tensors_never_panic(
+        shape in proptest::collection::vec(0usize..70_000, 0..4),
+        dtype in proptest::sample::select(vec!["f64", "f32", "i8", "u8", "u32", "c128", "bool", "x"]),
+        bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        samplex in proptest::prelude::any::<bool>(),
+    ) {
+        let data = if samplex { base64::engine::general_purpose::STANDARD.encode(&bytes) } else { runtime::encode_bytes(&bytes) };
+        let value = json!({ "data": data, "shape": shape, "dtype": dtype });
+        let _ = tensor::reals(&value, samplex);
+        let _ = tensor::integers(&value, samplex);
+        let _ = tensor::complexes(&value, samplex);
+        let _ = circuit_bindings(&json!({ "circuit_arguments": value }), 2);
+    }
 }

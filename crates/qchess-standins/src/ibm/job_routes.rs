@@ -7,7 +7,6 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use qchess_core::calendar;
 use serde_json::{Value, json};
 
 use super::error::IbmError;
@@ -87,11 +86,7 @@ fn stored(tokens: &Tokens, id: &str) -> Result<jobs::Job, IbmError> {
     jobs.get(id).cloned().ok_or_else(|| IbmError::UnknownJob(id.to_owned()))
 }
 
-/// An epoch time as the service writes times (ISO 8601, UTC).
-pub(super) fn iso_time(seconds: f64) -> String {
-    let whole = seconds.max(0.0) as u64;
-    calendar::iso8601(i64::try_from(whole).unwrap_or(i64::MAX), (seconds.fract() * 1000.0) as u32)
-}
+pub(super) use super::clock::iso_time;
 
 /// `GET /api/v1/jobs/{id}`.
 pub(super) async fn job(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {

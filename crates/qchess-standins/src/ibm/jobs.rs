@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use qchess_route::Target;
 use rand::SeedableRng;
@@ -107,10 +107,7 @@ pub struct Jobs {
     next: u64,
 }
 
-/// Seconds since the epoch.
-pub(super) fn now() -> f64 {
-    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
-}
+pub(super) use super::clock::now;
 
 /// How many jobs may run at once; the others wait in the queue.
 #[derive(Debug)]

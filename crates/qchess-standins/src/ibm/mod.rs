@@ -63,6 +63,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use serde_json::{Value, json};
 
+pub mod bound;
+mod clock;
 mod components;
 mod error;
 pub mod estimator;

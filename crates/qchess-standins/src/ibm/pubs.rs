@@ -13,11 +13,14 @@
 //! pub's precision), `simulator.seed_simulator`. Every other option set is accepted and listed
 //! in the result's metadata as ignored.
 
-use qchess_qasm::qpy::QpyCircuit;
 use qchess_route::Target;
 use serde_json::Value;
 
-use super::isa::{self, IsaCircuit};
+pub use super::bound::{
+    Bindings, MAX_BINDINGS, MAX_CLBITS, MAX_JOB_SHOTS, MAX_SHOTS, PubCircuit, SamplerPub, broadcast, broadcast_index,
+    check_first,
+};
+use super::isa;
 use super::runtime::{self, Array};
 
 /// Shots of a Sampler pub that gives none (Sampler V2's default).
@@ -25,58 +28,6 @@ pub const DEFAULT_SHOTS: u64 = 4096;
 
 /// Precision of an Estimator pub that gives none (Estimator V2's default).
 pub const DEFAULT_PRECISION: f64 = 0.015625;
-
-/// The most shots one pub may take per parameter binding.
-pub const MAX_SHOTS: u64 = 100_000;
-
-/// The most shots a whole job may take.
-pub const MAX_JOB_SHOTS: u64 = 10_000_000;
-
-/// The most parameter bindings (or observables) one pub may have.
-pub const MAX_BINDINGS: usize = 10_000;
-
-/// The most classical bits a circuit may write.
-pub const MAX_CLBITS: u32 = 128;
-
-/// A pub's circuit: checked OpenQASM 3, or QPY whose bindings are checked when bound.
-#[derive(Debug, Clone)]
-pub enum PubCircuit {
-    /// An ISA circuit read from OpenQASM 3 (no parameters).
-    Qasm(IsaCircuit),
-    /// A QPY circuit and its parameters.
-    Qpy(Box<QpyCircuit>),
-}
-
-impl PubCircuit {
-    /// Number of parameters.
-    pub fn parameters(&self) -> usize {
-        match self {
-            PubCircuit::Qasm(_) => 0,
-            PubCircuit::Qpy(circuit) => circuit.parameters.len(),
-        }
-    }
-
-    /// The ISA circuit with `values` bound; the error says which part failed.
-    pub fn bind(&self, values: &[f64], target: &Target) -> Result<IsaCircuit, String> {
-        match self {
-            PubCircuit::Qasm(circuit) => Ok(circuit.clone()),
-            PubCircuit::Qpy(circuit) => {
-                let program = circuit.bind(values).map_err(|e| format!("its QPY circuit: {e}"))?;
-                isa::from_program(&program, target)
-                    .map_err(|e| format!("not an ISA circuit for backend {}: {e}", target.name))
-            }
-        }
-    }
-}
-
-/// Parameter values: one row of values per binding, and the bindings' shape.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Bindings {
-    /// Shape of the bindings (the pub's shape before broadcasting).
-    pub shape: Vec<usize>,
-    /// Each binding's values, in row-major order of `shape`.
-    pub rows: Vec<Vec<f64>>,
-}
 
 /// A Pauli term over physical qubits: `(qubit, 'X' | 'Y' | 'Z')`, identities left out.
 pub type Pauli = Vec<(u32, char)>;
@@ -88,17 +39,6 @@ pub struct Observables {
     pub shape: Vec<usize>,
     /// Each observable, in row-major order of `shape`.
     pub items: Vec<Vec<(Pauli, f64)>>,
-}
-
-/// A Sampler pub.
-#[derive(Debug, Clone)]
-pub struct SamplerPub {
-    /// The circuit.
-    pub circuit: PubCircuit,
-    /// Its parameter values.
-    pub bindings: Bindings,
-    /// Shots per binding.
-    pub shots: u64,
 }
 
 /// An Estimator pub.
@@ -282,22 +222,6 @@ fn bindings(value: Option<&&Value>, parameters: usize) -> Result<Bindings, Strin
     Ok(Bindings { shape, rows })
 }
 
-/// Checks every binding's circuit once, so that a refusal comes at submission.
-pub(super) fn check_first(
-    circuit: &PubCircuit,
-    bindings: &Bindings,
-    target: &Target,
-    max_clbits: u32,
-) -> Result<IsaCircuit, String> {
-    let values = bindings.rows.first().cloned().unwrap_or_default();
-    let isa = circuit.bind(&values, target)?;
-    let clbits = isa.registers.iter().map(|r| r.start + r.len).max().unwrap_or(0);
-    if clbits > max_clbits {
-        return Err(format!("it writes {clbits} classical bits; this stand-in reads at most {max_clbits}"));
-    }
-    Ok(isa)
-}
-
 fn sampler_pub(pub_: &Value, default_shots: u64, target: &Target) -> Result<SamplerPub, String> {
     let parts = parts(pub_);
     let circuit = circuit(parts.first(), target)?;
@@ -346,38 +270,6 @@ fn estimator_pub(
         return Err("an Estimator circuit must not measure or reset (the observables are measured)".into());
     }
     Ok(EstimatorPub { circuit, observables, bindings, precision, shots })
-}
-
-/// NumPy's broadcast shape of `a` and `b`.
-pub fn broadcast(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
-    let n = a.len().max(b.len());
-    let at = |s: &[usize], i: usize| if i + s.len() >= n { s[i + s.len() - n] } else { 1 };
-    (0..n)
-        .map(|i| match (at(a, i), at(b, i)) {
-            (x, y) if x == y => Some(x),
-            (1, y) => Some(y),
-            (x, 1) => Some(x),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The element of an array of `shape` that broadcasting to `full` maps `flat` (an index into
-/// `full`, row-major) to.
-pub fn broadcast_index(shape: &[usize], full: &[usize], flat: usize) -> usize {
-    let mut rest = flat;
-    let mut index = 0;
-    let mut stride = 1;
-    for i in (0..full.len()).rev() {
-        let coordinate = rest % full[i];
-        rest /= full[i];
-        if let Some(k) = (i + shape.len()).checked_sub(full.len()) {
-            let here = if shape[k] == 1 { 0 } else { coordinate };
-            index += here * stride;
-            stride *= shape[k];
-        }
-    }
-    index
 }
 
 /// Observables: a string, a map, or nested lists of them.

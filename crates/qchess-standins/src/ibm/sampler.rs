@@ -8,10 +8,10 @@ use qchess_route::{IsaOp, NativeGate};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
+use super::bound::SamplerPub;
 use super::components;
 use super::isa::IsaCircuit;
 use super::noise::Calibration;
-use super::pubs::SamplerPub;
 use super::runtime;
 use super::trajectories::{GateNoise, SampleError, Schedule, Step};
 use crate::stop::Stop;
@@ -122,7 +122,7 @@ impl From<SampleError> for PubError {
 }
 
 /// A Sampler pub's shots: per binding, each shot's classical bits; and the bound circuits'
-/// registers. The pub's circuits write at most 128 bits ([`MAX_CLBITS`](super::pubs::MAX_CLBITS)).
+/// registers. The pub's circuits write at most 128 bits ([`MAX_CLBITS`](super::bound::MAX_CLBITS)).
 pub fn run(
     pub_: &SamplerPub,
     target: &qchess_route::Target,

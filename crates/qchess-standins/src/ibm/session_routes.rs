@@ -9,8 +9,8 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
+use super::clock::iso_time;
 use super::error::IbmError;
-use super::job_routes::iso_time;
 use super::jobs::{self, now};
 use super::sessions::{MAX_TTL_SECONDS, Mode, Refusal};
 use super::{Admitted, Tokens, admitted_json, named_device};

@@ -29,10 +29,11 @@ use qchess_route::Target;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use super::job_routes::iso_time;
-use super::jobs::now;
+use super::bound::{
+    self, Bindings, MAX_BINDINGS, MAX_JOB_SHOTS, MAX_SHOTS, PubCircuit, SamplerPub, broadcast, broadcast_index,
+};
+use super::clock::{iso_time, now};
 use super::noise::Calibration;
-use super::pubs::{self, Bindings, MAX_BINDINGS, MAX_JOB_SHOTS, MAX_SHOTS, PubCircuit, SamplerPub};
 use super::sampler::{self, PubError};
 use super::{isa, runtime};
 use crate::stop::Stop;
@@ -134,19 +135,6 @@ fn check_bindings(count: usize, rows: &[Vec<f64>]) -> Result<(), String> {
     }
 }
 
-/// Numpy's broadcast of two shapes, if they broadcast.
-fn broadcast(a: &[usize], b: &[usize]) -> Option<Vec<usize>> {
-    let n = a.len().max(b.len());
-    let at = |s: &[usize], i: usize| if i + s.len() >= n { s[i + s.len() - n] } else { 1 };
-    (0..n)
-        .map(|i| match (at(a, i), at(b, i)) {
-            (x, y) if x == y || y == 1 => Some(x),
-            (1, y) => Some(y),
-            _ => None,
-        })
-        .collect()
-}
-
 /// What a `samplex` item adds to its bindings: its flip outputs, and whether it twirls.
 type SamplexExtras = (Vec<(String, Vec<usize>)>, bool);
 
@@ -203,31 +191,16 @@ fn samplex_bindings(item: &Value, template_parameters: usize) -> Result<(Binding
     }
     let mut rows = Vec::with_capacity(count);
     for flat in 0..count {
-        let index = unravel(flat, &shape);
         let mut element: BTreeMap<&str, &[f64]> = BTreeMap::new();
         for (input, leading, tensor) in &arguments {
             let width: usize = input.intrinsic.iter().product();
-            // Right-aligned with the item's shape; an axis of one repeats its element.
-            let offset = index.len() - leading.len();
-            let position = leading
-                .iter()
-                .enumerate()
-                .fold(0, |at, (axis, &d)| at * d + if d == 1 { 0 } else { index[offset + axis] });
+            let position = broadcast_index(leading, &shape, flat);
             element.insert(input.name.as_str(), &tensor.data[position * width..(position + 1) * width]);
         }
         rows.push(samplex.template_values(&element)?);
     }
     check_bindings(count, &rows)?;
     Ok((Bindings { shape, rows }, (samplex.flips, samplex.twirled)))
-}
-
-fn unravel(mut flat: usize, shape: &[usize]) -> Vec<usize> {
-    let mut index = vec![0; shape.len()];
-    for (slot, &d) in index.iter_mut().zip(shape).rev() {
-        *slot = flat % d.max(1);
-        flat /= d.max(1);
-    }
-    index
 }
 
 /// Checks an executor job's `params` against the device.
@@ -274,7 +247,7 @@ pub fn prepare(params: &Value, target: &Target) -> Result<Program, String> {
         flips.push(item_flips);
         twirled |= item_twirled;
         let circuit = PubCircuit::Qpy(Box::new(circuit));
-        pubs::check_first(&circuit, &bindings, target, MAX_PROGRAM_CLBITS)
+        bound::check_first(&circuit, &bindings, target, MAX_PROGRAM_CLBITS)
             .map_err(|e| format!("quantum_program.items[{index}]: {e}"))?;
         total_shots = total_shots.saturating_add(shots.saturating_mul(bindings.rows.len() as u64));
         pubs.push(SamplerPub { circuit, bindings, shots });

@@ -115,6 +115,24 @@ def the_sampler_samples_ghz_on_four_qubits_with_two_pubs():
 
 
 @check
+def the_client_side_primitives_run_in_a_session():
+    from qiskit.quantum_info import SparsePauliOp
+    from qiskit_ibm_runtime import Session
+    from qiskit_ibm_runtime.executor_estimator import Estimator
+    from qiskit_ibm_runtime.executor_sampler import Sampler
+
+    backend = fez()
+    circuit = isa(bell().remove_final_measurements(inplace=False), backend)
+    with Session(backend=backend) as session:
+        counts = Sampler(mode=session).run([isa(bell(), backend)], shots=SHOTS).result()[0].data.meas.get_counts()
+        zz = Estimator(mode=session).run([(circuit, [SparsePauliOp("ZZ").apply_layout(circuit.layout)])]).result()[0]
+        jobs = service(IDEAL).jobs(session_id=session.session_id)
+    exact_counts_match(counts, {"00": 0.5, "11": 0.5}, SHOTS)
+    assert abs(zz.data.evs[0] - 1) < 1e-9, zz.data.evs
+    assert len(jobs) == 2 and {job.primitive_id for job in jobs} == {"executor"}, jobs
+
+
+@check
 def the_sampler_sweeps_a_parameter():
     circuit = sweep()
     circuit.measure_all()

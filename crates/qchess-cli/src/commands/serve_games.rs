@@ -39,6 +39,10 @@ pub struct GameArgs {
     /// comes from IONQ_API_KEY.
     #[arg(long, value_name = "BACKEND")]
     game_backend: Option<BackendSpec>,
+    /// How a web game's jobs go to an ibm:DEVICE --game-backend: session (one dedicated session
+    /// per game; a batch where the instance's plan allows none), batch or jobs [default: session].
+    #[arg(long, value_name = "session|batch|jobs")]
+    game_ibm_mode: Option<qchess_remote::ibm::IbmMode>,
     /// Open the web board in a browser once the server listens ($BROWSER, else the system's
     /// opener: xdg-open, open or start).
     #[arg(long)]
@@ -121,12 +125,16 @@ impl GameArgs {
     pub fn config(&self) -> anyhow::Result<GamesConfig> {
         let remote = match &self.game_backend {
             None => None,
-            Some(spec) => match Backend::resolve(spec, &RemoteArgs::default())? {
-                Backend::Local => {
-                    return Err(bad_input("--game-backend: local games are always offered; name a remote provider"));
+            Some(spec) => {
+                match Backend::resolve(spec, &RemoteArgs { ibm_mode: self.game_ibm_mode, ..RemoteArgs::default() })? {
+                    Backend::Local => {
+                        return Err(bad_input(
+                            "--game-backend: local games are always offered; name a remote provider",
+                        ));
+                    }
+                    Backend::Remote { label, config } => Some(RemoteGameBackend { label, config: *config }),
                 }
-                Backend::Remote { label, config } => Some(RemoteGameBackend { label, config: *config }),
-            },
+            }
         };
         let db = match self.db.location()? {
             Some(location) => location,
@@ -170,6 +178,7 @@ mod tests {
             game_answer_wait_ms: 5_000,
             game_movetime_ms: Some(500),
             game_backend: game_backend.map(|b| b.parse().expect("a backend")),
+            game_ibm_mode: None,
             open: false,
             game_seat_rate: 5.0,
             game_address_rate: 50.0,

@@ -41,7 +41,10 @@
 //!   queued ones finish) and `DELETE /api/v1/sessions/{id}/close` (closes it and cancels its
 //!   queued jobs): sessions and batches as [`sessions`] describes them. A job names its session
 //!   with `session_id`; one for an unknown, closed or expired session, or for another device
-//!   than its session's, is refused.
+//!   than its session's, is refused. An instance on the Open Plan (`--ibm-plan open`,
+//!   [`IbmPlan`]) is refused dedicated sessions with the service's error 1352.
+//! * Devices kept busy by other users' jobs (`--ibm-busy-jobs`, [`busy`]): a lone job waits
+//!   behind them, a dedicated session's jobs go ahead once it holds the device.
 //!
 //! Errors have the service's shapes ([`IamError`], [`IbmError`]): IAM's
 //! `{"errorCode", "errorMessage"}`, and the API's `{"errors": [{"code", "message"}],
@@ -62,6 +65,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{delete, get, post};
 use serde_json::{Value, json};
 
+pub mod busy;
 mod error;
 pub mod estimator;
 pub mod isa;
@@ -125,6 +129,33 @@ pub struct IbmOptions {
     pub run: RunOptions,
     /// How long an active session waits for its next job before it lets go of its device.
     pub interactive_ttl: Duration,
+    /// The service instance's plan: whether it may open dedicated sessions.
+    pub plan: IbmPlan,
+    /// Other users' jobs that keep every device busy (none by default).
+    pub busy: busy::BusyLoad,
+}
+
+/// The plan of the service instance the stand-in plays (`--ibm-plan`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IbmPlan {
+    /// A paid plan: dedicated sessions and batches.
+    #[default]
+    Premium,
+    /// IBM's Open Plan: batches and lone jobs only; a dedicated session is refused with the
+    /// service's error 1352.
+    Open,
+}
+
+impl std::str::FromStr for IbmPlan {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<IbmPlan, String> {
+        match text.trim() {
+            "premium" => Ok(IbmPlan::Premium),
+            "open" => Ok(IbmPlan::Open),
+            other => Err(format!("`{}` is not a plan: use premium or open", other.escape_debug())),
+        }
+    }
 }
 
 impl IbmOptions {
@@ -138,6 +169,8 @@ impl IbmOptions {
             noise: IbmNoise::Ideal,
             run: RunOptions { workers, ..RunOptions::default() },
             interactive_ttl: Duration::from_secs(sessions::DEFAULT_INTERACTIVE_TTL_SECONDS),
+            plan: IbmPlan::Premium,
+            busy: busy::BusyLoad::default(),
         }
     }
 }
@@ -154,12 +187,15 @@ struct Tokens {
     slots: Arc<jobs::Slots>,
     /// Sessions and batches.
     sessions: Arc<Mutex<sessions::Sessions>>,
+    /// The devices' queues under other users' jobs.
+    queues: Arc<busy::DeviceQueues>,
 }
 
 /// The routes of the [module docs](self) with their own token and job store.
 pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<S> {
     let slots = Arc::new(jobs::Slots::new(options.run.workers));
     let sessions = Arc::new(Mutex::new(sessions::Sessions::new(options.interactive_ttl.as_secs())));
+    let queues = Arc::new(busy::DeviceQueues::new(options.busy));
     let tokens = Arc::new(Tokens {
         options,
         issued: Mutex::new(HashMap::new()),
@@ -167,6 +203,7 @@ pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<
         submitted: AtomicU64::new(0),
         slots,
         sessions,
+        queues,
     });
     Router::new()
         .route("/identity/token", post(token))

@@ -4,24 +4,30 @@
 //! back to a batch and says so once; a kept game rejoins its open session and opens a new one
 //! once its session was closed; bad values exit 2.
 
+use qchess_remote::config::ApiKey;
+use qchess_remote::ibm::{IbmClient, IbmConfig};
 use serde_json::Value;
 
 use crate::common::{Run, Served};
 use crate::ibm::{KEY, on_serve, run, serve_with};
 
-/// Moves with a measured move (f2f3 onto a superposed f3), so that the game runs two jobs: the
-/// measurement's and the final position's.
+/// Moves with a measured move (f2f3 onto a superposed f3), so that the game runs several jobs:
+/// the measurement's and the positions' after it.
 const MOVES: &str = "g1^f3h3 b8^a6c6 f2f3.m1 c6^d4e5";
+
+/// A client of the stand-in at `served`.
+fn client(served: &Served) -> IbmClient {
+    let config = IbmConfig::new(ApiKey::new(KEY).expect("a key"), "crn:v1:qchess:test", "ibm_fez").at(&served.url);
+    IbmClient::new(config).expect("a client")
+}
+
+fn block_on<T>(future: impl Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime").block_on(future)
+}
 
 /// Asks the stand-in at `served` for `path` under its API (`jobs?...`, `sessions/ID`).
 fn api(served: &Served, path: &str) -> Value {
-    use qchess_remote::config::ApiKey;
-    use qchess_remote::ibm::{IbmClient, IbmConfig};
-
-    let config = IbmConfig::new(ApiKey::new(KEY).expect("a key"), "crn:v1:qchess:test", "ibm_fez").at(&served.url);
-    let client = IbmClient::new(config).expect("a client");
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-    runtime.block_on(client.get("asking the stand-in", path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    block_on(client(served).get("asking the stand-in", path)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 /// Every job the stand-in keeps: (id, session id).
@@ -136,14 +142,7 @@ fn a_kept_game_rejoins_its_open_session_and_replaces_a_closed_one() {
     let in_first = jobs(&served, &format!("&session_id={first}")).len();
     assert!(in_first >= 2, "the resumed game's job went into the open session: {in_first}");
 
-    let client = {
-        use qchess_remote::config::ApiKey;
-        use qchess_remote::ibm::{IbmClient, IbmConfig};
-        let config = IbmConfig::new(ApiKey::new(KEY).expect("a key"), "crn:v1:qchess:test", "ibm_fez").at(&served.url);
-        IbmClient::new(config).expect("a client")
-    };
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
-    runtime.block_on(client.end_session(&first, false)).expect("closed");
+    block_on(client(&served).end_session(&first, false)).expect("closed");
     kept(&["games", "resume", &id, "--ascii"], "g8^f6h6\n");
     let second = shown(&id)["provider_session"].as_str().expect("a kept session").to_owned();
     assert_ne!(second, first, "a closed session is replaced");

@@ -1,7 +1,7 @@
 //! qchess's IBM client keeps a game's session against the real stand-in router: one session
 //! for every job, a batch when the instance's plan refuses sessions, a kept session joined when
-//! it is open and replaced when it is not; and on a device kept busy by other users' jobs, a
-//! session's job goes ahead of a lone job submitted before it.
+//! it is open and replaced when it is closed, unknown or inactive; and on a device kept busy by
+//! other users' jobs, a session's job goes ahead of a lone job submitted before it.
 
 mod ibm_common;
 
@@ -94,6 +94,23 @@ fn a_kept_session_is_joined_while_open_and_replaced_once_closed() {
     let mut unknown = GameSession::new(IbmMode::Batch);
     unknown.keep(Some("no-such-session".into()));
     assert!(block_on(unknown.for_job(&client, client.deadline())).expect("opened").is_some());
+}
+
+/// A game away longer than its session's interactive time-to-live finds it inactive: it no
+/// longer holds the device, so it is closed and a new one opened.
+#[test]
+fn a_kept_session_gone_inactive_is_closed_and_replaced() {
+    let base = start_with(IbmOptions { interactive_ttl: Duration::from_secs(1), ..options() });
+    let client = client(&base);
+    let kept = block_on(client.open_session(true, client.deadline())).expect("opened").id;
+    run(&client, Some(&kept));
+    std::thread::sleep(Duration::from_millis(1100));
+    assert_eq!(details(&client, &kept)["state"], "inactive");
+    let mut resumed = GameSession::new(IbmMode::Session);
+    resumed.keep(Some(kept.clone()));
+    let fresh = block_on(resumed.for_job(&client, client.deadline())).expect("opened").expect("an id");
+    assert_ne!(fresh, kept);
+    assert_eq!(details(&client, &kept)["accepting_jobs"], false, "the inactive one was closed");
 }
 
 /// Under a load, a lone job submitted while a session holds the device waits: the session's

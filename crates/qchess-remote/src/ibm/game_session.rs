@@ -21,7 +21,10 @@ use crate::retry::Deadline;
 /// Whether the fallback to a batch has been told (once per process).
 static FALLBACK_TOLD: AtomicBool = AtomicBool::new(false);
 
-/// A game's session state: see the [module docs](self).
+/// A game's session (or batch): opened for its first job ([`GameSession::for_job`]), a kept one
+/// joined while the service still takes jobs in it and is not inactive, ended with the game
+/// ([`GameSession::end`]). `session` mode falls back to a batch, told once on stderr, when the
+/// instance's plan refuses sessions ([`plan_refuses_sessions`]).
 #[derive(Debug, Default)]
 pub struct GameSession {
     mode: IbmMode,

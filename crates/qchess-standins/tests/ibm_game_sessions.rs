@@ -120,6 +120,8 @@ fn a_holding_sessions_job_goes_ahead_of_an_earlier_lone_job() {
     let load = BusyLoad { jobs: 1, job_length: Duration::from_millis(200) };
     let base = start_with(IbmOptions { busy: load, ..options() });
     let client = client(&base);
+    let status = block_on(client.get("status", "backends/ibm_fez/status")).expect("a status");
+    assert_eq!(status["length_queue"], 1, "the device says how many wait: {status}");
     let session = block_on(client.open_session(true, client.deadline())).expect("opened").id;
     run(&client, Some(&session));
     assert_eq!(details(&client, &session)["state"], "active", "it holds the device");

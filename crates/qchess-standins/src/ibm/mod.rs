@@ -11,7 +11,7 @@
 //!   Heron; `ibm_brisbane`, Eagle), their configurations and calibrations as IBM publishes them
 //!   (the calibrations with an `operational` flag on every qubit and gate, 0 on the broken ones,
 //!   as the live service serves them).
-//!   `.../status` says each is online with an empty queue, and `GET /api/v1/instances/usage` says
+//!   `.../status` says each is online, with a queue as long as `--ibm-busy-jobs`, and `GET /api/v1/instances/usage` says
 //!   no time was used. They need `Authorization: Bearer
 //!   TOKEN` with a live token and a `Service-CRN` header; a
 //!   missing, unknown or expired token is 401, as on the service.
@@ -405,11 +405,13 @@ async fn properties(Path(name): Path<String>, _: Admitted) -> Result<Response, I
     Ok(axum::Json(value).into_response())
 }
 
-/// `GET /api/v1/backends/{name}/status`: every device here is online with an empty queue.
-async fn status(Path(name): Path<String>, _: Admitted) -> Result<Response, IbmError> {
+/// `GET /api/v1/backends/{name}/status`: every device here is online, its queue as long as
+/// the other users' jobs kept on it (`--ibm-busy-jobs`).
+async fn status(Path(name): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let device = named_device(name)?;
+    let queued = tokens.options.busy.jobs;
     Ok(axum::Json(json!({
-        "name": device.name, "state": true, "status": "active", "message": "available", "length_queue": 0,
+        "name": device.name, "state": true, "status": "active", "message": "available", "length_queue": queued,
     }))
     .into_response())
 }

@@ -86,7 +86,8 @@ def play(qchess, mode, moves, busy_jobs, busy_job_ms):
             capture_output=True, text=True, check=False)
         wall = time.monotonic() - started
         if game.returncode != 0:
-            sys.exit(f"qchess game --ibm-mode {mode} failed ({game.returncode}): {game.stderr}")
+            server = "" if process.poll() is None else f" (qchess serve had ended with {process.returncode})"
+            sys.exit(f"qchess game --ibm-mode {mode} failed ({game.returncode}){server}: {game.stderr}")
         bearer = token(url)
         waits = []
         for job in api(url, "jobs?limit=100", bearer)["jobs"]:

@@ -123,18 +123,15 @@ impl GameArgs {
 
     /// The validated settings.
     pub fn config(&self) -> anyhow::Result<GamesConfig> {
+        let flags = RemoteArgs { ibm_mode: self.game_ibm_mode, ..RemoteArgs::default() };
         let remote = match &self.game_backend {
             None => None,
-            Some(spec) => {
-                match Backend::resolve(spec, &RemoteArgs { ibm_mode: self.game_ibm_mode, ..RemoteArgs::default() })? {
-                    Backend::Local => {
-                        return Err(bad_input(
-                            "--game-backend: local games are always offered; name a remote provider",
-                        ));
-                    }
-                    Backend::Remote { label, config } => Some(RemoteGameBackend { label, config: *config }),
+            Some(spec) => match Backend::resolve(spec, &flags)? {
+                Backend::Local => {
+                    return Err(bad_input("--game-backend: local games are always offered; name a remote provider"));
                 }
-            }
+                Backend::Remote { label, config } => Some(RemoteGameBackend { label, config: *config }),
+            },
         };
         let db = match self.db.location()? {
             Some(location) => location,

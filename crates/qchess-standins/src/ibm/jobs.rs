@@ -370,7 +370,7 @@ fn execute(jobs: &Mutex<Jobs>, id: &str, backend: &str, cancel: &AtomicBool, run
     Some(now() - started)
 }
 
-/// Who holds `backend` as a job of `session` (or of none) sees it.
+/// Who holds `backend`, as a job of `session` (or a lone job) sees it.
 fn device_holder(jobs: &Mutex<Jobs>, sessions: &Mutex<Sessions>, session: Option<&str>, backend: &str) -> Holder {
     refresh_sessions(jobs, sessions);
     match sessions.lock().unwrap_or_else(|p| p.into_inner()).holder(backend) {

@@ -30,6 +30,9 @@ section "documented figures: regression guards on the release build (scripts/gua
 cargo build --release --locked -p qchess-cli
 python3 scripts/guard-figures.py --qchess "${CARGO_TARGET_DIR:-target}/release/qchess"
 
+section "IBM sessions on a busy device: a game's queue wait in a session against lone jobs"
+python3 scripts/ibm-session-wait.py --quick --qchess "${CARGO_TARGET_DIR:-target}/release/qchess"
+
 section "the guide: mdbook build, links, runnable examples (scripts/check-guide.sh)"
 scripts/check-guide.sh
 tests/docs/broken-links.sh

@@ -11,10 +11,10 @@ use serde_json::Value;
 
 use crate::common::{Run, Served};
 
-const KEY: &str = "ibm-test-key";
+pub(crate) const KEY: &str = "ibm-test-key";
 
 /// `qchess ARGS` with the IBM flags pointing at `served`.
-fn on_serve(served: &Served, args: &[&str]) -> Command {
+pub(crate) fn on_serve(served: &Served, args: &[&str]) -> Command {
     with_key(served, KEY, args)
 }
 
@@ -26,7 +26,7 @@ fn with_key(served: &Served, key: &str, args: &[&str]) -> Command {
     command
 }
 
-fn run(mut command: Command) -> Run {
+pub(crate) fn run(mut command: Command) -> Run {
     let output = command.output().expect("qchess runs");
     Run {
         code: output.status.code(),
@@ -41,7 +41,7 @@ fn serve(token_seconds: u64) -> Served {
 }
 
 /// `qchess serve` requiring the key, its tokens living `token_seconds`, with `extra` flags.
-fn serve_with(token_seconds: u64, extra: &[&str]) -> Served {
+pub(crate) fn serve_with(token_seconds: u64, extra: &[&str]) -> Served {
     let lifetime = token_seconds.to_string();
     let mut command = crate::common::command();
     command

@@ -13,6 +13,7 @@ mod errors;
 mod game;
 mod ibm;
 mod ibm_calibration;
+mod ibm_sessions;
 mod matches;
 mod moves;
 mod perft;

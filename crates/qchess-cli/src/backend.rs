@@ -32,6 +32,7 @@ use qchess_compare::observation::Observation;
 use qchess_core::text::{excerpt, with_causes};
 use qchess_core::{Bitboard, BoardError, QuantumBoard};
 use qchess_remote::config::PollPolicy;
+use qchess_remote::ibm::IbmMode;
 use qchess_remote::{IonqClient, RemoteBoard, RemoteBoardConfig, RemoteSettings};
 use qchess_sim::local_board::{LocalBoard, LocalBoardOptions};
 
@@ -171,6 +172,12 @@ pub struct RemoteArgs {
     /// How to reach IBM Quantum for `--backend ibm:DEVICE`.
     #[command(flatten)]
     pub ibm: IbmArgs,
+    /// How a game's jobs go to IBM Quantum for `--backend ibm:DEVICE`: session (one dedicated
+    /// session per game, so its jobs go ahead of other jobs once the first has run; a batch
+    /// where the instance's plan allows no sessions), batch (one batch per game) or jobs (each
+    /// job alone in the device's queue) [default: session].
+    #[arg(long, value_name = "session|batch|jobs")]
+    pub ibm_mode: Option<IbmMode>,
     /// How to reach Amazon Braket for `--backend braket:DEVICE`.
     #[command(flatten)]
     pub braket: BraketArgs,

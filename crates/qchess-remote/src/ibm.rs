@@ -23,7 +23,8 @@
 //! * **Jobs.** [`IbmClient::run`] submits one OpenQASM 3 ISA circuit as a Sampler V2 job
 //!   (`POST {api}/jobs`), polls `GET {api}/jobs/{id}` with growing waits until its status is
 //!   final (asking the service to cancel it on Ctrl-C), and reads `GET {api}/jobs/{id}/results`:
-//!   per classical register, one hex sample per shot ([`SamplerResult`]).
+//!   per classical register, one hex sample per shot ([`SamplerResult`]). A job may go into a
+//!   session or batch ([`IbmClient::open_session`], [`IbmMode`]).
 //!
 //! ```no_run
 //! use qchess_remote::config::ApiKey;
@@ -57,6 +58,11 @@ mod jobs;
 pub use jobs::{IbmJobPhase, IbmJobState};
 
 mod cache;
+mod game_session;
+mod sessions;
+
+pub use game_session::GameSession;
+pub use sessions::{IbmMode, SessionInfo, plan_refuses_sessions};
 
 pub use cache::unix_seconds;
 
@@ -106,11 +112,13 @@ pub struct IbmConfig {
     /// The most bytes of one successful answer read (`--max-response-bytes`); a larger answer
     /// is [`RemoteError::ResponseTooLarge`].
     pub max_response_bytes: u64,
+    /// How a game's jobs go to the device: in one session, one batch, or alone.
+    pub mode: IbmMode,
 }
 
 impl IbmConfig {
     /// The public service's URLs, 30 s per request, the default retries, no cache, answers of
-    /// at most [`DEFAULT_MAX_RESPONSE_BYTES`].
+    /// at most [`DEFAULT_MAX_RESPONSE_BYTES`], a game's jobs in one session.
     pub fn new(api_key: ApiKey, crn: impl Into<String>, device: impl Into<String>) -> IbmConfig {
         IbmConfig {
             iam_url: DEFAULT_IAM_URL.to_owned(),
@@ -123,6 +131,7 @@ impl IbmConfig {
             overall_timeout: Duration::from_secs(3600),
             retry: RetryPolicy::default(),
             max_response_bytes: DEFAULT_MAX_RESPONSE_BYTES,
+            mode: IbmMode::Session,
         }
     }
 
@@ -275,6 +284,12 @@ impl IbmClient {
         deadline: Deadline,
     ) -> Result<SamplerResult, RemoteError> {
         let job_id = self.submit(circuit, shots, deadline).await?;
+        self.follow(job_id, shots, deadline).await
+    }
+
+    /// Waits for job `job_id` until it is final (canceling it on Ctrl-C or when `deadline`
+    /// passes) and reads its samples.
+    pub async fn follow(&self, job_id: String, shots: u64, deadline: Deadline) -> Result<SamplerResult, RemoteError> {
         let interrupt = InterruptGuard::listen();
         let mut delay = Duration::from_millis(100);
         loop {

@@ -15,6 +15,9 @@
 //!    stop ([`Watch::Stop`]: someone canceled the move elsewhere).
 //! 4. [`JobJournal::completed`] records the results; [`JobJournal::ended`] a job that failed,
 //!    was canceled, or that the provider no longer knows.
+//! 5. [`JobJournal::session`] and [`JobJournal::session_opened`] keep the provider session
+//!    the game's jobs go into (IBM Quantum's sessions and batches), so a resumed game joins
+//!    it; [`JobJournal::game_over`] says whether it ends with the board.
 //!
 //! Circuits are known by [`JobKey`]: a hash of the circuit as submitted, and the shots.
 
@@ -154,6 +157,21 @@ pub trait JobJournal: Send {
     fn completed(&mut self, key: &JobKey, result: &JobResult) -> Result<(), JournalError>;
     /// Records a job that ended without results.
     fn ended(&mut self, key: &JobKey, job_id: &str, end: &JobEnd) -> Result<(), JournalError>;
+    /// The provider session (an IBM Quantum session or batch) the game's jobs went into last,
+    /// to join again if it still takes jobs; a journal that keeps none says `None`.
+    fn session(&mut self) -> Result<Option<String>, JournalError> {
+        Ok(None)
+    }
+    /// Records the session the game's jobs go into from now on.
+    fn session_opened(&mut self, _id: &str) -> Result<(), JournalError> {
+        Ok(())
+    }
+    /// Whether the game is over (or can never be resumed), so that its session ends with its
+    /// board; a journal that cannot tell says yes, as a board without a kept game ends its
+    /// session when dropped.
+    fn game_over(&mut self) -> Result<bool, JournalError> {
+        Ok(true)
+    }
 }
 
 /// How long a journaled board waits for a job in the foreground.

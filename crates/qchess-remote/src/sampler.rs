@@ -2,7 +2,8 @@
 //! configuration and calibration (its properties: error rates, broken qubits and couplers;
 //! both fetched once per runner and cached as [`crate::ibm`] says), so that it never uses a
 //! broken element and has the highest estimated success probability the router finds; written
-//! as an OpenQASM 3 ISA circuit, run as a Sampler V2 job, and its samples read back through the
+//! as an OpenQASM 3 ISA circuit, run as a Sampler V2 job (in the game's session or batch, as
+//! [`IbmMode`](crate::ibm::IbmMode) asks: see [`GameSession`]), and its samples read back through the
 //! final layout as outcomes over the circuit's own qubits (qubit `i` = bit `i`), the form the
 //! IonQ client answers in.
 //!
@@ -22,7 +23,7 @@ use thiserror::Error;
 
 use crate::client::JobResult;
 use crate::error::RemoteError;
-use crate::ibm::{IbmClient, IbmConfig, IbmJobState, SamplerResult};
+use crate::ibm::{GameSession, IbmClient, IbmConfig, IbmJobState, SamplerResult};
 use crate::probabilities::Probabilities;
 use crate::retry::Deadline;
 
@@ -60,12 +61,43 @@ pub struct IbmRunner {
     client: IbmClient,
     device: Option<Device>,
     seed: u64,
+    /// The session (or batch) its jobs go into, as the configuration's mode says.
+    session: GameSession,
+    /// Whether a wait ended by Ctrl-C: the session is then cancelled rather than closed.
+    interrupted: bool,
 }
 
 impl IbmRunner {
     /// A runner for `config`'s device; `seed` seeds the router's trials.
     pub fn new(config: IbmConfig, seed: u64) -> Result<IbmRunner, RemoteError> {
-        Ok(IbmRunner { client: IbmClient::new(config)?, device: None, seed })
+        let session = GameSession::new(config.mode);
+        Ok(IbmRunner { client: IbmClient::new(config)?, device: None, seed, session, interrupted: false })
+    }
+
+    /// The runner's session (or batch): the one its jobs go into, one to join, one just opened.
+    pub fn session(&mut self) -> &mut GameSession {
+        &mut self.session
+    }
+
+    /// Ends the session its jobs went into, if one is open: cancelled with its queued jobs
+    /// when a wait was interrupted, else closed to new jobs.
+    pub async fn end_session(&mut self) -> Result<(), RemoteError> {
+        self.session.end(&self.client, self.interrupted).await
+    }
+
+    /// Submits an ISA circuit into the game's session (opening it first), or alone in `jobs`
+    /// mode; a job the service refuses because it ended the session goes into a new one.
+    async fn submit_isa(&mut self, qasm: &str, shots: u64, deadline: Deadline) -> Result<String, RemoteError> {
+        let session = self.session.for_job(&self.client, deadline).await?;
+        match self.client.submit_in(qasm, shots, session.as_deref(), deadline).await {
+            Err(RemoteError::Rejected { status: 400 | 404, .. })
+                if session.is_some() && self.session.ended_by_service(&self.client, deadline).await? =>
+            {
+                let session = self.session.for_job(&self.client, deadline).await?;
+                self.client.submit_in(qasm, shots, session.as_deref(), deadline).await
+            }
+            other => other,
+        }
     }
 
     /// The overall timeout from now.
@@ -155,8 +187,10 @@ impl IbmRunner {
     ) -> Result<JobResult, IbmRunError> {
         check_width(circuit)?;
         let qasm = self.isa_circuit_before(circuit, deadline).await?;
-        let result = self.client.run_before(&qasm, shots, deadline).await?;
-        decode(circuit, &result)
+        let job_id = self.submit_isa(&qasm, shots, deadline).await?;
+        let result = self.client.follow(job_id, shots, deadline).await;
+        self.interrupted |= matches!(result, Err(RemoteError::Canceled { by_user: true, .. }));
+        decode(circuit, &result?)
     }
 
     /// Submits `circuit` for `shots` shots within `deadline` and returns the job's id, without
@@ -164,7 +198,7 @@ impl IbmRunner {
     pub async fn submit(&mut self, circuit: &Circuit, shots: u64, deadline: Deadline) -> Result<String, IbmRunError> {
         check_width(circuit)?;
         let qasm = self.isa_circuit_before(circuit, deadline).await?;
-        Ok(self.client.submit(&qasm, shots, deadline).await?)
+        Ok(self.submit_isa(&qasm, shots, deadline).await?)
     }
 
     /// The state of a job.

@@ -9,8 +9,9 @@ use std::time::Duration;
 use qchess_core::setting::{SettingError, check_duration, check_range};
 use qchess_games::GamesConfig;
 use qchess_standins::braket::{BraketOptions, KeyPair, Noise as BraketNoise};
-use qchess_standins::ibm::IbmOptions;
+use qchess_standins::ibm::busy::{BusyLoad, MAX_BUSY_JOBS};
 use qchess_standins::ibm::noise::IbmNoise;
+use qchess_standins::ibm::{IbmOptions, IbmPlan};
 use qchess_standins::ionq::defect::Defect;
 use qchess_standins::ionq::{IonqOptions, JobLimits, NoiseOptions};
 use qchess_standins::{RunOptions, ServerKey};
@@ -104,6 +105,10 @@ pub struct ServerConfig {
     pub ibm_noise: IbmNoise,
     /// How long the IBM stand-in's tokens live.
     pub ibm_token_lifetime: Duration,
+    /// The plan of the instance the IBM stand-in plays (the Open Plan refuses sessions).
+    pub ibm_plan: IbmPlan,
+    /// Other users' jobs that keep the IBM stand-in's devices busy.
+    pub ibm_busy: BusyLoad,
     /// The AWS key pair the Braket stand-in checks signatures with (none: it refuses every
     /// request, saying so).
     pub braket_keys: Option<KeyPair>,
@@ -141,6 +146,8 @@ impl ServerConfig {
             noise: ionq.noise,
             ibm_noise: IbmNoise::Ideal,
             ibm_token_lifetime: Duration::from_secs(qchess_standins::ibm::DEFAULT_TOKEN_SECONDS),
+            ibm_plan: IbmPlan::Premium,
+            ibm_busy: BusyLoad::default(),
             braket_keys: None,
             braket_noise: BraketNoise::Ideal,
             braket_offline: Vec::new(),
@@ -170,6 +177,8 @@ impl ServerConfig {
         IbmOptions {
             noise: self.ibm_noise,
             run: self.run,
+            plan: self.ibm_plan,
+            busy: self.ibm_busy,
             ..IbmOptions::new(self.api_key.clone(), self.ibm_token_lifetime)
         }
     }
@@ -197,6 +206,11 @@ impl ServerConfig {
         check_duration("--body-timeout", t.body, DAY)?;
         check_duration("--idle-timeout", t.idle, DAY)?;
         check_duration("--shutdown-grace", t.shutdown_grace, DAY)?;
+        check_range("--ibm-busy-jobs", self.ibm_busy.jobs as u64, 0, MAX_BUSY_JOBS as u64)?;
+        if self.ibm_busy.jobs > 0 {
+            let length = u64::try_from(self.ibm_busy.job_length.as_millis()).unwrap_or(u64::MAX);
+            check_range("--ibm-busy-job-ms", length, 1, 3_600_000)?;
+        }
         self.games.validate()?;
         let is_origin = |url: &str| {
             let rest = url.strip_prefix("http://").or_else(|| url.strip_prefix("https://"));
@@ -240,6 +254,14 @@ mod tests {
                 "--idle-timeout",
             ),
             (ServerConfig { games: GamesConfig { max_games: 0, ..GamesConfig::default() }, ..config() }, "--max-games"),
+            (
+                ServerConfig { ibm_busy: BusyLoad { jobs: 2, job_length: Duration::ZERO }, ..config() },
+                "--ibm-busy-job-ms",
+            ),
+            (
+                ServerConfig { ibm_busy: BusyLoad { jobs: MAX_BUSY_JOBS + 1, ..BusyLoad::default() }, ..config() },
+                "--ibm-busy-jobs",
+            ),
         ] {
             let error = bad.validate().expect_err(says).to_string();
             assert!(error.contains(says), "{error}");

@@ -145,6 +145,12 @@ impl Store {
         &self.location
     }
 
+    /// Whether the store lasts only as long as this process (`--db :memory:`), so that nothing
+    /// resumes its games later.
+    pub fn in_memory(&self) -> bool {
+        self._keeper.is_some()
+    }
+
     /// The engine.
     pub fn dialect(&self) -> Dialect {
         self.dialect

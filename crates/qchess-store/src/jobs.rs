@@ -441,6 +441,19 @@ impl JobJournal for GameJournal {
     fn ended(&mut self, _key: &JobKey, job_id: &str, end: &JobEnd) -> Result<(), JournalError> {
         self.block(self.store.end_job(&self.game_id, job_id, end))
     }
+
+    fn session(&mut self) -> Result<Option<String>, JournalError> {
+        self.block(self.store.provider_session(&self.game_id))
+    }
+
+    fn session_opened(&mut self, id: &str) -> Result<(), JournalError> {
+        self.block(self.store.set_provider_session(&self.game_id, Some(id)))
+    }
+
+    fn game_over(&mut self) -> Result<bool, JournalError> {
+        // A game in a store that ends with the process cannot be resumed: it is over for its session.
+        Ok(self.store.in_memory() || self.block(self.store.summary(&self.game_id))?.is_over())
+    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@
 //!   any wait, and held under a lease another process takes over when the holder dies.
 //! * [`jobs`]: every provider job from before its submission to its results, and
 //!   [`GameJournal`], the remote board's [`JobJournal`](qchess_remote::journal::JobJournal) over them.
+//! * The provider session its jobs go into (an IBM Quantum session or batch), kept with the
+//!   game ([`Store::provider_session`]) so that a resumed game joins it again.
 //! * [`replay`]: a stored game rebuilt exactly: its setup, then each event as entered, with the
 //!   same seeds and the journal's results.
 //! * [`seats`]: who may do what in a game (bearer tokens kept only as hashes), and
@@ -71,6 +73,7 @@ pub mod pending;
 pub mod replay;
 pub mod schema;
 pub mod seats;
+mod sessions;
 
 pub use clocks::{Change, ClockRow, Offer};
 pub use db::{Dialect, Store};

@@ -121,4 +121,6 @@ pub const MIGRATIONS: &[&[&str]] = &[
     ],
     // Version 3: a casual game between two people keeps the coach open while it runs.
     &["ALTER TABLE games ADD COLUMN casual BIGINT NOT NULL DEFAULT 0"],
+    // Version 4: the provider session (an IBM Quantum session or batch) the game's jobs go into.
+    &["ALTER TABLE games ADD COLUMN provider_session TEXT"],
 ];

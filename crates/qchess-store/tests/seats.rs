@@ -140,10 +140,11 @@ async fn a_version_1_store_is_migrated_and_its_games_stay_open() {
     }
     let store = Store::open(&Location::Sqlite(path)).await.expect("opens and migrates");
     assert_eq!(store.schema_version().await.expect("a version"), VERSION);
-    assert_eq!(VERSION, 3);
+    assert_eq!(VERSION, 4);
     let old = store.summary("old").await.expect("the old game");
     assert!(!old.seated && old.public, "a game from before seats is open, as it was");
     assert!(!old.casual, "a game from before the casual setting is not casual");
+    assert_eq!(store.provider_session("old").await.expect("read"), None, "nor does it keep a provider session");
     assert!(store.seats("old").await.expect("seats").is_empty());
     assert_eq!(store.clock("old").await.expect("no clock"), None);
 }

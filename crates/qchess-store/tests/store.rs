@@ -226,6 +226,12 @@ async fn the_journal_keeps_each_circuit_to_one_live_job() {
             let mut journal = GameJournal::new(journal_store, handle, &game_id, "simulator").holding(Some(token));
             let key = JobKey { circuit: "00ff".into(), shots: 100 };
             assert_eq!(journal.find(&key).expect("asks"), None);
+            // The provider session the game's jobs go into is kept with the game.
+            assert_eq!(journal.session().expect("asks"), None);
+            journal.session_opened("session-1").expect("kept");
+            journal.session_opened("session-2").expect("kept");
+            assert_eq!(journal.session().expect("asks").as_deref(), Some("session-2"));
+            assert!(!journal.game_over().expect("asks"), "the game goes on");
             let name = journal.reserve(&key).expect("reserved");
             assert_eq!(journal.find(&key).expect("asks"), Some(Recorded::Reserved { name: name.clone() }));
             // A second live job for the circuit is refused by the database itself.

@@ -4,6 +4,8 @@
 //! highest estimated success probability found). `--shots` and `--mitigation` apply as for IonQ,
 //! and so does `--timeout`: the most time one move spends with IBM (every request, retry,
 //! back-off and the wait for its job, which is canceled when the time runs out or on Ctrl-C).
+//! `--ibm-mode` says whether a game's jobs go into one session (the default), one batch, or
+//! alone.
 //! [`ready_device`] serves `qchess compile --target ibm:DEVICE` the same way.
 
 use qchess_circuit::ir::Circuit;
@@ -102,6 +104,7 @@ pub(super) fn resolve(spec: &BackendSpec, device: &str, remote: &RemoteArgs) -> 
     let mut config = shared_board_config(spec, remote, &ibm.api_url, &place)?;
     ibm.max_response_bytes = config.provider.max_response_bytes();
     ibm.overall_timeout = config.provider.overall_timeout();
+    ibm.mode = remote.ibm_mode.unwrap_or_default();
 
     let summary = block_on(async {
         let mut runner = IbmRunner::new(ibm.clone(), 0)?;
@@ -133,7 +136,10 @@ pub(super) fn run_circuit(config: &RemoteBoardConfig, circuit: &Circuit, shots: 
     let ibm = config.ibm.clone().ok_or("not an IBM backend")?;
     let result = block_on(async {
         let mut runner = IbmRunner::new(ibm, config.seed)?;
-        runner.run(circuit, shots).await
+        let result = runner.run(circuit, shots).await;
+        // Best effort: a session left open ends at its time-to-live.
+        let _ = runner.end_session().await;
+        result
     })
     .map_err(|e| with_causes(&e))?;
     qchess_compare::circuits::from_qubit_results(circuit, result.probabilities.outcomes(), Some(result.shots))

@@ -21,6 +21,7 @@ impl RemoteArgs {
             "shots": self.shots,
             "mitigation": self.mitigation,
             "ibm_url": self.ibm.ibm_url,
+            "ibm_mode": self.ibm_mode.map(|mode| mode.to_string()),
             "aws_region": self.braket.aws_region,
             "braket_output": self.braket.braket_output,
             "max_response_bytes": self.max_response_bytes,
@@ -38,6 +39,7 @@ impl RemoteArgs {
             shots: self.shots.or_else(|| stored.get("shots").and_then(Value::as_u64)),
             mitigation: self.mitigation || stored.get("mitigation").and_then(Value::as_bool).unwrap_or(false),
             ibm: IbmArgs { ibm_url: self.ibm.ibm_url.clone().or_else(|| text("ibm_url")), ..self.ibm.clone() },
+            ibm_mode: self.ibm_mode.or_else(|| text("ibm_mode").and_then(|mode| mode.parse().ok())),
             braket: BraketArgs {
                 aws_region: self.braket.aws_region.clone().or_else(|| text("aws_region")),
                 braket_output: self.braket.braket_output.clone().or_else(|| text("braket_output")),
@@ -96,10 +98,16 @@ mod tests {
 
     #[test]
     fn stored_flags_fill_the_missing_ones() {
-        let played = RemoteArgs { shots: Some(400), target: Some("qpu.aria-1".into()), ..RemoteArgs::default() };
+        let played = RemoteArgs {
+            shots: Some(400),
+            target: Some("qpu.aria-1".into()),
+            ibm_mode: Some(qchess_remote::ibm::IbmMode::Batch),
+            ..RemoteArgs::default()
+        };
         let stored = played.to_stored();
         let resumed = RemoteArgs { target: Some("simulator".into()), ..RemoteArgs::default() }.or_stored(&stored);
         assert_eq!(resumed.shots, Some(400));
+        assert_eq!(resumed.ibm_mode, Some(qchess_remote::ibm::IbmMode::Batch), "a kept game keeps its mode");
         assert_eq!(resumed.target.as_deref(), Some("simulator"), "a flag given again wins");
         assert!(!stored.to_string().contains("key"), "no keys are kept: {stored}");
     }

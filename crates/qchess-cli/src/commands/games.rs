@@ -159,8 +159,10 @@ fn cut(text: &str, width: usize) -> String {
 fn show(keeper: &Keeper, id: &str, json: bool) -> Result<()> {
     let stored = keeper.block(keeper.store().game(id))?;
     let record = export(&stored).to_string();
+    let session = keeper.block(keeper.store().provider_session(id))?;
     if json {
         let mut value = summary_json(&stored.summary);
+        value["provider_session"] = json!(session);
         value["record"] = json!(record);
         value["pending"] = stored.summary.pending.as_ref().map_or(
             Value::Null,
@@ -179,6 +181,9 @@ fn show(keeper: &Keeper, id: &str, json: bool) -> Result<()> {
         summary.backend_label,
         summary.status()
     );
+    if let Some(session) = &session {
+        text.push_str(&format!("provider session: {session}\n"));
+    }
     if let Some(pending) = &summary.pending {
         text.push_str(&format!("waiting move: {}", pending.input));
         if let Some(message) = &pending.message {

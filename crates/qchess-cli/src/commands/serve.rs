@@ -10,7 +10,7 @@ use qchess_games::GamesConfig;
 use qchess_server::{Limits, Server, ServerConfig, ServerKey, ShutdownReport, Timeouts, shutdown_signal};
 use qchess_standins::RunOptions;
 use qchess_standins::braket::{self, KeyPair};
-use qchess_standins::ibm::{self, noise::IbmNoise};
+use qchess_standins::ibm::{self, IbmPlan, noise::IbmNoise};
 use qchess_standins::ionq::defect::Defect;
 use qchess_standins::ionq::{IonqOptions, JobLimits, NoiseOptions};
 
@@ -48,6 +48,18 @@ pub struct Args {
     /// errors).
     #[arg(long, value_name = "device|ideal", default_value = "ideal")]
     ibm_noise: IbmNoise,
+    /// The plan of the service instance the IBM Quantum stand-in plays: premium (sessions and
+    /// batches) or open (IBM's Open Plan: a dedicated session is refused with the service's
+    /// error 1352, batches and lone jobs run).
+    #[arg(long, value_name = "premium|open", default_value = "premium")]
+    ibm_plan: IbmPlan,
+    /// Other users' jobs kept queued on each device of the IBM Quantum stand-in, so that a lone
+    /// job waits behind them while a dedicated session's jobs go ahead (0: none).
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    ibm_busy_jobs: usize,
+    /// Milliseconds each of --ibm-busy-jobs runs.
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    ibm_busy_job_ms: u64,
     /// How the Amazon Braket stand-in's QPUs run verbatim programs: ideal (exactly) or
     /// calibrated (the device's published fidelities, as Braket's local emulator models them).
     #[arg(long, value_name = "ideal|calibrated", default_value = "ideal")]
@@ -187,6 +199,11 @@ pub fn run(mut args: Args, json: bool) -> anyhow::Result<()> {
         noise: NoiseOptions { depolarizing: args.depolarizing, readout_error: args.readout_error },
         ibm_noise: args.ibm_noise,
         ibm_token_lifetime: Duration::from_secs(ibm_token_seconds.unwrap_or(ibm::DEFAULT_TOKEN_SECONDS)),
+        ibm_plan: args.ibm_plan,
+        ibm_busy: ibm::busy::BusyLoad {
+            jobs: args.ibm_busy_jobs,
+            job_length: Duration::from_millis(args.ibm_busy_job_ms),
+        },
         braket_keys,
         braket_noise: args.braket_noise,
         braket_offline: args.braket_offline,

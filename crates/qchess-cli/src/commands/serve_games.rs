@@ -39,6 +39,10 @@ pub struct GameArgs {
     /// comes from IONQ_API_KEY.
     #[arg(long, value_name = "BACKEND")]
     game_backend: Option<BackendSpec>,
+    /// How a web game's jobs go to an ibm:DEVICE --game-backend: session (one dedicated session
+    /// per game; a batch where the instance's plan allows none), batch or jobs [default: session].
+    #[arg(long, value_name = "session|batch|jobs")]
+    game_ibm_mode: Option<qchess_remote::ibm::IbmMode>,
     /// Open the web board in a browser once the server listens ($BROWSER, else the system's
     /// opener: xdg-open, open or start).
     #[arg(long)]
@@ -119,9 +123,10 @@ impl GameArgs {
 
     /// The validated settings.
     pub fn config(&self) -> anyhow::Result<GamesConfig> {
+        let flags = RemoteArgs { ibm_mode: self.game_ibm_mode, ..RemoteArgs::default() };
         let remote = match &self.game_backend {
             None => None,
-            Some(spec) => match Backend::resolve(spec, &RemoteArgs::default())? {
+            Some(spec) => match Backend::resolve(spec, &flags)? {
                 Backend::Local => {
                     return Err(bad_input("--game-backend: local games are always offered; name a remote provider"));
                 }
@@ -170,6 +175,7 @@ mod tests {
             game_answer_wait_ms: 5_000,
             game_movetime_ms: Some(500),
             game_backend: game_backend.map(|b| b.parse().expect("a backend")),
+            game_ibm_mode: None,
             open: false,
             game_seat_rate: 5.0,
             game_address_rate: 50.0,

@@ -319,7 +319,17 @@ fn submit(
     name: &str,
     deadline: Deadline,
 ) -> Result<String, RemoteBoardError> {
-    match runner.submit_named(runtime, circuit, key.shots, name, deadline) {
+    if let Runner::Ibm(ibm) = runner {
+        let kept = journal.session().map_err(journal_error)?;
+        ibm.session().keep(kept);
+    }
+    let submitted = runner.submit_named(runtime, circuit, key.shots, name, deadline);
+    if let Runner::Ibm(ibm) = runner
+        && let Some(opened) = ibm.session().take_opened()
+    {
+        journal.session_opened(&opened).map_err(journal_error)?;
+    }
+    match submitted {
         Ok(job_id) => {
             journal.submitted(key, name, &job_id).map_err(journal_error)?;
             Ok(job_id)

@@ -37,6 +37,7 @@
 
 mod jobs;
 mod runner;
+mod session;
 mod shots;
 
 use std::sync::Arc;

@@ -66,11 +66,25 @@ impl IbmClient {
     /// Submits one OpenQASM 3 ISA circuit for `shots` shots as a Sampler V2 job within
     /// `deadline`; returns its id.
     pub async fn submit(&self, circuit: &str, shots: u64, deadline: Deadline) -> Result<String, RemoteError> {
-        let job = serde_json::json!({
+        self.submit_in(circuit, shots, None, deadline).await
+    }
+
+    /// [`IbmClient::submit`] into session (or batch) `session`, or as a lone job (`None`).
+    pub async fn submit_in(
+        &self,
+        circuit: &str,
+        shots: u64,
+        session: Option<&str>,
+        deadline: Deadline,
+    ) -> Result<String, RemoteError> {
+        let mut job = serde_json::json!({
             "program_id": "sampler",
             "backend": self.config.device,
             "params": { "pubs": [[circuit, null, shots]], "version": 2 },
         });
+        if let Some(session) = session {
+            job["session_id"] = Value::from(session);
+        }
         let created = self.call("submitting the job", Method::POST, "jobs", Some(&job), deadline).await?;
         created
             .get("id")

@@ -97,6 +97,10 @@ pub enum IbmError {
     /// A session cannot be created or changed as asked: a bad mode, `max_ttl` or body (400).
     #[error("{0}")]
     BadSession(String),
+    /// A dedicated session asked of an instance whose plan allows none (`--ibm-plan open`,
+    /// as IBM's Open Plan; 400, code 1352).
+    #[error("You are not authorized to run a session when using the open plan.")]
+    SessionsNotInPlan,
     /// Too many sessions are open (429).
     #[error("Too many sessions are open; close one and try again.")]
     TooManySessions,
@@ -143,6 +147,7 @@ impl IbmError {
             IbmError::JobForUnknownSession(_) => (StatusCode::BAD_REQUEST, "1228"),
             IbmError::SessionClosed(_) | IbmError::SessionExpired(_) => (StatusCode::BAD_REQUEST, "1217"),
             IbmError::SessionElsewhere { .. } | IbmError::BadSession(_) => (StatusCode::BAD_REQUEST, "1211"),
+            IbmError::SessionsNotInPlan => (StatusCode::BAD_REQUEST, "1352"),
             IbmError::Busy | IbmError::TooManySessions => (StatusCode::TOO_MANY_REQUESTS, "1529"),
             IbmError::NoResultsYet { .. } => (StatusCode::CONFLICT, "1234"),
             IbmError::Over { .. } => (StatusCode::CONFLICT, "1300"),

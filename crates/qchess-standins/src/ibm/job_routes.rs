@@ -75,6 +75,7 @@ pub(super) async fn submit(
         session: session.clone(),
         sessions: Arc::clone(&tokens.sessions),
         tags,
+        queues: Arc::clone(&tokens.queues),
     };
     let id = jobs::submit(&tokens.jobs, backend.clone(), program, run);
     Ok(axum::Json(json!({ "id": id, "backend": backend, "session_id": session })).into_response())

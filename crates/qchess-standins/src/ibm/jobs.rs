@@ -19,6 +19,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
+use super::busy::{DeviceQueues, Holder};
 use super::noise::Calibration;
 use super::pubs::{Prepared, Work};
 use super::sampler::PubError;
@@ -167,6 +168,8 @@ pub struct Run {
     pub sessions: Arc<Mutex<Sessions>>,
     /// Its tags.
     pub tags: Vec<String>,
+    /// The devices' queues under other users' jobs (`--ibm-busy-jobs`).
+    pub queues: Arc<DeviceQueues>,
 }
 
 /// What a job is filed under.
@@ -316,6 +319,9 @@ fn execute(jobs: &Mutex<Jobs>, id: &str, backend: &str, cancel: &AtomicBool, run
         }
         std::thread::sleep(Duration::from_millis(20).min(queued_until.saturating_duration_since(Instant::now())));
     }
+    // Its turn on a busy device, behind other users' jobs unless its session holds the device.
+    let holder = || device_holder(jobs, &run.sessions, run.session.as_deref(), backend);
+    let _turn = run.queues.wait_turn(backend, cancel, holder)?;
     // A session's turn on the device first: a held device keeps every other job waiting.
     loop {
         refresh_sessions(jobs, &run.sessions);
@@ -359,6 +365,16 @@ fn execute(jobs: &Mutex<Jobs>, id: &str, backend: &str, cancel: &AtomicBool, run
         }
     });
     Some(now() - started)
+}
+
+/// Who holds `backend`, as a job of `session` (or a lone job) sees it.
+fn device_holder(jobs: &Mutex<Jobs>, sessions: &Mutex<Sessions>, session: Option<&str>, backend: &str) -> Holder {
+    refresh_sessions(jobs, sessions);
+    match sessions.lock().unwrap_or_else(|p| p.into_inner()).holder(backend) {
+        None => Holder::Nobody,
+        Some(holder) if Some(holder) == session => Holder::Mine,
+        Some(_) => Holder::Other,
+    }
 }
 
 /// Runs every pub and writes the results body.

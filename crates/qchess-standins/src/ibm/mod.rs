@@ -11,7 +11,7 @@
 //!   Heron; `ibm_brisbane`, Eagle), their configurations and calibrations as IBM publishes them
 //!   (the calibrations with an `operational` flag on every qubit and gate, 0 on the broken ones,
 //!   as the live service serves them).
-//!   `.../status` says each is online with an empty queue, and `GET /api/v1/instances/usage` says
+//!   `.../status` says each is online, with a queue as long as `--ibm-busy-jobs`, and `GET /api/v1/instances/usage` says
 //!   no time was used. They need `Authorization: Bearer
 //!   TOKEN` with a live token and a `Service-CRN` header; a
 //!   missing, unknown or expired token is 401, as on the service.
@@ -42,7 +42,10 @@
 //!   queued ones finish) and `DELETE /api/v1/sessions/{id}/close` (closes it and cancels its
 //!   queued jobs): sessions and batches as [`sessions`] describes them. A job names its session
 //!   with `session_id`; one for an unknown, closed or expired session, or for another device
-//!   than its session's, is refused.
+//!   than its session's, is refused. An instance on the Open Plan (`--ibm-plan open`,
+//!   [`IbmPlan`]) is refused dedicated sessions with the service's error 1352.
+//! * Devices kept busy by other users' jobs (`--ibm-busy-jobs`, [`busy`]): a lone job waits
+//!   behind them, a dedicated session's jobs go ahead once it holds the device.
 //!
 //! Errors have the service's shapes ([`IamError`], [`IbmError`]): IAM's
 //! `{"errorCode", "errorMessage"}`, and the API's `{"errors": [{"code", "message"}],
@@ -64,6 +67,7 @@ use axum::routing::{delete, get, post};
 use serde_json::{Value, json};
 
 pub mod bound;
+pub mod busy;
 mod clock;
 mod components;
 mod error;
@@ -130,6 +134,33 @@ pub struct IbmOptions {
     pub run: RunOptions,
     /// How long an active session waits for its next job before it lets go of its device.
     pub interactive_ttl: Duration,
+    /// The service instance's plan: whether it may open dedicated sessions.
+    pub plan: IbmPlan,
+    /// Other users' jobs that keep every device busy (none by default).
+    pub busy: busy::BusyLoad,
+}
+
+/// The plan of the service instance the stand-in plays (`--ibm-plan`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IbmPlan {
+    /// A paid plan: dedicated sessions and batches.
+    #[default]
+    Premium,
+    /// IBM's Open Plan: batches and lone jobs only; a dedicated session is refused with the
+    /// service's error 1352.
+    Open,
+}
+
+impl std::str::FromStr for IbmPlan {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<IbmPlan, String> {
+        match text.trim() {
+            "premium" => Ok(IbmPlan::Premium),
+            "open" => Ok(IbmPlan::Open),
+            other => Err(format!("`{}` is not a plan: use premium or open", other.escape_debug())),
+        }
+    }
 }
 
 impl IbmOptions {
@@ -143,6 +174,8 @@ impl IbmOptions {
             noise: IbmNoise::Ideal,
             run: RunOptions { workers, ..RunOptions::default() },
             interactive_ttl: Duration::from_secs(sessions::DEFAULT_INTERACTIVE_TTL_SECONDS),
+            plan: IbmPlan::Premium,
+            busy: busy::BusyLoad::default(),
         }
     }
 }
@@ -159,12 +192,15 @@ struct Tokens {
     slots: Arc<jobs::Slots>,
     /// Sessions and batches.
     sessions: Arc<Mutex<sessions::Sessions>>,
+    /// The devices' queues under other users' jobs.
+    queues: Arc<busy::DeviceQueues>,
 }
 
 /// The routes of the [module docs](self) with their own token and job store.
 pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<S> {
     let slots = Arc::new(jobs::Slots::new(options.run.workers));
     let sessions = Arc::new(Mutex::new(sessions::Sessions::new(options.interactive_ttl.as_secs())));
+    let queues = Arc::new(busy::DeviceQueues::new(options.busy));
     let tokens = Arc::new(Tokens {
         options,
         issued: Mutex::new(HashMap::new()),
@@ -172,6 +208,7 @@ pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<
         submitted: AtomicU64::new(0),
         slots,
         sessions,
+        queues,
     });
     Router::new()
         .route("/identity/token", post(token))
@@ -373,11 +410,13 @@ async fn properties(Path(name): Path<String>, _: Admitted) -> Result<Response, I
     Ok(axum::Json(value).into_response())
 }
 
-/// `GET /api/v1/backends/{name}/status`: every device here is online with an empty queue.
-async fn status(Path(name): Path<String>, _: Admitted) -> Result<Response, IbmError> {
+/// `GET /api/v1/backends/{name}/status`: every device here is online, its queue as long as
+/// the other users' jobs kept on it (`--ibm-busy-jobs`).
+async fn status(Path(name): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let device = named_device(name)?;
+    let queued = tokens.options.busy.jobs;
     Ok(axum::Json(json!({
-        "name": device.name, "state": true, "status": "active", "message": "available", "length_queue": 0,
+        "name": device.name, "state": true, "status": "active", "message": "available", "length_queue": queued,
     }))
     .into_response())
 }

@@ -13,7 +13,7 @@ use super::clock::iso_time;
 use super::error::IbmError;
 use super::jobs::{self, now};
 use super::sessions::{MAX_TTL_SECONDS, Mode, Refusal};
-use super::{Admitted, Tokens, admitted_json, named_device};
+use super::{Admitted, IbmPlan, Tokens, admitted_json, named_device};
 
 /// `POST /api/v1/sessions`: `{"mode", "backend", "instance", "max_ttl"}`, answered with the
 /// new session's details.
@@ -30,6 +30,9 @@ pub(super) async fn create(
         })?,
         Some(other) => return Err(IbmError::BadSession(format!("mode must be a string, not {other}"))),
     };
+    if mode == Mode::Dedicated && tokens.options.plan == IbmPlan::Open {
+        return Err(IbmError::SessionsNotInPlan);
+    }
     let backend = match request.get("backend") {
         Some(Value::String(name)) => named_device(name.clone())?.name.to_owned(),
         _ => return Err(IbmError::BadSession("a session needs a `backend`, the name of a device".into())),

@@ -273,6 +273,11 @@ impl Sessions {
         expired
     }
 
+    /// The dedicated session that holds `backend`, if one does.
+    pub fn holder(&self, backend: &str) -> Option<&str> {
+        self.sessions.iter().find(|(_, s)| s.backend == backend && s.holds_device()).map(|(id, _)| id.as_str())
+    }
+
     /// Takes a job for session `id` on `backend`, or says why not.
     pub fn admit(&mut self, id: &str, backend: &str) -> Result<(), Refusal> {
         let session = self.sessions.get_mut(id).ok_or(Refusal::Unknown)?;

@@ -149,3 +149,50 @@ fn a_kept_game_rejoins_its_open_session_and_replaces_a_closed_one() {
     assert_eq!(jobs(&served, &format!("&session_id={first}")).len(), in_first, "nothing more joined the closed one");
     assert!(!jobs(&served, &format!("&session_id={second}")).is_empty(), "the new session took the job");
 }
+
+#[test]
+fn a_web_games_session_is_closed_when_the_game_ends() {
+    use std::io::{BufRead, BufReader};
+    let standin = serve_with(3600, &[]);
+    // The web board's games reach IBM as the environment says.
+    let mut command = crate::common::command();
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--game-backend", "ibm:ibm_fez", "--seed", "5"])
+        .env("QCHESS_IBM_URL", &standin.url)
+        .env("QISKIT_IBM_TOKEN", KEY)
+        .env("QISKIT_IBM_INSTANCE", "crn:v1:qchess:test")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    let mut child = command.spawn().expect("qchess serve starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("its first line");
+    let url = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_owned();
+    let board = Served { child, url };
+    let http = reqwest::blocking::Client::new();
+    let body = serde_json::json!({ "backend": "remote", "white": "human", "black": "human" });
+    let game: Value =
+        http.post(format!("{}/api/games", board.url)).json(&body).send().expect("answers").json().expect("JSON");
+    let (id, white) = (game["id"].as_str().expect("an id"), game["seats"]["white"]["token"].as_str().expect("a seat"));
+    let moved = http
+        .post(format!("{}/api/games/{id}/moves", board.url))
+        .bearer_auth(white)
+        .json(&serde_json::json!({ "move": "g1^f3h3" }))
+        .send()
+        .expect("answers");
+    assert_eq!(moved.status(), 200, "{}", moved.text().unwrap_or_default());
+    let session = the_session_of_one_job(&standin);
+    assert_eq!(api(&standin, &format!("sessions/{session}"))["accepting_jobs"], true);
+    let resigned =
+        http.post(format!("{}/api/games/{id}/resign", board.url)).bearer_auth(white).send().expect("answers");
+    assert_eq!(resigned.status(), 200, "{}", resigned.text().unwrap_or_default());
+    let details = api(&standin, &format!("sessions/{session}"));
+    assert_eq!(details["accepting_jobs"], false, "the game is over: {details}");
+}
+
+/// The session the stand-in's jobs went into, when they all went into one.
+fn the_session_of_one_job(served: &Served) -> String {
+    let all = jobs(served, "");
+    let session = all.first().and_then(|(_, s)| s.clone()).unwrap_or_else(|| panic!("a job in a session: {all:?}"));
+    assert!(all.iter().all(|(_, s)| s.as_deref() == Some(session.as_str())), "{all:?}");
+    session
+}

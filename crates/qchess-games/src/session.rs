@@ -218,6 +218,12 @@ impl Session {
         match stored {
             Ok(revision) => {
                 self.revision = revision;
+                if self.game.is_over()
+                    && let Some(board) = self.game.board_as_mut::<RemoteBoard>()
+                {
+                    // The game's provider session takes no more jobs.
+                    board.end_session();
+                }
                 if let Some(clock) = change.clock {
                     self.clock = Some(clock);
                 }

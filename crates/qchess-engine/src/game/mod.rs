@@ -345,6 +345,13 @@ impl Game {
         Ok(())
     }
 
+    /// The board as the concrete type `B`, when it is one (for what only that board does, such
+    /// as a remote board ending its provider session).
+    pub fn board_as_mut<B: QuantumBoard + Any>(&mut self) -> Option<&mut B> {
+        let any: &mut dyn Any = &mut *self.board;
+        any.downcast_mut::<B>()
+    }
+
     /// The local board, when the game runs on one: its accumulated circuit and register are
     /// what `qchess compile` exports.
     pub fn local_board(&self) -> Option<&LocalBoard> {

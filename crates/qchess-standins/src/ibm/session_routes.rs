@@ -41,14 +41,19 @@ pub(super) async fn create(
         })?,
     };
     let instance = request.get("instance").and_then(Value::as_str).map(str::to_owned);
-    let mut sessions = tokens.sessions.lock().unwrap_or_else(|p| p.into_inner());
-    if sessions.full() {
-        return Err(IbmError::TooManySessions);
-    }
-    let now = now();
-    let id = sessions.create(mode, backend, instance, max_ttl, now);
-    let session = sessions.get(&id).ok_or_else(|| IbmError::Internal("a new session was lost".into()))?;
-    Ok(axum::Json(session.details(&id, now, iso_time)).into_response())
+    let details = {
+        let mut sessions = tokens.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        if sessions.full() {
+            return Err(IbmError::TooManySessions);
+        }
+        let now = now();
+        let id = sessions.create(mode, backend, instance, max_ttl, now);
+        let session = sessions.get(&id).ok_or_else(|| IbmError::Internal("a new session was lost".into()))?;
+        session.details(&id, now, iso_time)
+    };
+    // Answered once kept: a session the client was told of outlives a restart.
+    tokens.kept().await?;
+    Ok(axum::Json(details).into_response())
 }
 
 /// `GET /api/v1/sessions/{id}`: its mode, device, state, `accepting_jobs`, limits and times.

@@ -166,7 +166,10 @@ fn log_text(id: &str, job: &jobs::Job) -> String {
 pub(super) async fn cancel(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let cancelled = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).cancel(&id);
     match cancelled {
-        Some(Ok(())) => Ok(StatusCode::NO_CONTENT.into_response()),
+        Some(Ok(())) => {
+            tokens.kept().await?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
         Some(Err(status)) => Err(IbmError::Over { id, status: status.name() }),
         None => Err(IbmError::UnknownJob(id)),
     }

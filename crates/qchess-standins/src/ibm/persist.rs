@@ -7,7 +7,8 @@
 //! request answered only once its change is kept waits for [`Recorder::flushed`]. On opening,
 //! the tables are made when missing and read back (`rows.rs`); jobs that were
 //! queued or running when the server stopped are failed then, with the reason and the
-//! service's reason code [`RESTART_REASON_CODE`]: nothing will run them.
+//! service's reason code [`RESTART_REASON_CODE`]: nothing will run them. So the tables serve
+//! one server at a time.
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
@@ -217,9 +218,17 @@ impl Writer {
             });
         }
         let pool = pool.connect_with(options).await.map_err(connecting)?;
-        for table in TABLES {
-            pool.execute(table).await.map_err(|e| failed(&database, "making the tables", e))?;
+        let making = |e| failed(&database, "making the tables", e);
+        let mut transaction = pool.begin().await.map_err(making)?;
+        if database.url.starts_with("postgres") {
+            // Servers starting at once on one PostgreSQL make the tables one after another
+            // (concurrent `CREATE TABLE IF NOT EXISTS` can collide there).
+            transaction.execute("SELECT pg_advisory_xact_lock(7220543)").await.map_err(making)?;
         }
+        for table in TABLES {
+            transaction.execute(table).await.map_err(making)?;
+        }
+        transaction.commit().await.map_err(making)?;
         Ok(Writer { pool, database })
     }
 

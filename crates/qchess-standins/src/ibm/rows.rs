@@ -27,6 +27,10 @@ pub const SELECT_SESSIONS: &str = "SELECT id, serial, mode, backend, instance, m
     accepting_jobs, expired, timestamps, started_at, activated_at, closed_at, last_job_started, last_job_completed,
     busy_seconds FROM ibm_sessions ORDER BY serial";
 
+// The upserts are prepared afresh each time (`persistent(false)`): sqlx 0.9's Any driver
+// sends a missing `f64` to PostgreSQL as a `real`, and a statement prepared with one then
+// refuses a present time ("incorrect binary data format").
+
 /// A statement that writes job `id` as it is (its row made or replaced).
 pub fn upsert_job(id: &str, job: &Job) -> Query<'static, sqlx::Any, AnyArguments> {
     sqlx::query(
@@ -51,6 +55,7 @@ pub fn upsert_job(id: &str, job: &Job) -> Query<'static, sqlx::Any, AnyArguments
     .bind(job.session.clone())
     .bind(Value::from(job.tags.clone()).to_string())
     .bind(job.results.to_string())
+    .persistent(false)
 }
 
 /// A statement that writes session `id` as it is (its row made or replaced).
@@ -83,6 +88,7 @@ pub fn upsert_session(id: &str, session: &Session) -> Query<'static, sqlx::Any, 
     .bind(session.last_job_started)
     .bind(session.last_job_completed)
     .bind(session.busy_seconds)
+    .persistent(false)
 }
 
 /// Reads the columns of one row, naming the row in its errors.

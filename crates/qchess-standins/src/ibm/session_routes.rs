@@ -77,17 +77,19 @@ pub(super) async fn update(
         Some(Value::Bool(accepting)) => *accepting,
         _ => return Err(IbmError::BadSession("the body must set `accepting_jobs` to true or false".into())),
     };
-    let mut sessions = tokens.sessions.lock().unwrap_or_else(|p| p.into_inner());
-    let session = sessions.get(&id).ok_or_else(|| IbmError::UnknownSession(id.clone()))?;
-    if accepting {
-        if !session.accepting_jobs {
-            return Err(IbmError::BadSession(format!("session {id} has been closed and cannot be opened again")));
+    {
+        let mut sessions = tokens.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        let session = sessions.get(&id).ok_or_else(|| IbmError::UnknownSession(id.clone()))?;
+        if accepting {
+            if !session.accepting_jobs {
+                return Err(IbmError::BadSession(format!("session {id} has been closed and cannot be opened again")));
+            }
+        } else {
+            sessions.close(&id, now());
         }
-    } else {
-        sessions.close(&id, now());
     }
-    drop(sessions);
     jobs::refresh_sessions(&tokens.jobs, &tokens.sessions);
+    tokens.kept().await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -99,6 +101,7 @@ pub(super) async fn cancel(Path(id): Path<String>, Admitted(tokens): Admitted) -
     }
     tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).cancel_queued(&id, "Cancelled with its session.");
     jobs::refresh_sessions(&tokens.jobs, &tokens.sessions);
+    tokens.kept().await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

@@ -169,11 +169,9 @@ fn a_row_that_does_not_read_back_is_named() {
         (session("batch", "[]", -5), "ibm_sessions", "s1", "max_ttl", "-5 is negative"),
     ] {
         let error = opening_after(&database, &statement);
-        let PersistError::BadRow { table: t, id: ref i, column: c, ref reason } = error else {
-            panic!("not a bad row: {error}")
-        };
-        assert_eq!((t, i.as_str(), c), (table, id, column), "{error}");
-        assert!(reason.contains(says), "{error}");
+        let PersistError::BadRow(bad) = &error else { panic!("not a bad row: {error}") };
+        assert_eq!((bad.table, bad.id.as_str(), bad.column), (table, id, column), "{error}");
+        assert!(bad.reason.contains(says), "{error}");
         assert!(error.to_string().contains(&format!("table {table}, row {id}: {column}")), "{error}");
     }
 }

@@ -23,8 +23,8 @@ use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
 use super::noise::Calibration;
-use super::persist::Recorder;
 use super::pubs::{Prepared, Work};
+use super::record::Record;
 use super::sampler::PubError;
 use super::sessions::Sessions;
 use super::turns::{Slots, Wake};
@@ -33,6 +33,10 @@ use crate::stop::Stop;
 
 /// The most jobs kept; past it the oldest finished ones are forgotten.
 pub const MAX_KEPT_JOBS: usize = 1000;
+
+/// The length of a usage period, in seconds (28 days, rolling, as the service's open plan
+/// counts them).
+pub const USAGE_PERIOD_SECONDS: f64 = 28.0 * 86_400.0;
 
 /// Where a job is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,7 +119,7 @@ pub struct Jobs {
     /// What jobs waiting for their turn sleep on; cancelling wakes them.
     wake: Arc<Wake>,
     /// Where each change is written, when jobs outlive the server.
-    recorder: Option<Recorder>,
+    record: Option<Record<Job>>,
     /// When jobs forgotten here ended and the seconds they ran, for the instance's usage.
     forgotten: Vec<(f64, f64)>,
 }
@@ -207,20 +211,20 @@ impl Jobs {
 
     /// Writes job `id` as it now is, when jobs outlive the server.
     fn record(&self, id: &str) {
-        if let (Some(recorder), Some(job)) = (&self.recorder, self.jobs.get(id)) {
-            recorder.job(id, job);
+        if let (Some(record), Some(job)) = (&self.record, self.jobs.get(id)) {
+            record.write(id, job);
         }
     }
 
     /// Takes back the jobs an earlier run of the server kept (in order of submission), the
-    /// usage of those it forgot, and writes every change from now on with `recorder`.
-    pub fn restore(&mut self, kept: Vec<(String, Job)>, forgotten: Vec<(f64, f64)>, recorder: Recorder) {
+    /// usage of those it forgot, and writes every change from now on with `record`.
+    pub fn restore(&mut self, kept: Vec<(String, Job)>, forgotten: Vec<(f64, f64)>, record: Record<Job>) {
         for (id, job) in kept {
             self.next = self.next.max(job.serial);
             self.jobs.insert(id, job);
         }
         self.forgotten = forgotten;
-        self.recorder = Some(recorder);
+        self.record = Some(record);
     }
 
     /// How many jobs were ever submitted here (the number of the last).
@@ -236,7 +240,7 @@ impl Jobs {
     /// Keeps the usage of a job no longer kept (ended at `at`, ran `seconds`).
     fn forget_usage(&mut self, at: f64, seconds: f64) {
         if seconds > 0.0 {
-            let since = now() - super::usage::PERIOD_SECONDS;
+            let since = now() - USAGE_PERIOD_SECONDS;
             self.forgotten.retain(|&(at, _)| at >= since);
             self.forgotten.push((at, seconds));
         }

@@ -77,6 +77,7 @@ pub mod jobs;
 pub mod noise;
 pub mod persist;
 pub mod pubs;
+pub mod record;
 mod rows;
 pub mod runtime;
 pub mod sampler;
@@ -200,9 +201,9 @@ impl IbmStandIn {
     pub async fn open(options: IbmOptions, database: &persist::Database) -> Result<IbmStandIn, persist::PersistError> {
         let kept = persist::open(database).await?;
         let mut jobs = jobs::Jobs::default();
-        jobs.restore(kept.jobs, kept.forgotten, kept.recorder.clone());
+        jobs.restore(kept.jobs, kept.forgotten, kept.recorder.jobs());
         let mut sessions = sessions::Sessions::new(options.interactive_ttl.as_secs());
-        sessions.restore(kept.sessions, kept.recorder.clone());
+        sessions.restore(kept.sessions, kept.recorder.sessions());
         Ok(IbmStandIn::with(options, jobs, sessions, Some(kept.recorder)))
     }
 

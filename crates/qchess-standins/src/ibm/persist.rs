@@ -15,10 +15,12 @@ use sqlx::{AnyPool, Executor};
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
-use super::jobs::{Job, MAX_KEPT_JOBS, Status, now};
+pub use super::rows::BadRow;
+
+use super::jobs::{Job, MAX_KEPT_JOBS, Status, USAGE_PERIOD_SECONDS, now};
+use super::record::Record;
 use super::rows;
 use super::sessions::{MAX_KEPT_SESSIONS, Session};
-use super::usage::PERIOD_SECONDS;
 
 /// The service's reason code of a job that failed because the server restarted while it
 /// waited or ran ("an error was returned at the backend level; retry").
@@ -89,17 +91,8 @@ pub enum PersistError {
         detail: String,
     },
     /// A kept row does not read back as a job or a session.
-    #[error("the IBM stand-in's table {table}, row {id}: {column}: {reason}")]
-    BadRow {
-        /// `ibm_jobs` or `ibm_sessions`.
-        table: &'static str,
-        /// The row's id.
-        id: String,
-        /// The column that is wrong.
-        column: &'static str,
-        /// What is wrong with it.
-        reason: String,
-    },
+    #[error(transparent)]
+    BadRow(#[from] BadRow),
     /// The writer thread is gone (it could not start, or it stopped).
     #[error("the IBM stand-in's database writer stopped: {0}")]
     WriterGone(String),
@@ -121,15 +114,19 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Writes job `id` as it now is.
-    pub fn job(&self, id: &str, job: &Job) {
+    /// Writes each change of a job.
+    pub fn jobs(&self) -> Record<Job> {
+        let sender = self.sender.clone();
         // A send fails only once the writer stopped, which it reports when flushed.
-        let _ = self.sender.send(Message::Job(id.to_owned(), Box::new(job.clone())));
+        Record::new(move |id, job: &Job| drop(sender.send(Message::Job(id.to_owned(), Box::new(job.clone())))))
     }
 
-    /// Writes session `id` as it now is.
-    pub fn session(&self, id: &str, session: &Session) {
-        let _ = self.sender.send(Message::Session(id.to_owned(), Box::new(session.clone())));
+    /// Writes each change of a session.
+    pub fn sessions(&self) -> Record<Session> {
+        let sender = self.sender.clone();
+        Record::new(move |id, session: &Session| {
+            drop(sender.send(Message::Session(id.to_owned(), Box::new(session.clone()))))
+        })
     }
 
     /// Resolves once every change handed over so far is written; the first failure since the
@@ -243,7 +240,7 @@ impl Writer {
         let mut forgotten = Vec::new();
         for (id, job) in jobs.drain(..older) {
             let ended = job.finished.unwrap_or(job.created);
-            if ended >= now - PERIOD_SECONDS {
+            if ended >= now - USAGE_PERIOD_SECONDS {
                 forgotten.push((ended, job.quantum_seconds));
             } else {
                 let query = sqlx::query("DELETE FROM ibm_jobs WHERE id = $1").bind(id);

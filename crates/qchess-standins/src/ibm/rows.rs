@@ -12,7 +12,6 @@ use sqlx::any::{AnyArguments, AnyRow};
 use sqlx::query::Query;
 
 use super::jobs::{Job, Status};
-use super::persist::PersistError;
 use super::sessions::{Mode, Session, State};
 
 /// The programs a job may run, as kept.
@@ -30,6 +29,20 @@ pub const SELECT_SESSIONS: &str = "SELECT id, serial, mode, backend, instance, m
 // The upserts are prepared afresh each time (`persistent(false)`): sqlx 0.9's Any driver
 // sends a missing `f64` to PostgreSQL as a `real`, and a statement prepared with one then
 // refuses a present time ("incorrect binary data format").
+
+/// A kept row that does not read back as a job or a session.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the IBM stand-in's table {table}, row {id}: {column}: {reason}")]
+pub struct BadRow {
+    /// `ibm_jobs` or `ibm_sessions`.
+    pub table: &'static str,
+    /// The row's id.
+    pub id: String,
+    /// The column that is wrong.
+    pub column: &'static str,
+    /// What is wrong with it.
+    pub reason: String,
+}
 
 /// A statement that writes job `id` as it is (its row made or replaced).
 pub fn upsert_job(id: &str, job: &Job) -> Query<'static, sqlx::Any, AnyArguments> {
@@ -99,11 +112,11 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    fn bad(&self, column: &'static str, reason: impl std::fmt::Display) -> PersistError {
-        PersistError::BadRow { table: self.table, id: self.id.clone(), column, reason: reason.to_string() }
+    fn bad(&self, column: &'static str, reason: impl std::fmt::Display) -> BadRow {
+        BadRow { table: self.table, id: self.id.clone(), column, reason: reason.to_string() }
     }
 
-    fn get<T>(&self, column: &'static str) -> Result<T, PersistError>
+    fn get<T>(&self, column: &'static str) -> Result<T, BadRow>
     where
         T: for<'r> sqlx::Decode<'r, sqlx::Any> + sqlx::Type<sqlx::Any>,
     {
@@ -111,13 +124,13 @@ impl Reader<'_> {
     }
 
     /// A count that must not be negative.
-    fn count(&self, column: &'static str) -> Result<u64, PersistError> {
+    fn count(&self, column: &'static str) -> Result<u64, BadRow> {
         let value: i64 = self.get(column)?;
         u64::try_from(value).map_err(|_| self.bad(column, format!("{value} is negative")))
     }
 
     /// A name, one of `names`'.
-    fn named<T: Copy>(&self, column: &'static str, names: &[(T, &str)]) -> Result<T, PersistError> {
+    fn named<T: Copy>(&self, column: &'static str, names: &[(T, &str)]) -> Result<T, BadRow> {
         let name: String = self.get(column)?;
         let found = names.iter().find(|(_, known)| *known == name);
         found
@@ -126,14 +139,14 @@ impl Reader<'_> {
     }
 
     /// A JSON text.
-    fn json(&self, column: &'static str) -> Result<Value, PersistError> {
+    fn json(&self, column: &'static str) -> Result<Value, BadRow> {
         let text: String = self.get(column)?;
         serde_json::from_str(&text).map_err(|e| self.bad(column, format!("not JSON ({e})")))
     }
 }
 
-fn reader<'a>(row: &'a AnyRow, table: &'static str) -> Result<Reader<'a>, PersistError> {
-    let id = row.try_get::<String, _>("id").map_err(|e| PersistError::BadRow {
+fn reader<'a>(row: &'a AnyRow, table: &'static str) -> Result<Reader<'a>, BadRow> {
+    let id = row.try_get::<String, _>("id").map_err(|e| BadRow {
         table,
         id: "?".to_owned(),
         column: "id",
@@ -143,7 +156,7 @@ fn reader<'a>(row: &'a AnyRow, table: &'static str) -> Result<Reader<'a>, Persis
 }
 
 /// A row of `ibm_jobs` as a job, with its id.
-pub fn job_of(row: &AnyRow) -> Result<(String, Job), PersistError> {
+pub fn job_of(row: &AnyRow) -> Result<(String, Job), BadRow> {
     let r = reader(row, "ibm_jobs")?;
     let statuses = [Status::Queued, Status::Running, Status::Completed, Status::Failed, Status::Cancelled];
     let status = r.named("status", &statuses.map(|s| (s, s.name())))?;
@@ -177,7 +190,7 @@ pub fn job_of(row: &AnyRow) -> Result<(String, Job), PersistError> {
 }
 
 /// A row of `ibm_sessions` as a session, with its id; none of its jobs runs.
-pub fn session_of(row: &AnyRow) -> Result<(String, Session), PersistError> {
+pub fn session_of(row: &AnyRow) -> Result<(String, Session), BadRow> {
     let r = reader(row, "ibm_sessions")?;
     let states = [State::Open, State::Active, State::Inactive, State::Closed].map(|s| (s, s.name()));
     let modes = [Mode::Dedicated, Mode::Batch].map(|m| (m, m.name()));

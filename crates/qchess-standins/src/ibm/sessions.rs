@@ -18,7 +18,7 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
-use super::persist::Recorder;
+use super::record::Record;
 
 /// The longest `max_ttl` the service allows (eight hours), and a session's default.
 pub const MAX_TTL_SECONDS: u64 = 8 * 3600;
@@ -197,7 +197,7 @@ pub struct Sessions {
     interactive_ttl: u64,
     next: u64,
     /// Where each change is written, when sessions outlive the server.
-    recorder: Option<Recorder>,
+    record: Option<Record<Session>>,
     /// Changes so far, which jobs waiting for a device watch.
     changes: u64,
 }
@@ -205,24 +205,24 @@ pub struct Sessions {
 impl Sessions {
     /// No sessions yet; each new one waits `interactive_ttl` seconds for its next job.
     pub fn new(interactive_ttl: u64) -> Sessions {
-        Sessions { sessions: HashMap::new(), interactive_ttl, next: 0, recorder: None, changes: 0 }
+        Sessions { sessions: HashMap::new(), interactive_ttl, next: 0, record: None, changes: 0 }
     }
 
     /// Takes back the sessions an earlier run of the server kept, and writes every change from
-    /// now on with `recorder`.
-    pub fn restore(&mut self, kept: Vec<(String, Session)>, recorder: Recorder) {
+    /// now on with `record`.
+    pub fn restore(&mut self, kept: Vec<(String, Session)>, record: Record<Session>) {
         for (id, session) in kept {
             self.next = self.next.max(session.serial);
             self.sessions.insert(id, session);
         }
-        self.recorder = Some(recorder);
+        self.record = Some(record);
     }
 
     /// Counts a change of session `id` and writes it, when sessions outlive the server.
     fn record(&mut self, id: &str) {
         self.changes += 1;
-        if let (Some(recorder), Some(session)) = (&self.recorder, self.sessions.get(id)) {
-            recorder.session(id, session);
+        if let (Some(record), Some(session)) = (&self.record, self.sessions.get(id)) {
+            record.write(id, session);
         }
     }
 

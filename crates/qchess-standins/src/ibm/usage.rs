@@ -10,16 +10,13 @@ use serde_json::json;
 use super::Admitted;
 use super::error::IbmError;
 use super::job_routes::iso_time;
-use super::jobs::now;
-
-/// The length of a usage period, in seconds (28 days, rolling).
-pub const PERIOD_SECONDS: f64 = 28.0 * 86_400.0;
+use super::jobs::{USAGE_PERIOD_SECONDS, now};
 
 /// `GET /api/v1/instances/usage`.
 pub(super) async fn usage(headers: HeaderMap, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let instance = headers.get("service-crn").and_then(|v| v.to_str().ok()).unwrap_or("");
     let now = now();
-    let since = now - PERIOD_SECONDS;
+    let since = now - USAGE_PERIOD_SECONDS;
     let consumed = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).usage_since(since);
     Ok(axum::Json(json!({
         "instance_id": instance,

@@ -23,7 +23,7 @@ cargo test --workspace --locked
 
 section "game store on PostgreSQL (a throwaway cluster; its tests fail, not skip, here)"
 # `--workspace` keeps the features of the test build above, so nothing is compiled again.
-tests/store/with-postgres.sh sh -c 'cargo test --workspace --locked --test store --test seats --test stored &&
+tests/store/with-postgres.sh sh -c 'cargo test --workspace --locked --test store --test seats --test stored --test ibm_persist &&
     cargo test --workspace --locked --test cli store_instances'
 
 section "documented figures: regression guards on the release build (scripts/guard-figures.py)"

@@ -11,7 +11,7 @@ use qchess_games::GamesConfig;
 use qchess_standins::braket::{BraketOptions, KeyPair, Noise as BraketNoise};
 use qchess_standins::ibm::busy::{BusyLoad, MAX_BUSY_JOBS};
 use qchess_standins::ibm::noise::IbmNoise;
-use qchess_standins::ibm::{IbmOptions, IbmPlan};
+use qchess_standins::ibm::{self, IbmOptions, IbmPlan};
 use qchess_standins::ionq::defect::Defect;
 use qchess_standins::ionq::{IonqOptions, JobLimits, NoiseOptions};
 use qchess_standins::{RunOptions, ServerKey};
@@ -125,6 +125,8 @@ pub struct ServerConfig {
     pub defect: Option<Defect>,
     /// The web board's games: how many, how long, and where they may run.
     pub games: GamesConfig,
+    /// Where the IBM stand-in keeps its jobs and sessions (`--db`); in memory when `None`.
+    pub ibm_db: Option<ibm::persist::Database>,
     /// The address players reach the server at, for seat links (`https://chess.example.org`);
     /// else the `Host` the game was created through, over http.
     pub public_url: Option<String>,
@@ -155,6 +157,7 @@ impl ServerConfig {
             result_ttl: ionq.result_ttl,
             defect: ionq.defect,
             games: GamesConfig::default(),
+            ibm_db: None,
             public_url: None,
             cors_origins: Vec::new(),
         }
@@ -169,6 +172,15 @@ impl ServerConfig {
             run: self.run,
             result_ttl: self.result_ttl,
             defect: self.defect,
+        }
+    }
+
+    /// Where the IBM stand-in keeps its jobs and sessions when they are to outlive the server:
+    /// the game store's database (`--db` named it), unless that is in memory.
+    pub fn ibm_database(games: &qchess_store::Location) -> Option<ibm::persist::Database> {
+        match games {
+            qchess_store::Location::Memory => None,
+            location => Some(ibm::persist::Database { url: location.url(), shown: location.to_string() }),
         }
     }
 

@@ -134,4 +134,7 @@ pub enum ServeError {
     /// The game store could not be opened.
     #[error(transparent)]
     Store(#[from] qchess_store::StoreError),
+    /// The IBM stand-in's jobs and sessions could not be read back from the database.
+    #[error(transparent)]
+    IbmStore(#[from] qchess_standins::ibm::persist::PersistError),
 }

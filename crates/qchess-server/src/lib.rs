@@ -88,6 +88,8 @@ pub struct AppState {
     pub board: Mutex<LocalBoard>,
     /// The game service.
     pub games: Arc<Games>,
+    /// The IBM Quantum stand-in.
+    pub ibm: ibm::IbmStandIn,
 }
 
 /// A bound server, ready to run.
@@ -115,7 +117,11 @@ impl Server {
         let (ionq, worker) = IonqStandIn::new(config.ionq());
         let store = qchess_store::Store::open(&config.games.db).await?;
         let games = Games::new(store, tokio::runtime::Handle::current(), config.games.clone());
-        let state = Arc::new(AppState { ionq, board: Mutex::new(board), games: Arc::new(games), config });
+        let ibm = match &config.ibm_db {
+            None => ibm::IbmStandIn::new(config.ibm()),
+            Some(database) => ibm::IbmStandIn::open(config.ibm(), database).await?,
+        };
+        let state = Arc::new(AppState { ionq, board: Mutex::new(board), games: Arc::new(games), ibm, config });
         Ok(Server { listener, state, worker })
     }
 
@@ -137,6 +143,8 @@ impl Server {
         let background = self.state.games.start_background();
         let app = router(Arc::clone(&self.state));
         let report = serving::serve(self.listener, app, Arc::clone(&self.state), shutdown).await;
+        // The IBM stand-in's last changes reach its database; a failure was reported as it came.
+        let _ = self.state.ibm.kept().await;
         worker.abort();
         drop(background);
         Ok(report)
@@ -196,7 +204,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(open)
         .with_state(Arc::clone(&state))
         .merge(state.ionq.router())
-        .merge(ibm::service(state.config.ibm()))
+        .merge(state.ibm.router())
         .merge(qchess_standins::braket::service(state.config.braket()))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)

@@ -7,7 +7,7 @@ mod ibm_common;
 
 use std::time::Duration;
 
-use ibm_common::{BELL, KEY, block_on, config, start_with};
+use ibm_common::{BELL, KEY, block_on, call, config, start_with};
 use qchess_remote::ibm::IbmClient;
 use qchess_standins::{ServerKey, ibm};
 use reqwest::Method;
@@ -20,22 +20,6 @@ fn server(interactive_ttl: Duration) -> (String, String) {
     let base = start_with(options);
     let token = block_on(IbmClient::new(config(&base, KEY, "ibm_fez")).expect("client").token()).expect("a token");
     (base, token)
-}
-
-/// Sends `body` (JSON text, or none) with `method` to `path`; the status and the JSON answer
-/// (`null` for none).
-fn call(base: &str, token: &str, method: Method, path: &str, body: Option<&str>) -> (u16, Value) {
-    let mut request = reqwest::blocking::Client::new()
-        .request(method, format!("{base}/api/v1{path}"))
-        .bearer_auth(token)
-        .header("Service-CRN", "crn:v1:qchess:test");
-    if let Some(body) = body {
-        request = request.header("Content-Type", "application/json").body(body.to_owned());
-    }
-    let answer = request.send().expect("answers");
-    let status = answer.status().as_u16();
-    let text = answer.text().expect("a body");
-    (status, if text.is_empty() { Value::Null } else { serde_json::from_str(&text).expect("JSON") })
 }
 
 /// The one error of an answer in the service's shape: its code and message.

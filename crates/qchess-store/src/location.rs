@@ -71,7 +71,7 @@ impl Location {
     }
 
     /// The URL the database driver opens.
-    pub(crate) fn url(&self) -> String {
+    pub fn url(&self) -> String {
         match self {
             Location::Sqlite(path) => format!("sqlite://{}?mode=rwc", escape_path(path)),
             Location::Memory => "sqlite::memory:".to_owned(),

@@ -60,7 +60,9 @@ def a_finished_job_cannot_be_cancelled():
     else:
         raise AssertionError("a finished job was cancelled")
     metrics = job.metrics()
-    assert metrics["timestamps"]["finished"] and metrics["usage"]["quantum_seconds"] == 0, metrics
+    # Its usage is the time it ran: from running to finished.
+    assert metrics["timestamps"]["finished"] and 0 < metrics["usage"]["quantum_seconds"] < 60, metrics
+    assert job.usage() == metrics["usage"]["quantum_seconds"], (job.usage(), metrics)
 
 
 @check

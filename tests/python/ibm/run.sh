@@ -3,7 +3,8 @@
 # check_runtime.py (service, devices, SamplerV2 and EstimatorV2 without noise), check_jobs.py
 # (status, cancelling, a job out of time), check_sessions.py (sessions and batches),
 # check_job_list.py (service.jobs with its filters), check_executor.py (the client-side
-# Sampler, Estimator and Executor: the executor program), check_noise.py (--ibm-noise device against qiskit-aer's
+# Sampler, Estimator and Executor: the executor program), check_restart.py (jobs, sessions and
+# usage outliving a restart of `serve --db`; it starts its own servers), check_noise.py (--ibm-noise device against qiskit-aer's
 # noise model of the same device) and check_snippet.py (the guide's notebook/CI snippet, docs/src/ibm.md).
 #
 # Builds nothing: the qchess binary comes from QCHESS_BIN (default target/debug/qchess, or
@@ -59,6 +60,7 @@ status=0
 "$venv/bin/python" tests/python/ibm/check_jobs.py "$url_queued" "$url_expired" "$url_ideal" || status=1
 "$venv/bin/python" tests/python/ibm/check_sessions.py "$url_ideal" "$url_delayed" "$url_queued" || status=1
 "$venv/bin/python" tests/python/ibm/check_job_list.py "$url_ideal" "$url_queued" || status=1
+"$venv/bin/python" tests/python/ibm/check_restart.py "$bin" || status=1
 "$venv/bin/python" tests/python/ibm/check_noise.py "$url_device" "$bin" || status=1
 "$venv/bin/python" tests/python/ibm/check_executor.py "$url_ideal" "$url_device" || status=1
 "$venv/bin/python" tests/python/ibm/check_snippet.py "$bin" || status=1

@@ -180,6 +180,9 @@ pub fn run(mut args: Args, json: bool) -> anyhow::Result<()> {
     {
         return Err(bad_input(format!("--braket-offline: unknown Braket device `{unknown}`")));
     }
+    let games = args.games.config()?;
+    // The IBM stand-in keeps its jobs and sessions only in a store named with --db.
+    let ibm_db = if args.games.store_named() { ServerConfig::ibm_database(&games.db) } else { None };
     let ibm_token_seconds = std::env::var(IBM_TOKEN_SECONDS_ENV).ok().and_then(|s| s.parse::<u64>().ok());
     let config = ServerConfig {
         addr: args.addr,
@@ -215,7 +218,8 @@ pub fn run(mut args: Args, json: bool) -> anyhow::Result<()> {
         },
         result_ttl: seconds("--result-ttl", args.result_ttl)?,
         defect: args.defect,
-        games: args.games.config()?,
+        games,
+        ibm_db,
         public_url: args.games.public_url().map(str::to_owned),
         cors_origins: args.games.cors_origins().to_vec(),
     };

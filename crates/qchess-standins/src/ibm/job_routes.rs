@@ -78,6 +78,8 @@ pub(super) async fn submit(
         queues: Arc::clone(&tokens.queues),
     };
     let id = jobs::submit(&tokens.jobs, backend.clone(), program, run);
+    // Answered once kept: a job the client was told of outlives a restart.
+    tokens.kept().await?;
     Ok(axum::Json(json!({ "id": id, "backend": backend, "session_id": session })).into_response())
 }
 
@@ -119,7 +121,7 @@ pub(super) async fn results(Path(id): Path<String>, Admitted(tokens): Admitted) 
     }
 }
 
-/// `GET /api/v1/jobs/{id}/metrics`: timestamps, and no QPU time used.
+/// `GET /api/v1/jobs/{id}/metrics`: timestamps, and the seconds it ran on the device.
 pub(super) async fn metrics(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let job = stored(&tokens, &id)?;
     Ok(axum::Json(json!({
@@ -128,7 +130,12 @@ pub(super) async fn metrics(Path(id): Path<String>, Admitted(tokens): Admitted) 
             "running": job.started.map(iso_time),
             "finished": job.finished.map(iso_time),
         },
-        "usage": { "quantum_seconds": 0, "seconds": 0, "status": if job.status.is_final() { "final" } else { "pending" } },
+        "usage": {
+            "quantum_seconds": job.quantum_seconds,
+            "seconds": job.quantum_seconds,
+            "qpu_charge_time_seconds": job.quantum_seconds,
+            "status": if job.status.is_final() { "final" } else { "pending" },
+        },
         "qiskit_version": null,
     }))
     .into_response())
@@ -156,7 +163,10 @@ fn log_text(id: &str, job: &jobs::Job) -> String {
 pub(super) async fn cancel(Path(id): Path<String>, Admitted(tokens): Admitted) -> Result<Response, IbmError> {
     let cancelled = tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).cancel(&id);
     match cancelled {
-        Some(Ok(())) => Ok(StatusCode::NO_CONTENT.into_response()),
+        Some(Ok(())) => {
+            tokens.kept().await?;
+            Ok(StatusCode::NO_CONTENT.into_response())
+        }
         Some(Err(status)) => Err(IbmError::Over { id, status: status.name() }),
         None => Err(IbmError::UnknownJob(id)),
     }

@@ -4,14 +4,17 @@
 //!
 //! A job waits the server's `--queue-delay-ms` in the queue, then runs on its own thread with
 //! the job time limit; cancelling stops it at its next check. Past the queue it waits its turn
-//! on the device: a dedicated session holds one ([`sessions`](super::sessions)). A job that
+//! on the device (a dedicated session holds one, [`sessions`](super::sessions)) and a run slot,
+//! asleep until something it waits on changes ([`turns`](super::turns)). The seconds it runs
+//! are its usage. With a database ([`persist`](super::persist)) every change is written as it
+//! happens. A job that
 //! runs out of time is cancelled with the service's reason code 1305 ("ran too long"); one
 //! that cannot be simulated (a state too large) fails with code 1517. Results are Qiskit's typed JSON when the
 //! client asked for it (`support_qiskit`), else the plain JSON of IBM's REST guides.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use qchess_route::Target;
@@ -22,13 +25,19 @@ use serde_json::{Value, json};
 use super::busy::{DeviceQueues, Holder};
 use super::noise::Calibration;
 use super::pubs::{Prepared, Work};
+use super::record::Record;
 use super::sampler::PubError;
 use super::sessions::Sessions;
+use super::turns::{Slots, Wake};
 use super::{estimator, executor, runtime, sampler};
 use crate::stop::Stop;
 
 /// The most jobs kept; past it the oldest finished ones are forgotten.
 pub const MAX_KEPT_JOBS: usize = 1000;
+
+/// The length of a usage period, in seconds (28 days, rolling, as the service's open plan
+/// counts them).
+pub const USAGE_PERIOD_SECONDS: f64 = 28.0 * 86_400.0;
 
 /// Where a job is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,10 +97,12 @@ pub struct Job {
     pub session: Option<String>,
     /// Its tags, as its owner gave them.
     pub tags: Vec<String>,
+    /// Seconds it ran on the device (its usage).
+    pub quantum_seconds: f64,
     /// Set to stop it.
     pub cancel: Arc<AtomicBool>,
     /// Order of submission (to forget the oldest first).
-    serial: u64,
+    pub(super) serial: u64,
 }
 
 impl Job {
@@ -106,43 +117,15 @@ impl Job {
 pub struct Jobs {
     jobs: HashMap<String, Job>,
     next: u64,
+    /// What jobs waiting for their turn sleep on; cancelling wakes them.
+    wake: Arc<Wake>,
+    /// Where each change is written, when jobs outlive the server.
+    record: Option<Record<Job>>,
+    /// When jobs forgotten here ended and the seconds they ran, for the instance's usage.
+    forgotten: Vec<(f64, f64)>,
 }
 
 pub(super) use super::clock::now;
-
-/// How many jobs may run at once; the others wait in the queue.
-#[derive(Debug)]
-pub struct Slots {
-    free: Mutex<usize>,
-    freed: Condvar,
-}
-
-impl Slots {
-    /// `count` slots (at least one).
-    pub fn new(count: usize) -> Slots {
-        Slots { free: Mutex::new(count.max(1)), freed: Condvar::new() }
-    }
-
-    /// Takes a slot, unless `cancel` is set first.
-    fn take(&self, cancel: &AtomicBool) -> bool {
-        let mut free = self.free.lock().unwrap_or_else(|p| p.into_inner());
-        loop {
-            if cancel.load(Ordering::SeqCst) {
-                return false;
-            }
-            if *free > 0 {
-                *free -= 1;
-                return true;
-            }
-            free = self.freed.wait_timeout(free, Duration::from_millis(50)).unwrap_or_else(|p| p.into_inner()).0;
-        }
-    }
-
-    fn give_back(&self) {
-        *self.free.lock().unwrap_or_else(|p| p.into_inner()) += 1;
-        self.freed.notify_one();
-    }
-}
 
 /// What a job runs with.
 pub struct Run {
@@ -198,8 +181,8 @@ impl Jobs {
                 .filter(|(_, j)| j.status.is_final())
                 .min_by_key(|(_, j)| j.serial)
                 .map(|(id, _)| id.clone());
-            if let Some(id) = oldest {
-                self.jobs.remove(&id);
+            if let Some(job) = oldest.and_then(|id| self.jobs.remove(&id)) {
+                self.forget_usage(job.finished.unwrap_or(job.created), job.quantum_seconds);
             }
         }
         let id = format!("d{:019x}", rand::random::<u64>() >> 1);
@@ -217,11 +200,57 @@ impl Jobs {
             finished: None,
             session: labels.session,
             tags: labels.tags,
+            quantum_seconds: 0.0,
             cancel: Arc::clone(&cancel),
             serial: self.next,
         };
         self.jobs.insert(id.clone(), job);
+        self.record(&id);
         (id, cancel)
+    }
+
+    /// Writes job `id` as it now is, when jobs outlive the server.
+    fn record(&self, id: &str) {
+        if let (Some(record), Some(job)) = (&self.record, self.jobs.get(id)) {
+            record.write(id, job);
+        }
+    }
+
+    /// Takes back the jobs an earlier run of the server kept (in order of submission), the
+    /// usage of those it forgot, and writes every change from now on with `record`.
+    pub fn restore(&mut self, kept: Vec<(String, Job)>, forgotten: Vec<(f64, f64)>, record: Record<Job>) {
+        for (id, job) in kept {
+            self.next = self.next.max(job.serial);
+            self.jobs.insert(id, job);
+        }
+        self.forgotten = forgotten;
+        self.record = Some(record);
+    }
+
+    /// How many jobs were ever submitted here (the number of the last).
+    pub fn submitted(&self) -> u64 {
+        self.next
+    }
+
+    /// What jobs waiting for their turn sleep on.
+    pub fn wake(&self) -> Arc<Wake> {
+        Arc::clone(&self.wake)
+    }
+
+    /// Keeps the usage of a job no longer kept (ended at `at`, ran `seconds`).
+    fn forget_usage(&mut self, at: f64, seconds: f64) {
+        if seconds > 0.0 {
+            let since = now() - USAGE_PERIOD_SECONDS;
+            self.forgotten.retain(|&(at, _)| at >= since);
+            self.forgotten.push((at, seconds));
+        }
+    }
+
+    /// Seconds the jobs ran on the devices, of those that ended at `since` or later.
+    pub fn usage_since(&self, since: f64) -> f64 {
+        let kept = self.jobs.values().filter(|job| job.finished.unwrap_or(job.created) >= since);
+        let forgotten = self.forgotten.iter().filter(|&&(at, _)| at >= since).map(|&(_, seconds)| seconds);
+        kept.map(|job| job.quantum_seconds).chain(forgotten).sum()
     }
 
     /// Whether the store has room for another job.
@@ -243,6 +272,8 @@ impl Jobs {
         job.status = Status::Cancelled;
         job.reason = Some(reason.to_owned());
         job.finished = Some(now());
+        self.record(id);
+        self.wake.notify();
         Some(Ok(()))
     }
 
@@ -272,15 +303,21 @@ impl Jobs {
 }
 
 /// Moves the sessions on with the clock and cancels the queued jobs of those that just passed
-/// their `max_ttl`, as the service does.
+/// their `max_ttl`, as the service does; wakes the jobs waiting when a session changed.
 pub fn refresh_sessions(jobs: &Mutex<Jobs>, sessions: &Mutex<Sessions>) {
     let pending = jobs.lock().unwrap_or_else(|p| p.into_inner()).pending_by_session();
-    let expired = sessions.lock().unwrap_or_else(|p| p.into_inner()).refresh(now(), &pending);
-    if !expired.is_empty() {
-        let mut jobs = jobs.lock().unwrap_or_else(|p| p.into_inner());
-        for session in expired {
-            jobs.cancel_queued(&session, "Cancelled: its session ran past its maximum time to live.");
-        }
+    let (expired, changed) = {
+        let mut sessions = sessions.lock().unwrap_or_else(|p| p.into_inner());
+        let before = sessions.changes();
+        let expired = sessions.refresh(now(), &pending);
+        (expired, sessions.changes() != before)
+    };
+    let mut jobs = jobs.lock().unwrap_or_else(|p| p.into_inner());
+    for session in expired {
+        jobs.cancel_queued(&session, "Cancelled: its session ran past its maximum time to live.");
+    }
+    if changed {
+        jobs.wake.notify();
     }
 }
 
@@ -293,6 +330,8 @@ pub fn submit(jobs: &Arc<Mutex<Jobs>>, backend: String, program: &'static str, m
         let ran = execute(&jobs, &job_id, &backend, &cancel, &run);
         if let (Some(session), Some(ran)) = (&run.session, ran) {
             run.sessions.lock().unwrap_or_else(|p| p.into_inner()).finished(session, ran, now());
+            // Its session's next job, or the jobs its device kept waiting, may go now.
+            run.slots.wake().notify();
         }
         if run.session.is_some() {
             refresh_sessions(&jobs, &run.sessions);
@@ -306,32 +345,39 @@ fn update(jobs: &Mutex<Jobs>, id: &str, change: impl FnOnce(&mut Job)) {
     // A cancelled job keeps its status whatever its thread finds.
     if let Some(job) = jobs.jobs.get_mut(id).filter(|j| j.status != Status::Cancelled) {
         change(job);
+        jobs.record(id);
     }
 }
 
 /// Waits for the job's turn, runs it and keeps what came of it; the seconds it ran, or `None`
 /// when it never started.
 fn execute(jobs: &Mutex<Jobs>, id: &str, backend: &str, cancel: &AtomicBool, run: &Run) -> Option<f64> {
-    let queued_until = Instant::now() + run.queue_delay;
-    while Instant::now() < queued_until {
-        if cancel.load(Ordering::SeqCst) {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(20).min(queued_until.saturating_duration_since(Instant::now())));
+    let wake = run.slots.wake();
+    if !wake.sleep_until(Instant::now() + run.queue_delay, cancel) {
+        return None;
     }
     // Its turn on a busy device, behind other users' jobs unless its session holds the device.
     let holder = || device_holder(jobs, &run.sessions, run.session.as_deref(), backend);
     let _turn = run.queues.wait_turn(backend, cancel, holder)?;
-    // A session's turn on the device first: a held device keeps every other job waiting.
+    // A session's turn on the device first: a held device keeps every other job waiting until
+    // a job ends, a session changes or a session's time to live runs out.
     loop {
+        let seen = wake.seen();
         refresh_sessions(jobs, &run.sessions);
         if cancel.load(Ordering::SeqCst) {
             return None;
         }
-        if run.sessions.lock().unwrap_or_else(|p| p.into_inner()).may_start(run.session.as_deref(), backend, now()) {
+        let mut sessions = run.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        let now = now();
+        if sessions.may_start(run.session.as_deref(), backend, now) {
             break;
         }
-        std::thread::sleep(Duration::from_millis(20));
+        let until = sessions
+            .next_change(now)
+            .and_then(|at| Duration::try_from_secs_f64(at - now).ok())
+            .and_then(|wait| Instant::now().checked_add(wait));
+        drop(sessions);
+        wake.wait(seen, until);
     }
     if !run.slots.take(cancel) {
         // Counted as running by its session since its turn came: let go of it as run.
@@ -344,6 +390,18 @@ fn execute(jobs: &Mutex<Jobs>, id: &str, backend: &str, cancel: &AtomicBool, run
     });
     let stop = Stop::new(run.time_limit, cancel);
     let outcome = results(run, &stop);
+    let ran = now() - started;
+    {
+        // Counted even when the job was cancelled while it ran: the device was busy.
+        let mut jobs = jobs.lock().unwrap_or_else(|p| p.into_inner());
+        let cancelled = jobs.jobs.get_mut(id).map(|job| {
+            job.quantum_seconds = ran;
+            job.status == Status::Cancelled
+        });
+        if cancelled == Some(true) {
+            jobs.record(id);
+        }
+    }
     run.slots.give_back();
     update(jobs, id, |job| {
         job.finished = Some(now());
@@ -364,7 +422,7 @@ fn execute(jobs: &Mutex<Jobs>, id: &str, backend: &str, cancel: &AtomicBool, run
             }
         }
     });
-    Some(now() - started)
+    Some(ran)
 }
 
 /// Who holds `backend`, as a job of `session` (or a lone job) sees it.

@@ -11,8 +11,9 @@
 //!   Heron; `ibm_brisbane`, Eagle), their configurations and calibrations as IBM publishes them
 //!   (the calibrations with an `operational` flag on every qubit and gate, 0 on the broken ones,
 //!   as the live service serves them).
-//!   `.../status` says each is online, with a queue as long as `--ibm-busy-jobs`, and `GET /api/v1/instances/usage` says
-//!   no time was used. They need `Authorization: Bearer
+//!   `.../status` says each is online, with a queue as long as `--ibm-busy-jobs`, and
+//!   `GET /api/v1/instances/usage` the seconds the jobs ran in the current period (the last
+//!   28 days). They need `Authorization: Bearer
 //!   TOKEN` with a live token and a `Service-CRN` header; a
 //!   missing, unknown or expired token is 401, as on the service.
 //!
@@ -31,7 +32,7 @@
 //!   `Cancelled`, with the reason and reason code), `GET /api/v1/jobs/{id}/results` its results
 //!   (Qiskit's typed `PrimitiveResult` JSON when the client sends `support_qiskit`, else the
 //!   REST guides' JSON; the reason as text for a failed or cancelled job),
-//!   `GET /api/v1/jobs/{id}/metrics` its timestamps and usage, `.../logs` its life as the
+//!   `GET /api/v1/jobs/{id}/metrics` its timestamps and usage (the seconds it ran), `.../logs` its life as the
 //!   stand-in saw it (queued, running, over, with the reason), and
 //!   `POST /api/v1/jobs/{id}/cancel` cancels it (204; 409 once it is over).
 //!   `GET /api/v1/jobs` lists the jobs kept, filtered and paged as the client asks
@@ -46,6 +47,12 @@
 //!   [`IbmPlan`]) is refused dedicated sessions with the service's error 1352.
 //! * Devices kept busy by other users' jobs (`--ibm-busy-jobs`, [`busy`]): a lone job waits
 //!   behind them, a dedicated session's jobs go ahead once it holds the device.
+//!
+//! Jobs and sessions live in memory ([`service`], [`IbmStandIn::new`]), or, with `qchess serve
+//! --db`, in the game store's database as well ([`IbmStandIn::open`], [`persist`]): each change
+//! is written as it happens, and after a restart the jobs (status, results, metrics, logs,
+//! tags, usage) and sessions are found as they were; jobs left queued or running are failed
+//! with the reason.
 //!
 //! Errors have the service's shapes ([`IamError`], [`IbmError`]): IAM's
 //! `{"errorCode", "errorMessage"}`, and the API's `{"errors": [{"code", "message"}],
@@ -78,7 +85,10 @@ pub mod job_list;
 mod job_routes;
 pub mod jobs;
 pub mod noise;
+pub mod persist;
 pub mod pubs;
+pub mod record;
+mod rows;
 pub mod runtime;
 pub mod sampler;
 mod session_routes;
@@ -86,6 +96,8 @@ pub mod sessions;
 mod sparse;
 pub mod state;
 pub mod trajectories;
+pub mod turns;
+mod usage;
 
 pub use self::error::{IamError, IbmError};
 
@@ -189,34 +201,94 @@ struct Tokens {
     /// Jobs submitted so far, numbering each job's seed.
     submitted: AtomicU64,
     /// How many jobs may run at once.
-    slots: Arc<jobs::Slots>,
+    slots: Arc<turns::Slots>,
     /// Sessions and batches.
     sessions: Arc<Mutex<sessions::Sessions>>,
     /// The devices' queues under other users' jobs.
     queues: Arc<busy::DeviceQueues>,
+    /// Where jobs and sessions are kept, with `--db`.
+    recorder: Option<persist::Recorder>,
 }
 
-/// The routes of the [module docs](self) with their own token and job store.
+impl Tokens {
+    /// Resolves once every change of a job or session so far is kept (at once without a
+    /// database).
+    async fn kept(&self) -> Result<(), IbmError> {
+        match &self.recorder {
+            None => Ok(()),
+            Some(recorder) => recorder.flushed().await.map_err(|e| IbmError::Internal(e.to_string())),
+        }
+    }
+}
+
+/// The routes of the [module docs](self) with their own token and job store, in memory.
 pub fn service<S: Clone + Send + Sync + 'static>(options: IbmOptions) -> Router<S> {
-    let slots = Arc::new(jobs::Slots::new(options.run.workers));
-    let sessions = Arc::new(Mutex::new(sessions::Sessions::new(options.interactive_ttl.as_secs())));
-    let queues = Arc::new(busy::DeviceQueues::new(options.busy));
-    let tokens = Arc::new(Tokens {
-        options,
-        issued: Mutex::new(HashMap::new()),
-        jobs: Arc::new(Mutex::new(jobs::Jobs::default())),
-        submitted: AtomicU64::new(0),
-        slots,
-        sessions,
-        queues,
-    });
+    IbmStandIn::new(options).router()
+}
+
+/// The stand-in: its tokens, jobs and sessions, kept in memory or in a database.
+#[derive(Debug, Clone)]
+pub struct IbmStandIn(Arc<Tokens>);
+
+impl IbmStandIn {
+    /// A stand-in that keeps its jobs and sessions in memory.
+    pub fn new(options: IbmOptions) -> IbmStandIn {
+        let sessions = sessions::Sessions::new(options.interactive_ttl.as_secs());
+        IbmStandIn::with(options, jobs::Jobs::default(), sessions, None)
+    }
+
+    /// A stand-in that keeps its jobs and sessions in `database` and takes back those it kept
+    /// there before: see [`persist`].
+    pub async fn open(options: IbmOptions, database: &persist::Database) -> Result<IbmStandIn, persist::PersistError> {
+        let kept = persist::open(database).await?;
+        let mut jobs = jobs::Jobs::default();
+        jobs.restore(kept.jobs, kept.forgotten, kept.recorder.jobs());
+        let mut sessions = sessions::Sessions::new(options.interactive_ttl.as_secs());
+        sessions.restore(kept.sessions, kept.recorder.sessions());
+        Ok(IbmStandIn::with(options, jobs, sessions, Some(kept.recorder)))
+    }
+
+    fn with(
+        options: IbmOptions,
+        jobs: jobs::Jobs,
+        sessions: sessions::Sessions,
+        recorder: Option<persist::Recorder>,
+    ) -> IbmStandIn {
+        let slots = Arc::new(turns::Slots::new(options.run.workers, jobs.wake()));
+        let queues = Arc::new(busy::DeviceQueues::new(options.busy));
+        IbmStandIn(Arc::new(Tokens {
+            options,
+            issued: Mutex::new(HashMap::new()),
+            submitted: AtomicU64::new(jobs.submitted()),
+            jobs: Arc::new(Mutex::new(jobs)),
+            slots,
+            sessions: Arc::new(Mutex::new(sessions)),
+            queues,
+            recorder,
+        }))
+    }
+
+    /// Resolves once every change of a job or session so far is kept (at once without a
+    /// database): a server stopping waits for it.
+    pub async fn kept(&self) -> Result<(), IbmError> {
+        self.0.kept().await
+    }
+
+    /// The routes of the [module docs](self).
+    pub fn router<S: Clone + Send + Sync + 'static>(&self) -> Router<S> {
+        routes(Arc::clone(&self.0))
+    }
+}
+
+/// The routes of the [module docs](self) over `tokens`.
+fn routes<S: Clone + Send + Sync + 'static>(tokens: Arc<Tokens>) -> Router<S> {
     Router::new()
         .route("/identity/token", post(token))
         .route("/api/v1/backends", get(backends))
         .route("/api/v1/backends/{name}/configuration", get(configuration))
         .route("/api/v1/backends/{name}/properties", get(properties))
         .route("/api/v1/backends/{name}/status", get(status))
-        .route("/api/v1/instances/usage", get(usage))
+        .route("/api/v1/instances/usage", get(usage::usage))
         .route("/api/v1/jobs", post(job_routes::submit).get(job_list::list))
         .route("/api/v1/jobs/{id}", get(job_routes::job))
         .route("/api/v1/jobs/{id}/results", get(job_routes::results))
@@ -379,19 +451,6 @@ async fn backends(_: Admitted) -> Result<Response, IbmError> {
         })
         .collect();
     Ok(axum::Json(json!({ "devices": listed })).into_response())
-}
-
-/// `GET /api/v1/instances/usage`: the service instance's time used and allowed (the stand-in
-/// counts none and allows any; `qiskit-ibm-runtime` asks before each job).
-async fn usage(headers: HeaderMap, _: Admitted) -> Result<Response, IbmError> {
-    let instance = headers.get("service-crn").and_then(|v| v.to_str().ok()).unwrap_or("");
-    Ok(axum::Json(json!({
-        "instance_id": instance,
-        "usage_consumed_seconds": 0,
-        "usage_limit_reached": false,
-        "usage_limit_seconds": null,
-    }))
-    .into_response())
 }
 
 /// `GET /api/v1/backends/{name}/configuration`.

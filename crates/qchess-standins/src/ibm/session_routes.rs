@@ -44,14 +44,19 @@ pub(super) async fn create(
         })?,
     };
     let instance = request.get("instance").and_then(Value::as_str).map(str::to_owned);
-    let mut sessions = tokens.sessions.lock().unwrap_or_else(|p| p.into_inner());
-    if sessions.full() {
-        return Err(IbmError::TooManySessions);
-    }
-    let now = now();
-    let id = sessions.create(mode, backend, instance, max_ttl, now);
-    let session = sessions.get(&id).ok_or_else(|| IbmError::Internal("a new session was lost".into()))?;
-    Ok(axum::Json(session.details(&id, now, iso_time)).into_response())
+    let details = {
+        let mut sessions = tokens.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        if sessions.full() {
+            return Err(IbmError::TooManySessions);
+        }
+        let now = now();
+        let id = sessions.create(mode, backend, instance, max_ttl, now);
+        let session = sessions.get(&id).ok_or_else(|| IbmError::Internal("a new session was lost".into()))?;
+        session.details(&id, now, iso_time)
+    };
+    // Answered once kept: a session the client was told of outlives a restart.
+    tokens.kept().await?;
+    Ok(axum::Json(details).into_response())
 }
 
 /// `GET /api/v1/sessions/{id}`: its mode, device, state, `accepting_jobs`, limits and times.
@@ -75,17 +80,19 @@ pub(super) async fn update(
         Some(Value::Bool(accepting)) => *accepting,
         _ => return Err(IbmError::BadSession("the body must set `accepting_jobs` to true or false".into())),
     };
-    let mut sessions = tokens.sessions.lock().unwrap_or_else(|p| p.into_inner());
-    let session = sessions.get(&id).ok_or_else(|| IbmError::UnknownSession(id.clone()))?;
-    if accepting {
-        if !session.accepting_jobs {
-            return Err(IbmError::BadSession(format!("session {id} has been closed and cannot be opened again")));
+    {
+        let mut sessions = tokens.sessions.lock().unwrap_or_else(|p| p.into_inner());
+        let session = sessions.get(&id).ok_or_else(|| IbmError::UnknownSession(id.clone()))?;
+        if accepting {
+            if !session.accepting_jobs {
+                return Err(IbmError::BadSession(format!("session {id} has been closed and cannot be opened again")));
+            }
+        } else {
+            sessions.close(&id, now());
         }
-    } else {
-        sessions.close(&id, now());
     }
-    drop(sessions);
     jobs::refresh_sessions(&tokens.jobs, &tokens.sessions);
+    tokens.kept().await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 
@@ -97,6 +104,7 @@ pub(super) async fn cancel(Path(id): Path<String>, Admitted(tokens): Admitted) -
     }
     tokens.jobs.lock().unwrap_or_else(|p| p.into_inner()).cancel_queued(&id, "Cancelled with its session.");
     jobs::refresh_sessions(&tokens.jobs, &tokens.sessions);
+    tokens.kept().await?;
     Ok(StatusCode::NO_CONTENT.into_response())
 }
 

@@ -18,6 +18,8 @@ use std::collections::HashMap;
 
 use serde_json::{Value, json};
 
+use super::record::Record;
+
 /// The longest `max_ttl` the service allows (eight hours), and a session's default.
 pub const MAX_TTL_SECONDS: u64 = 8 * 3600;
 
@@ -128,9 +130,9 @@ pub struct Session {
     /// Seconds its jobs spent running.
     pub busy_seconds: f64,
     /// Its jobs running.
-    running: usize,
+    pub(super) running: usize,
     /// Order of creation (to forget the oldest first).
-    serial: u64,
+    pub(super) serial: u64,
 }
 
 impl Session {
@@ -194,12 +196,50 @@ pub struct Sessions {
     sessions: HashMap<String, Session>,
     interactive_ttl: u64,
     next: u64,
+    /// Where each change is written, when sessions outlive the server.
+    record: Option<Record<Session>>,
+    /// Changes so far, which jobs waiting for a device watch.
+    changes: u64,
 }
 
 impl Sessions {
     /// No sessions yet; each new one waits `interactive_ttl` seconds for its next job.
     pub fn new(interactive_ttl: u64) -> Sessions {
-        Sessions { sessions: HashMap::new(), interactive_ttl, next: 0 }
+        Sessions { sessions: HashMap::new(), interactive_ttl, next: 0, record: None, changes: 0 }
+    }
+
+    /// Takes back the sessions an earlier run of the server kept, and writes every change from
+    /// now on with `record`.
+    pub fn restore(&mut self, kept: Vec<(String, Session)>, record: Record<Session>) {
+        for (id, session) in kept {
+            self.next = self.next.max(session.serial);
+            self.sessions.insert(id, session);
+        }
+        self.record = Some(record);
+    }
+
+    /// Counts a change of session `id` and writes it, when sessions outlive the server.
+    fn record(&mut self, id: &str) {
+        self.changes += 1;
+        if let (Some(record), Some(session)) = (&self.record, self.sessions.get(id)) {
+            record.write(id, session);
+        }
+    }
+
+    /// How many changes sessions went through so far.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// The next time after `now` at which a session may move on with the clock (go inactive,
+    /// or reach its `max_ttl`), for jobs waiting for a device to sleep until.
+    pub fn next_change(&self, now: f64) -> Option<f64> {
+        let times = self.sessions.values().filter(|s| s.state != State::Closed).flat_map(|s| {
+            let idle = (s.state == State::Active)
+                .then(|| s.last_job_completed.or(s.activated_at).map(|at| at + s.interactive_ttl as f64));
+            [idle.flatten(), s.started_at.map(|start| start + s.max_ttl as f64)]
+        });
+        times.flatten().filter(|&at| at > now).min_by(f64::total_cmp)
     }
 
     /// The session `id`.
@@ -237,6 +277,7 @@ impl Sessions {
             serial: self.next,
         };
         self.sessions.insert(id.clone(), session);
+        self.record(&id);
         id
     }
 
@@ -250,10 +291,12 @@ impl Sessions {
     /// cancelled.
     pub fn refresh(&mut self, now: f64, pending: &HashMap<String, usize>) -> Vec<String> {
         let mut expired = Vec::new();
+        let mut changed = Vec::new();
         for (id, session) in &mut self.sessions {
             if session.state == State::Closed {
                 continue;
             }
+            let before = session.state;
             let idle = pending.get(id).is_none_or(|&count| count == 0) && session.running == 0;
             if session.started_at.is_some_and(|start| now >= start + session.max_ttl as f64) {
                 session.accepting_jobs = false;
@@ -269,6 +312,12 @@ impl Sessions {
                     session.enter(State::Inactive, now);
                 }
             }
+            if session.state != before {
+                changed.push(id.clone());
+            }
+        }
+        for id in changed {
+            self.record(&id);
         }
         expired
     }
@@ -304,7 +353,7 @@ impl Sessions {
         if held_by_other {
             return false;
         }
-        let Some(session) = session.and_then(|id| self.sessions.get_mut(id)) else { return true };
+        let Some((id, session)) = session.and_then(|id| Some((id, self.sessions.get_mut(id)?))) else { return true };
         // An expired session's queued jobs are being cancelled: none starts.
         if session.expired || (session.mode == Mode::Dedicated && session.running > 0) {
             return false;
@@ -316,15 +365,17 @@ impl Sessions {
             session.activated_at = Some(now);
             session.enter(State::Active, now);
         }
+        self.record(id);
         true
     }
 
-    /// A job of `session` that started has finished after running `ran` seconds.
-    pub fn finished(&mut self, session: &str, ran: f64, now: f64) {
-        if let Some(session) = self.sessions.get_mut(session) {
+    /// A job of session `id` that started has finished after running `ran` seconds.
+    pub fn finished(&mut self, id: &str, ran: f64, now: f64) {
+        if let Some(session) = self.sessions.get_mut(id) {
             session.running = session.running.saturating_sub(1);
             session.busy_seconds += ran;
             session.last_job_completed = Some(now);
+            self.record(id);
         }
     }
 
@@ -335,6 +386,7 @@ impl Sessions {
         if session.accepting_jobs {
             session.accepting_jobs = false;
             session.closed_at = Some(now);
+            self.record(id);
         }
         true
     }
@@ -384,6 +436,22 @@ mod tests {
         assert_eq!(dedicated.usage(70.0), 62.0, "from its first job's start until it went inactive");
         let states: Vec<_> = dedicated.timestamps.iter().map(|(s, _)| s.name()).collect();
         assert_eq!(states, ["open", "active", "inactive"]);
+    }
+
+    #[test]
+    fn waiting_jobs_learn_when_a_session_may_let_go_next() {
+        let (mut sessions, dedicated, _) = store();
+        assert_eq!(sessions.next_change(0.0), None, "no job ran: no clock runs");
+        sessions.admit(&dedicated, "ibm_fez").expect("admitted");
+        assert!(sessions.may_start(Some(&dedicated), "ibm_fez", 10.0));
+        assert_eq!(sessions.next_change(10.0), Some(70.0), "idle 60 s after it became active");
+        sessions.finished(&dedicated, 1.0, 20.0);
+        assert_eq!(sessions.next_change(20.0), Some(80.0), "idle 60 s after its last job");
+        assert_eq!(sessions.next_change(85.0), Some(110.0), "then its max_ttl");
+        let before = sessions.changes();
+        sessions.refresh(85.0, &pending(&[]));
+        assert_eq!(sessions.get(&dedicated).expect("kept").state, State::Inactive);
+        assert!(sessions.changes() > before, "going inactive is a change waiting jobs see");
     }
 
     #[test]

@@ -38,6 +38,28 @@ pub fn serve(app: axum::Router) -> String {
     format!("http://{addr}")
 }
 
+/// Sends `body` (JSON text, or none) with `method` to `path`; the status and the JSON answer
+/// (`null` for none).
+pub fn call(
+    base: &str,
+    token: &str,
+    method: reqwest::Method,
+    path: &str,
+    body: Option<&str>,
+) -> (u16, serde_json::Value) {
+    let mut request = reqwest::blocking::Client::new()
+        .request(method, format!("{base}/api/v1{path}"))
+        .bearer_auth(token)
+        .header("Service-CRN", "crn:v1:qchess:test");
+    if let Some(body) = body {
+        request = request.header("Content-Type", "application/json").body(body.to_owned());
+    }
+    let answer = request.send().expect("answers");
+    let status = answer.status().as_u16();
+    let text = answer.text().expect("a body");
+    (status, if text.is_empty() { serde_json::Value::Null } else { serde_json::from_str(&text).expect("JSON") })
+}
+
 pub fn config(base: &str, key: &str, device: &str) -> IbmConfig {
     let retry =
         RetryPolicy { max_retries: 1, base_delay: Duration::from_millis(10), max_delay: Duration::from_millis(50) };

@@ -62,11 +62,10 @@
 use std::collections::HashMap;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{FromRequestParts, Path, State};
+use axum::extract::{FromRequestParts, Path};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
@@ -80,6 +79,7 @@ mod components;
 mod error;
 pub mod estimator;
 pub mod executor;
+mod iam;
 pub mod isa;
 pub mod job_list;
 mod job_routes;
@@ -283,7 +283,7 @@ impl IbmStandIn {
 /// The routes of the [module docs](self) over `tokens`.
 fn routes<S: Clone + Send + Sync + 'static>(tokens: Arc<Tokens>) -> Router<S> {
     Router::new()
-        .route("/identity/token", post(token))
+        .route("/identity/token", post(iam::token))
         .route("/api/v1/backends", get(backends))
         .route("/api/v1/backends/{name}/configuration", get(configuration))
         .route("/api/v1/backends/{name}/properties", get(properties))
@@ -299,97 +299,6 @@ fn routes<S: Clone + Send + Sync + 'static>(tokens: Arc<Tokens>) -> Router<S> {
         .route("/api/v1/sessions/{id}", get(session_routes::details).patch(session_routes::update))
         .route("/api/v1/sessions/{id}/close", delete(session_routes::cancel))
         .with_state(tokens)
-}
-
-/// `POST /identity/token`.
-async fn token(State(tokens): State<Arc<Tokens>>, headers: HeaderMap, body: Bytes) -> Result<Response, IamError> {
-    let form_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("");
-    if !form_type.starts_with("application/x-www-form-urlencoded") {
-        return Err(IamError::NotForm);
-    }
-    let form = form_fields(&body);
-    if form.get("grant_type").map(String::as_str) != Some(APIKEY_GRANT) {
-        return Err(IamError::UnsupportedGrant);
-    }
-    let key = form.get("apikey").map(String::as_str).unwrap_or("");
-    let accepted = match &tokens.options.key {
-        Some(expected) => expected.matches(key),
-        None => !key.is_empty(),
-    };
-    if !accepted {
-        return Err(IamError::UnknownKey);
-    }
-    let expires_in = tokens.options.token_lifetime.as_secs();
-    let issued_at = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let expiration = issued_at + expires_in;
-    let access = jwt(issued_at, expiration);
-    let mut issued = tokens.issued.lock().unwrap_or_else(|p| p.into_inner());
-    let now = Instant::now();
-    issued.retain(|_, expiry| *expiry > now);
-    issued.insert(access.clone(), now + tokens.options.token_lifetime);
-    Ok(axum::Json(json!({
-        "access_token": access,
-        "refresh_token": "not_supported",
-        "token_type": "Bearer",
-        "expires_in": expires_in,
-        "expiration": expiration,
-        "scope": "ibm openid",
-    }))
-    .into_response())
-}
-
-/// An access token shaped as IAM's: a JWT (`header.claims.signature`, base64url) whose claims
-/// give `iat` and `exp`, which IBM's own SDKs decode to schedule a refresh. The signature is
-/// random bytes: nothing verifies it but this server, by looking the token up.
-fn jwt(issued_at: u64, expiration: u64) -> String {
-    let header = json!({ "alg": "RS256", "typ": "JWT", "kid": "qchess" });
-    let claims = json!({
-        "iam_id": "qchess-serve", "sub": "qchess-serve", "iat": issued_at, "exp": expiration,
-        "jti": format!("{:032x}", rand::random::<u128>()),
-    });
-    let signature: [u8; 32] = rand::random();
-    [base64url(header.to_string().as_bytes()), base64url(claims.to_string().as_bytes()), base64url(&signature)]
-        .join(".")
-}
-
-/// `bytes` in unpadded base64url.
-fn base64url(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut text = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let word = chunk.iter().enumerate().fold(0u32, |word, (i, &b)| word | u32::from(b) << (16 - 8 * i));
-        for sextet in 0..=chunk.len() {
-            text.push(char::from(ALPHABET[(word >> (18 - 6 * sextet) & 63) as usize]));
-        }
-    }
-    text
-}
-
-/// The fields of a form body (`a=b&c=d`, `+` and `%XX` decoded).
-fn form_fields(body: &[u8]) -> HashMap<String, String> {
-    let decode = |text: &[u8]| {
-        let hex = |byte: u8| (byte as char).to_digit(16);
-        let mut out = Vec::with_capacity(text.len());
-        let mut i = 0;
-        while i < text.len() {
-            match (text[i], text.get(i + 1).copied().and_then(hex), text.get(i + 2).copied().and_then(hex)) {
-                (b'+', _, _) => out.push(b' '),
-                (b'%', Some(high), Some(low)) => {
-                    out.push((high * 16 + low) as u8);
-                    i += 2;
-                }
-                (byte, _, _) => out.push(byte),
-            }
-            i += 1;
-        }
-        String::from_utf8_lossy(&out).into_owned()
-    };
-    body.split(|&b| b == b'&')
-        .filter_map(|pair| {
-            let at = pair.iter().position(|&b| b == b'=')?;
-            Some((decode(&pair[..at]), decode(&pair[at + 1..])))
-        })
-        .collect()
 }
 
 /// A request let in: it carries a live bearer token and a service instance header. Taken
@@ -478,30 +387,4 @@ async fn status(Path(name): Path<String>, Admitted(tokens): Admitted) -> Result<
         "name": device.name, "state": true, "status": "active", "message": "available", "length_queue": queued,
     }))
     .into_response())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base64url_matches_the_rfc_vectors() {
-        for (bytes, text) in
-            [(&b""[..], ""), (b"f", "Zg"), (b"fo", "Zm8"), (b"foo", "Zm9v"), (b"foob", "Zm9vYg"), (b"fooba", "Zm9vYmE")]
-        {
-            assert_eq!(base64url(bytes), text);
-        }
-        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
-    }
-
-    #[test]
-    fn tokens_are_jwts_with_their_times() {
-        let token = jwt(1_000, 4_600);
-        let parts: Vec<&str> = token.split('.').collect();
-        assert_eq!(parts.len(), 3, "{token}");
-        assert!(token.bytes().all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b)), "{token}");
-        let claims = base64url(json!({}).to_string().as_bytes());
-        assert_eq!(claims, "e30");
-        assert!(parts[1].starts_with(&base64url(b"{\"exp\":4600,\"iam_id\"")[..20]), "{token}");
-    }
 }

@@ -182,7 +182,7 @@ pub fn run(mut args: Args, json: bool) -> anyhow::Result<()> {
     }
     let games = args.games.config()?;
     // The IBM stand-in keeps its jobs and sessions only in a store named with --db.
-    let ibm_db = if args.games.store_named() { ServerConfig::ibm_database(&games.db) } else { None };
+    let ibm_db = if args.games.store_flagged() { ServerConfig::ibm_database(&games.db) } else { None };
     let ibm_token_seconds = std::env::var(IBM_TOKEN_SECONDS_ENV).ok().and_then(|s| s.parse::<u64>().ok());
     let config = ServerConfig {
         addr: args.addr,

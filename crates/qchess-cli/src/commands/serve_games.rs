@@ -121,6 +121,14 @@ impl GameArgs {
         self.db.named()
     }
 
+    /// Whether `--db` itself named the store. Only then does the IBM stand-in keep its jobs
+    /// there: servers that share a store through `QCHESS_DB` (a test suite's) would otherwise
+    /// see each other's jobs, and each one starting would fail the others' waiting jobs as left
+    /// over from a restart.
+    pub fn store_flagged(&self) -> bool {
+        self.db.db.is_some()
+    }
+
     /// The validated settings.
     pub fn config(&self) -> anyhow::Result<GamesConfig> {
         let flags = RemoteArgs { ibm_mode: self.game_ibm_mode, ..RemoteArgs::default() };

@@ -147,7 +147,6 @@ fn bad_input_exits_with_its_cause() {
 
 #[test]
 fn the_web_boards_games_run_on_a_braket_device() {
-    use std::io::{BufRead, BufReader};
     let standin = serve(&[]);
     let home = tempfile::tempdir().expect("a home");
     let mut command = crate::common::command();
@@ -161,13 +160,8 @@ fn the_web_boards_games_run_on_a_braket_device() {
         .env("AWS_ENDPOINT_URL_BRAKET", format!("{}/braket", standin.url))
         .env("AWS_ENDPOINT_URL_S3", format!("{}/s3", standin.url))
         .env("AWS_ENDPOINT_URL_STS", format!("{}/sts", standin.url))
-        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null());
-    let mut child = command.spawn().expect("qchess serve starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("its first line");
-    let url = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_owned();
-    let board = Served { child, url };
+    let board = Served::from_command(command);
     let http = reqwest::blocking::Client::new();
     let options: serde_json::Value =
         http.get(format!("{}/api/options", board.url)).send().expect("answers").json().expect("JSON");

@@ -124,13 +124,15 @@ impl Served {
     }
 
     fn spawn(addr: &str, extra: &[&str], stderr: Stdio) -> Served {
-        let mut child = command()
-            .args(["serve", "--addr", addr])
-            .args(extra)
-            .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()
-            .expect("qchess serve starts");
+        let mut serve = command();
+        serve.args(["serve", "--addr", addr]).args(extra).stderr(stderr);
+        Served::from_command(serve)
+    }
+
+    /// Starts `serve`, a prepared `qchess serve` command (its own flags and environment), and
+    /// waits for its address.
+    pub fn from_command(mut serve: std::process::Command) -> Served {
+        let mut child = serve.stdout(Stdio::piped()).spawn().expect("qchess serve starts");
         let stdout = child.stdout.take().expect("stdout is piped");
         let mut first = String::new();
         BufReader::new(stdout).read_line(&mut first).expect("reads the first line");

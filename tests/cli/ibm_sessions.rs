@@ -152,7 +152,6 @@ fn a_kept_game_rejoins_its_open_session_and_replaces_a_closed_one() {
 
 #[test]
 fn a_web_games_session_is_closed_when_the_game_ends() {
-    use std::io::{BufRead, BufReader};
     let standin = serve_with(3600, &[]);
     // The web board's games reach IBM as the environment says.
     let mut command = crate::common::command();
@@ -161,13 +160,8 @@ fn a_web_games_session_is_closed_when_the_game_ends() {
         .env("QCHESS_IBM_URL", &standin.url)
         .env("QISKIT_IBM_TOKEN", KEY)
         .env("QISKIT_IBM_INSTANCE", "crn:v1:qchess:test")
-        .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null());
-    let mut child = command.spawn().expect("qchess serve starts");
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("piped")).read_line(&mut first).expect("its first line");
-    let url = first.trim().strip_prefix("listening on ").unwrap_or_else(|| panic!("first line: {first:?}")).to_owned();
-    let board = Served { child, url };
+    let board = Served::from_command(command);
     let http = reqwest::blocking::Client::new();
     let body = serde_json::json!({ "backend": "remote", "white": "human", "black": "human" });
     let game: Value =

@@ -234,12 +234,17 @@ def the_executor_runs_a_quantum_program_of_two_items():
     assert within(ones, SHOTS, 0.5) and int((~plain).all(axis=1).sum()) == SHOTS - ones
 
 
+def device_model():
+    """aer's model of the device, built once."""
+    if "device" not in _BACKENDS:
+        _BACKENDS["device"] = noise_vs_aer.device_model()
+    return _BACKENDS["device"]
+
+
 def noisy_counts(circuit, registers):
     """`circuit`'s measured bits per shot, packed as aer's distribution orders them, with aer's
     exact noisy distribution."""
-    if "device" not in _BACKENDS:
-        _BACKENDS["device"] = noise_vs_aer.device_model()
-    probabilities, clbits = noise_vs_aer.aer_exact(circuit, _BACKENDS["device"])
+    probabilities, clbits = noise_vs_aer.aer_exact(circuit, device_model())
     return noise_vs_aer.outcomes(circuit, registers, clbits), probabilities
 
 
@@ -272,27 +277,6 @@ def the_noisy_executor_sweep_reads_as_aers_device_model():
         noise_vs_aer.assert_reads_as_aer(f"sweep at {theta:.3f}", counts, probabilities, NOISY_SHOTS, FALSE_ALARM)
 
 
-def aer_parities(circuit, labels):
-    """`circuit`'s parities in the bases `labels` (ZZ or XX on its first two qubits) under aer's
-    device model, before readout, and the readout errors of those qubits."""
-    from qiskit_aer import AerSimulator
-
-    fake, model = _BACKENDS.setdefault("device", noise_vs_aer.device_model())
-    physical = [circuit.layout.final_index_layout()[i] for i in range(2)]
-    parities = []
-    for label in labels:
-        measured = circuit.copy()
-        if label == "XX":
-            for q in physical:
-                measured.rz(math.pi / 2, q)
-                measured.sx(q)
-                measured.rz(math.pi / 2, q)
-        measured.save_density_matrix(physical)
-        rho = np.asarray(AerSimulator(method="density_matrix", noise_model=model).run(measured).result().data()["density_matrix"])
-        parities.append(sum(rho[k, k].real * (-1) ** bin(k).count("1") for k in range(4)))
-    return parities, [fake.target["measure"][(q,)].error for q in physical]
-
-
 @check
 def the_noisy_estimator_agrees_with_aer_within_its_standard_errors():
     from qiskit.quantum_info import SparsePauliOp
@@ -301,7 +285,7 @@ def the_noisy_estimator_agrees_with_aer_within_its_standard_errors():
     circuit = isa(bell().remove_final_measurements(inplace=False), fez(DEVICE))
     labels = ("ZZ", "XX")
     observables = [SparsePauliOp(label).apply_layout(circuit.layout) for label in labels]
-    parities, readout = aer_parities(circuit, labels)
+    parities, readout = noise_vs_aer.aer_parities(circuit, labels, device_model())
     raw = estimator(DEVICE).run([(circuit, observables)], precision=0.01).result()[0]
     # The default resilience level measures the readout error (TREX) and divides it out.
     mitigated = Estimator(mode=fez(DEVICE)).run([(circuit, observables)], precision=0.01).result()[0]

@@ -22,7 +22,6 @@ import math
 import sys
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import checklist  # noqa: E402
@@ -96,30 +95,17 @@ def a_routed_10_move_game_reads_as_aer_reads_it():
 @check
 def estimated_expectation_values_agree_with_aer_within_their_standard_errors():
     from qiskit.quantum_info import SparsePauliOp
-    from qiskit_aer import AerSimulator
     from qiskit_ibm_runtime import EstimatorV2
 
-    backend, (fez, model) = setup()
+    backend, device = setup()
     circuit = bell()
     circuit.remove_final_measurements()
     circuit = isa(circuit, backend)
-    physical = [circuit.layout.final_index_layout()[i] for i in range(2)]
     observables = [SparsePauliOp(label).apply_layout(circuit.layout) for label in ("ZZ", "XX")]
     result = EstimatorV2(mode=backend).run([(circuit, observables)]).result()[0]
-    readout = [fez.target["measure"][(q,)].error for q in physical]
+    parities, readout = noise_vs_aer.aer_parities(circuit, ("ZZ", "XX"), device)
     for index, label in enumerate(("ZZ", "XX")):
-        # aer's value: the density matrix after the circuit and the basis change (one sx-like
-        # rotation per X qubit, as the device would apply it: H = rz sx rz).
-        measured = circuit.copy()
-        if label == "XX":
-            for q in physical:
-                measured.rz(math.pi / 2, q)
-                measured.sx(q)
-                measured.rz(math.pi / 2, q)
-        measured.save_density_matrix(physical)
-        rho = np.asarray(AerSimulator(method="density_matrix", noise_model=model).run(measured).result().data()["density_matrix"])
-        parity = sum(rho[k, k].real * (-1) ** bin(k).count("1") for k in range(4))
-        expected = parity * math.prod(1 - 2 * r for r in readout)
+        expected = parities[index] * math.prod(1 - 2 * r for r in readout)
         value, std = result.data.evs[index], result.data.stds[index]
         print(f"     <{label}>: {value:.4f} +- {std:.4f}, aer {expected:.4f}")
         assert std > 0 and abs(value - expected) <= 6 * std, (label, value, std, expected)

@@ -182,6 +182,27 @@ def sampling_floor(probabilities, shots, seed=1, repeats=50):
     return float(np.mean([0.5 * np.abs(rng.multinomial(shots, probabilities) / shots - probabilities).sum() for _ in range(repeats)]))
 
 
+def aer_parities(circuit, labels, device):
+    """`circuit`'s parities in the bases `labels` (ZZ or XX on its first two qubits) under aer's
+    device model (`device_model()`), before readout, and the readout errors of those qubits."""
+    from qiskit_aer import AerSimulator
+
+    fake, model = device
+    physical = [circuit.layout.final_index_layout()[i] for i in range(2)]
+    parities = []
+    for label in labels:
+        measured = circuit.copy()
+        if label == "XX":
+            for q in physical:
+                measured.rz(math.pi / 2, q)
+                measured.sx(q)
+                measured.rz(math.pi / 2, q)
+        measured.save_density_matrix(physical)
+        rho = np.asarray(AerSimulator(method="density_matrix", noise_model=model).run(measured).result().data()["density_matrix"])
+        parities.append(sum(rho[k, k].real * (-1) ** bin(k).count("1") for k in range(4)))
+    return parities, [fake.target["measure"][(q,)].error for q in physical]
+
+
 def assert_reads_as_aer(name, counts, probabilities, shots, false_alarm=1e-6):
     """Our shots of a circuit against aer's exact noisy distribution: Pearson's chi-squared
     p > `false_alarm`, and the TVD at most its sampling floor plus t = sqrt(ln(1/false_alarm) /

@@ -8,32 +8,32 @@
 use super::block_kernel::Real;
 use super::fusion::Block;
 use super::planar;
+use super::planar_tests;
 use super::tiled::TiledPass;
 use num_complex::Complex64;
 use pulp::Arch;
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
-/// A random unitary block: the rows of a random complex matrix made orthonormal (Gram-Schmidt).
+/// A random unitary block: the rows of a random block made orthonormal (Gram-Schmidt).
 /// Unitary, so that the 300 runs of a timing keep the amplitudes' size: a random matrix shrinks
 /// or grows them run after run into subnormal numbers (a hundred times slower to multiply) or to
 /// zero and infinity, and the timings then measure those.
 fn random_block(qubits: Vec<usize>, rng: &mut ChaCha8Rng) -> Block {
-    let dim = 1usize << qubits.len();
-    let mut rows: Vec<Vec<Complex64>> = (0..dim)
-        .map(|_| (0..dim).map(|_| Complex64::new(rng.random::<f64>() - 0.5, rng.random::<f64>() - 0.5)).collect())
-        .collect();
+    let mut block = planar_tests::random_block(qubits, rng);
+    let dim = 1usize << block.qubits.len();
     for i in 0..dim {
-        for j in 0..i {
-            let overlap: Complex64 = rows[j].iter().zip(&rows[i]).map(|(a, b)| a.conj() * b).sum();
-            let earlier = rows[j].clone();
-            rows[i].iter_mut().zip(&earlier).for_each(|(b, a)| *b -= overlap * a);
+        let (done, rest) = block.matrix.split_at_mut(i * dim);
+        let row = &mut rest[..dim];
+        for earlier in done.chunks_exact(dim) {
+            let overlap: Complex64 = earlier.iter().zip(row.iter()).map(|(a, b)| a.conj() * b).sum();
+            row.iter_mut().zip(earlier).for_each(|(b, a)| *b -= overlap * a);
         }
-        let norm = rows[i].iter().map(|z| z.norm_sqr()).sum::<f64>().sqrt();
-        rows[i].iter_mut().for_each(|z| *z /= norm);
+        let norm = row.iter().map(|z| z.norm_sqr()).sum::<f64>().sqrt();
+        row.iter_mut().for_each(|z| *z /= norm);
     }
-    Block { qubits, matrix: rows.concat(), control_mask: 0, control_value: 0, gates: 1 }
+    block
 }
 
 fn min_time(reps: usize, mut f: impl FnMut()) -> f64 {
@@ -60,6 +60,8 @@ fn kernel_costs<T: Real>(name: &str) {
             let t = min_time(300, || planar::apply(&mut planes, &prepared, 1));
             let largest = planes.iter().map(|x| x.to_f64().abs()).fold(0.0, f64::max);
             println!("{name} k={k} {kind}: {:.3} ns/amp (largest amplitude part after: {largest:.1e})", t / amps * 1e9);
+            // The state started at 1e-3 in every part; a timing on a drifted state measures the drift.
+            assert!((1e-4..1e-1).contains(&largest), "the state drifted to {largest:e}: the timing is void");
         }
     }
     // diagonal & permutation 4-qubit high
@@ -120,4 +122,19 @@ fn cost_calibration() {
     kernel_costs::<f64>("double");
     memory::<f32>("single", 24);
     memory::<f64>("double", 24);
+}
+
+#[test]
+fn calibration_blocks_are_unitary() {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    for k in 1..=6usize {
+        let block = random_block((0..k).collect(), &mut rng);
+        let dim = 1usize << k;
+        for (i, j) in (0..dim).flat_map(|i| (0..dim).map(move |j| (i, j))) {
+            let row = |r: usize| &block.matrix[r * dim..(r + 1) * dim];
+            let product: Complex64 = row(i).iter().zip(row(j)).map(|(a, b)| a * b.conj()).sum();
+            let expected = if i == j { 1.0 } else { 0.0 };
+            assert!((product - expected).norm() < 1e-12, "k={k} rows {i},{j}: {product}");
+        }
+    }
 }

@@ -11,7 +11,7 @@ use super::fusion::Block;
 use super::planar;
 
 /// A random (not unitary: every entry counts) block on `qubits`.
-fn random_block(qubits: Vec<usize>, rng: &mut ChaCha8Rng) -> Block {
+pub(super) fn random_block(qubits: Vec<usize>, rng: &mut ChaCha8Rng) -> Block {
     let dim = 1usize << qubits.len();
     let matrix = (0..dim * dim).map(|_| Complex64::new(rng.random::<f64>() - 0.5, rng.random::<f64>() - 0.5)).collect();
     Block { qubits, matrix, control_mask: 0, control_value: 0, gates: 1 }

@@ -41,7 +41,7 @@ impl<B> Pass<B> {
     }
 
     /// The same pass with each block mapped.
-    fn map<C>(self, f: impl Fn(B) -> C) -> Pass<C> {
+    fn map<C>(self, mut f: impl FnMut(B) -> C) -> Pass<C> {
         match self {
             Pass::Single(block) => Pass::Single(f(block)),
             Pass::Tiled { tile_bits, blocks } => Pass::Tiled { tile_bits, blocks: blocks.into_iter().map(f).collect() },
@@ -118,36 +118,53 @@ pub(crate) struct Schedule {
     pub(crate) cost: f64,
 }
 
+/// A width's cheapest plan: its blocks, its passes as indices into them, and its cost.
+type Candidate = (Vec<Open>, Vec<Pass<usize>>, f64);
+
 /// The cheapest schedule of `gates` (checked) on a state of `qubits` qubits, with blocks of at
 /// most `max_width` qubits.
 pub(crate) fn plan(gates: &[Gate], qubits: usize, max_width: usize, costs: &Costs) -> Schedule {
-    let mut best: Option<(Vec<Pass<Open>>, f64)> = None;
+    let mut best: Option<Candidate> = None;
     for width in 1..=max_width.clamp(1, fusion::MAX_FUSED_QUBITS) {
-        let blocks = fusion::shapes(gates, width);
-        // Tiling pays only when the state is larger than a group.
-        let spans: Vec<Option<usize>> = if qubits > costs.cache_bits + 1 {
-            std::iter::once(None).chain((0..=3).map(Some)).collect()
-        } else {
-            vec![None]
-        };
-        for span in spans {
-            let passes = match span {
-                None => blocks.iter().cloned().map(Pass::Single).collect(),
-                Some(high) => group(&blocks, costs.cache_bits - high, high),
-            };
-            let cost = cost(&passes, costs);
-            if best.as_ref().is_none_or(|(_, b)| cost < *b) {
-                best = Some((passes, cost));
-            }
+        let candidate = cheapest_for(gates, qubits, width, costs);
+        if best.as_ref().is_none_or(|(_, _, cost)| candidate.2 < *cost) {
+            best = Some(candidate);
         }
     }
-    let (passes, cost) = best.unwrap_or((Vec::new(), 0.0));
-    Schedule { passes: passes.into_iter().map(|pass| pass.map(Open::build)).collect(), cost }
+    let Some((blocks, passes, cost)) = best else { return Schedule { passes: Vec::new(), cost: 0.0 } };
+    // Only the chosen plan's matrices are built.
+    let mut built: Vec<Option<Block>> = blocks.into_iter().map(|b| Some(b.build())).collect();
+    let passes = passes
+        .into_iter()
+        .map(|pass| pass.map(|b| built[b].take().unwrap_or_else(|| unreachable!("each block once"))))
+        .collect();
+    Schedule { passes, cost }
 }
 
-/// The estimated cost of `passes`, in memory floors.
-fn cost(passes: &[Pass<Open>], costs: &Costs) -> f64 {
-    passes.iter().map(|pass| 1.0 + pass.blocks().iter().map(|b| block_cost(b, costs)).sum::<f64>()).sum()
+/// The cheapest plan with blocks of at most `width` qubits: one pass per block, or tiled passes
+/// spanning 0 to 3 high qubits.
+fn cheapest_for(gates: &[Gate], qubits: usize, width: usize, costs: &Costs) -> Candidate {
+    let blocks = fusion::shapes(gates, width);
+    let block_costs: Vec<f64> = blocks.iter().map(|b| block_cost(b, costs)).collect();
+    // Tiling pays only when the state is larger than a group.
+    let spans: Vec<Option<usize>> = if qubits > costs.cache_bits + 1 {
+        std::iter::once(None).chain((0..=3).map(Some)).collect()
+    } else {
+        vec![None]
+    };
+    let mut cheapest: Option<(Vec<Pass<usize>>, f64)> = None;
+    for span in spans {
+        let passes = match span {
+            None => (0..blocks.len()).map(Pass::Single).collect(),
+            Some(high) => group_indices(&blocks, costs.cache_bits - high, high),
+        };
+        let cost = passes.iter().map(|pass| 1.0 + pass.blocks().iter().map(|&b| block_costs[b]).sum::<f64>()).sum();
+        if cheapest.as_ref().is_none_or(|(_, c)| cost < *c) {
+            cheapest = Some((passes, cost));
+        }
+    }
+    let (passes, cost) = cheapest.unwrap_or_default();
+    (blocks, passes, cost)
 }
 
 /// The arithmetic of one block, in memory floors: its nonzero coefficients per row (one for a
@@ -159,37 +176,47 @@ fn block_cost(block: &Open, costs: &Costs) -> f64 {
 
 /// Groups `blocks` into passes: tiled passes on tiles of `tile_bits` qubits spanning at most
 /// `max_high` qubits above them, and single passes for blocks with more.
+#[cfg(test)]
 pub(crate) fn group<B: Shape>(blocks: &[B], tile_bits: usize, max_high: usize) -> Vec<Pass<B>> {
-    let mut remaining: Vec<B> = blocks.to_vec();
+    group_indices(blocks, tile_bits, max_high).into_iter().map(|pass| pass.map(|b| blocks[b].clone())).collect()
+}
+
+/// [`group`] as indices into `blocks` (planning prices many groupings and builds one).
+fn group_indices<B: Shape>(blocks: &[B], tile_bits: usize, max_high: usize) -> Vec<Pass<usize>> {
+    let mut remaining: Vec<usize> = (0..blocks.len()).collect();
     let mut passes = Vec::new();
+    let (mut members, mut high, mut waiting, mut blocked) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     while !remaining.is_empty() {
-        let mut members: Vec<B> = Vec::new();
-        let mut high: Vec<usize> = Vec::new();
-        let mut waiting: Vec<B> = Vec::new();
-        let mut blocked: Vec<usize> = Vec::new();
-        for block in remaining {
-            let movable = !block.qubits().iter().any(|q| blocked.contains(q));
-            let mut joined = high.clone();
-            joined.extend(block.qubits().iter().copied().filter(|&q| q >= tile_bits));
-            joined.sort_unstable();
-            joined.dedup();
-            if movable && !block.controlled() && joined.len() <= max_high {
-                high = joined;
-                members.push(block);
+        members.clear();
+        high.clear();
+        waiting.clear();
+        blocked.clear();
+        for &index in &remaining {
+            let block = &blocks[index];
+            let qubits = block.qubits();
+            let movable = !qubits.iter().any(|q| blocked.contains(q));
+            let new_high = qubits.iter().filter(|&&q| q >= tile_bits && !high.contains(&q)).count();
+            if movable && !block.controlled() && high.len() + new_high <= max_high {
+                for &q in qubits {
+                    if q >= tile_bits && !high.contains(&q) {
+                        high.push(q);
+                    }
+                }
+                members.push(index);
             } else if movable && members.is_empty() {
                 // Too many high qubits (or controls) for any tiled pass: it streams alone.
-                passes.push(Pass::Single(block));
+                passes.push(Pass::Single(index));
             } else {
-                blocked.extend(block.qubits().iter().copied());
-                waiting.push(block);
+                blocked.extend(qubits.iter().copied());
+                waiting.push(index);
             }
         }
         match members.len() {
             0 => {}
-            1 => passes.extend(members.into_iter().map(Pass::Single)),
-            _ => passes.push(Pass::Tiled { tile_bits, blocks: members }),
+            1 => passes.push(Pass::Single(members[0])),
+            _ => passes.push(Pass::Tiled { tile_bits, blocks: members.clone() }),
         }
-        remaining = waiting;
+        std::mem::swap(&mut remaining, &mut waiting);
     }
     passes
 }

@@ -34,6 +34,9 @@ const PART: usize = 1 << 16;
 /// draw is passed over by its sum.
 const BLOCK: usize = 64;
 
+/// Values (real and imaginary parts) of a [`BLOCK`] in the planar layout.
+const BLOCK_VALUES: usize = BLOCK / CHUNK * 2 * CHUNK;
+
 /// Qubits a planar state is allocated with at least: two chunks, so that a block inside one
 /// chunk can be paired with the identity on the next chunk bit.
 const MIN_QUBITS: usize = CHUNK_BITS + 1;
@@ -145,15 +148,14 @@ impl<T: Real> PlanarState<T> {
 
     /// The sum of the weights of a part: its blocks' sums, in order.
     fn part_sum(part: &[T]) -> f64 {
-        part.chunks(BLOCK / CHUNK * 2 * CHUNK).map(Self::block_sum).sum()
+        part.chunks(BLOCK_VALUES).map(Self::block_sum).sum()
     }
 
     /// Matches `draws` (offsets into the part's cumulative sum) against the part starting at
     /// amplitude `first`, passing over the blocks that hold none.
     fn count_part_draws(part: &[T], first: usize, draws: &[f64]) -> Vec<(usize, u64)> {
         let mut matcher = Matcher::new(draws);
-        let block_values = BLOCK / CHUNK * 2 * CHUNK;
-        for (b, block) in part.chunks(block_values).enumerate() {
+        for (b, block) in part.chunks(BLOCK_VALUES).enumerate() {
             if matcher.done() {
                 break;
             }

@@ -55,7 +55,9 @@ section "Amazon Braket: compiled programs, the SDK against the stand-in, the cli
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/braket/run.sh
 
 section "python package (maturin wheel, pytest)"
-scripts/test-python-package.sh
+# The debug binary of the test build: building `-p qchess-cli` alone would unify other features and
+# compile the workspace a second time (six minutes on a fresh machine).
+QCHESS="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/test-python-package.sh
 
 section "web board in headless Chromium (selenium)"
 QCHESS="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/web/run.sh

@@ -2,7 +2,8 @@
 //! dedicated session that the stand-in lists every job of and that is closed when the game
 //! ends; `batch` opens a batch and `jobs` sends lone jobs; an instance on the Open Plan falls
 //! back to a batch and says so once; a kept game rejoins its open session and opens a new one
-//! once its session was closed; bad values exit 2.
+//! once its session was closed; a web game's session ends with the game, or when the game is
+//! deleted before its end; bad values exit 2.
 
 use qchess_remote::config::ApiKey;
 use qchess_remote::ibm::{IbmClient, IbmConfig};
@@ -154,14 +155,7 @@ fn a_kept_game_rejoins_its_open_session_and_replaces_a_closed_one() {
 fn a_web_games_session_is_closed_when_the_game_ends() {
     let standin = serve_with(3600, &[]);
     // The web board's games reach IBM as the environment says.
-    let mut command = crate::common::command();
-    command
-        .args(["serve", "--addr", "127.0.0.1:0", "--game-backend", "ibm:ibm_fez", "--seed", "5"])
-        .env("QCHESS_IBM_URL", &standin.url)
-        .env("QISKIT_IBM_TOKEN", KEY)
-        .env("QISKIT_IBM_INSTANCE", "crn:v1:qchess:test")
-        .stderr(std::process::Stdio::null());
-    let board = Served::from_command(command);
+    let board = web_board(&standin);
     let http = reqwest::blocking::Client::new();
     let body = serde_json::json!({ "backend": "remote", "white": "human", "black": "human" });
     let game: Value =
@@ -181,6 +175,45 @@ fn a_web_games_session_is_closed_when_the_game_ends() {
     assert_eq!(resigned.status(), 200, "{}", resigned.text().unwrap_or_default());
     let details = api(&standin, &format!("sessions/{session}"));
     assert_eq!(details["accepting_jobs"], false, "the game is over: {details}");
+}
+
+/// A web game deleted before its end (against the computer, so a seat may delete it) leaves no
+/// session open behind it: the server cancels the session the store kept for it.
+#[test]
+fn a_web_game_deleted_before_its_end_cancels_its_session() {
+    let standin = serve_with(3600, &[]);
+    let board = web_board(&standin);
+    let http = reqwest::blocking::Client::new();
+    let body = serde_json::json!({ "backend": "remote", "white": "human", "black": "random" });
+    let game: Value =
+        http.post(format!("{}/api/games", board.url)).json(&body).send().expect("answers").json().expect("JSON");
+    let (id, white) = (game["id"].as_str().expect("an id"), game["seats"]["white"]["token"].as_str().expect("a seat"));
+    let moved = http
+        .post(format!("{}/api/games/{id}/moves", board.url))
+        .bearer_auth(white)
+        .json(&serde_json::json!({ "move": "g1^f3h3" }))
+        .send()
+        .expect("answers");
+    assert_eq!(moved.status(), 200, "{}", moved.text().unwrap_or_default());
+    let session = the_session_of_one_job(&standin);
+    assert_eq!(api(&standin, &format!("sessions/{session}"))["accepting_jobs"], true, "the game goes on");
+    let deleted = http.delete(format!("{}/api/games/{id}", board.url)).bearer_auth(white).send().expect("answers");
+    assert_eq!(deleted.status(), 200, "{}", deleted.text().unwrap_or_default());
+    let details = api(&standin, &format!("sessions/{session}"));
+    assert_eq!(details["accepting_jobs"], false, "the game is gone: {details}");
+    assert_eq!(details["state"], "closed", "nothing of it was left to run: {details}");
+}
+
+/// `qchess serve` with the web board's games on the stand-in at `standin`'s ibm_fez.
+fn web_board(standin: &Served) -> Served {
+    let mut command = crate::common::command();
+    command
+        .args(["serve", "--addr", "127.0.0.1:0", "--game-backend", "ibm:ibm_fez", "--seed", "5"])
+        .env("QCHESS_IBM_URL", &standin.url)
+        .env("QISKIT_IBM_TOKEN", KEY)
+        .env("QISKIT_IBM_INSTANCE", "crn:v1:qchess:test")
+        .stderr(std::process::Stdio::null());
+    Served::from_command(command)
 }
 
 /// The session the stand-in's jobs went into, when they all went into one.

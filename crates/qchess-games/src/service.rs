@@ -466,11 +466,27 @@ impl Games {
             let _ = self.context.store.cancel_pending(id).await;
             self.cancel_jobs(&summary).await;
         }
+        // Read before the game goes: a game deleted before its end leaves its session open.
+        let session = self.context.store.provider_session(id).await.ok().flatten();
         self.live.remove(id);
         if !self.context.store.delete_game(id).await.map_err(store_error)? {
             return Err(GamesError::NotFound(format!("no game `{id}` to delete")));
         }
+        if let Some(session) = session.filter(|_| !summary.is_over()) {
+            self.cancel_session(id, session).await;
+        }
         Ok(json!({ "id": id, "deleted": true }))
+    }
+
+    /// Asks the provider to cancel the session of game `id`, just deleted, with its queued jobs
+    /// (best effort: a session left open ends at its time-to-live).
+    async fn cancel_session(&self, id: &str, session: String) {
+        let Some(remote) = self.config().remote.clone() else { return };
+        let config = remote.config.clone();
+        let ended = tokio::task::spawn_blocking(move || qchess_remote::board::cancel_session(&config, &session)).await;
+        if let Ok(Err(error)) = ended {
+            eprintln!("qchess serve: game {id} was deleted, but its provider session stays open: {error}");
+        }
     }
 
     /// Unloads games unused past the idle time and archives the store's idle web games.

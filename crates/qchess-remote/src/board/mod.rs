@@ -51,6 +51,7 @@ use rand_chacha::ChaCha8Rng;
 use thiserror::Error;
 
 pub use jobs::{DetachReason, cancel_job};
+pub use session::cancel_session;
 pub use shots::{AllowedPieces, Readout, Survivors, suggest_shots};
 
 use crate::braket::{BraketConfig, BraketRunError, BraketRunner};

@@ -4,8 +4,22 @@
 //! its queued jobs, after Ctrl-C) if the game is over, or if the board keeps no game to resume.
 //! A kept game that is not over keeps its session, so that resuming it joins the session again.
 
-use super::RemoteBoard;
 use super::runner::Runner;
+use super::{RemoteBoard, RemoteBoardConfig, RemoteBoardError};
+use crate::ibm::IbmClient;
+
+/// Cancels provider session `session` of games played as `config` says, with its queued jobs:
+/// for a game deleted before it ended, whose session nothing will join again. Only IBM Quantum
+/// boards keep sessions; for any other provider there is nothing to do.
+pub fn cancel_session(config: &RemoteBoardConfig, session: &str) -> Result<(), RemoteBoardError> {
+    let Some(ibm) = config.ibm.as_ref().filter(|_| config.braket.is_none()) else { return Ok(()) };
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| RemoteBoardError::Runtime(e.to_string()))?;
+    let client = IbmClient::new(ibm.clone()).map_err(RemoteBoardError::Remote)?;
+    runtime.block_on(client.end_session(session, true)).map_err(RemoteBoardError::Remote)
+}
 
 impl RemoteBoard {
     /// Closes the provider session this board's jobs went into (IBM Quantum), if one is open:

@@ -1,6 +1,7 @@
-//! The measurements behind the planner's cost model (`schedule::costs`): a random block of each
-//! width on a state in the second-level cache, and in-place, single-block and tiled passes over a
-//! 24-qubit state, fastest of several runs. A slow check, run by hand:
+//! The measurements behind the planner's cost model (`schedule::costs`): the processor's rate of
+//! vector multiply-adds (the kernels' arithmetic bound), a random block of each width on a state
+//! in the second-level cache, and in-place, single-block and tiled passes over a 24-qubit state,
+//! fastest of several runs. A slow check, run by hand:
 //!
 //! ```text
 //! cargo test --release -p qchess-sim --lib cost_calibration -- --ignored --nocapture
@@ -11,7 +12,7 @@ use super::planar;
 use super::planar_tests;
 use super::tiled::TiledPass;
 use num_complex::Complex64;
-use pulp::Arch;
+use pulp::{Arch, Simd, WithSimd};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -115,9 +116,48 @@ fn memory<T: Real>(name: &str, n: usize) {
     }
 }
 
+/// The processor's rate of vector multiply-adds on `N` lanes of `T` (one full vector: 16
+/// floats or 8 doubles with AVX-512), with sixteen independent sums so that their latency hides:
+/// the arithmetic bound of the kernels. A dense block of `k` qubits does `4 * 2^k` real
+/// multiply-adds an amplitude.
+fn madd_rate<T: Real, const N: usize>(name: &str) {
+    struct Probe<T, const N: usize>(std::marker::PhantomData<T>);
+    impl<T: Real, const N: usize> WithSimd for Probe<T, N> {
+        type Output = f64;
+        #[inline(always)]
+        fn with_simd<S: Simd>(self, simd: S) -> f64 {
+            // Opaque inputs, so that the sums are computed; inside the loop an opaque value
+            // would force the sums out of the registers on every round.
+            let (w, x) = std::hint::black_box(([T::from_f64(1.0); N], [T::from_f64(1e-9); N]));
+            let mut sums = [[T::default(); N]; 16];
+            let rounds = 1usize << 22;
+            let started = Instant::now();
+            for _ in 0..rounds {
+                for sum in &mut sums {
+                    T::madd_lanes(simd, sum, &w, &x);
+                }
+            }
+            let seconds = started.elapsed().as_secs_f64();
+            std::hint::black_box(&sums);
+            seconds / (rounds * sums.len()) as f64
+        }
+    }
+    let best = (0..5).map(|_| Arch::new().dispatch(Probe::<T, N>(std::marker::PhantomData))).fold(f64::MAX, f64::min);
+    let per_amplitude = |k: usize| (4usize << k) as f64 / N as f64 * best * 1e9;
+    println!(
+        "{name} madd of {N} lanes: {:.3} ns; bound of a dense block: k=2 {:.3}, k=3 {:.3}, k=4 {:.3} ns/amp",
+        best * 1e9,
+        per_amplitude(2),
+        per_amplitude(3),
+        per_amplitude(4)
+    );
+}
+
 #[test]
 #[ignore = "prints timings; run by hand with --release"]
 fn cost_calibration() {
+    madd_rate::<f32, 16>("single");
+    madd_rate::<f64, 8>("double");
     kernel_costs::<f32>("single");
     kernel_costs::<f64>("double");
     memory::<f32>("single", 24);

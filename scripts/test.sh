@@ -55,8 +55,8 @@ section "Amazon Braket: compiled programs, the SDK against the stand-in, the cli
 QCHESS_BIN="${CARGO_TARGET_DIR:-target}/debug/qchess" tests/python/braket/run.sh
 
 section "python package (maturin wheel, pytest)"
-# The debug binary of the test build: building `-p qchess-cli` alone would unify other features and
-# compile the workspace a second time (six minutes on a fresh machine).
+# The debug binary of the test build: building `-p qchess-cli` alone would unify its dependencies'
+# features differently and compile the workspace crates once more (about three minutes here).
 QCHESS="${CARGO_TARGET_DIR:-target}/debug/qchess" scripts/test-python-package.sh
 
 section "web board in headless Chromium (selenium)"

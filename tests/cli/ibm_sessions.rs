@@ -157,21 +157,11 @@ fn a_web_games_session_is_closed_when_the_game_ends() {
     // The web board's games reach IBM as the environment says.
     let board = web_board(&standin);
     let http = reqwest::blocking::Client::new();
-    let body = serde_json::json!({ "backend": "remote", "white": "human", "black": "human" });
-    let game: Value =
-        http.post(format!("{}/api/games", board.url)).json(&body).send().expect("answers").json().expect("JSON");
-    let (id, white) = (game["id"].as_str().expect("an id"), game["seats"]["white"]["token"].as_str().expect("a seat"));
-    let moved = http
-        .post(format!("{}/api/games/{id}/moves", board.url))
-        .bearer_auth(white)
-        .json(&serde_json::json!({ "move": "g1^f3h3" }))
-        .send()
-        .expect("answers");
-    assert_eq!(moved.status(), 200, "{}", moved.text().unwrap_or_default());
+    let (id, white) = web_game_after_a_move(&http, &board, "human");
     let session = the_session_of_one_job(&standin);
     assert_eq!(api(&standin, &format!("sessions/{session}"))["accepting_jobs"], true);
     let resigned =
-        http.post(format!("{}/api/games/{id}/resign", board.url)).bearer_auth(white).send().expect("answers");
+        http.post(format!("{}/api/games/{id}/resign", board.url)).bearer_auth(&white).send().expect("answers");
     assert_eq!(resigned.status(), 200, "{}", resigned.text().unwrap_or_default());
     let details = api(&standin, &format!("sessions/{session}"));
     assert_eq!(details["accepting_jobs"], false, "the game is over: {details}");
@@ -184,20 +174,10 @@ fn a_web_game_deleted_before_its_end_cancels_its_session() {
     let standin = serve_with(3600, &[]);
     let board = web_board(&standin);
     let http = reqwest::blocking::Client::new();
-    let body = serde_json::json!({ "backend": "remote", "white": "human", "black": "random" });
-    let game: Value =
-        http.post(format!("{}/api/games", board.url)).json(&body).send().expect("answers").json().expect("JSON");
-    let (id, white) = (game["id"].as_str().expect("an id"), game["seats"]["white"]["token"].as_str().expect("a seat"));
-    let moved = http
-        .post(format!("{}/api/games/{id}/moves", board.url))
-        .bearer_auth(white)
-        .json(&serde_json::json!({ "move": "g1^f3h3" }))
-        .send()
-        .expect("answers");
-    assert_eq!(moved.status(), 200, "{}", moved.text().unwrap_or_default());
+    let (id, white) = web_game_after_a_move(&http, &board, "random");
     let session = the_session_of_one_job(&standin);
     assert_eq!(api(&standin, &format!("sessions/{session}"))["accepting_jobs"], true, "the game goes on");
-    let deleted = http.delete(format!("{}/api/games/{id}", board.url)).bearer_auth(white).send().expect("answers");
+    let deleted = http.delete(format!("{}/api/games/{id}", board.url)).bearer_auth(&white).send().expect("answers");
     assert_eq!(deleted.status(), 200, "{}", deleted.text().unwrap_or_default());
     let details = api(&standin, &format!("sessions/{session}"));
     assert_eq!(details["accepting_jobs"], false, "the game is gone: {details}");
@@ -214,6 +194,24 @@ fn web_board(standin: &Served) -> Served {
         .env("QISKIT_IBM_INSTANCE", "crn:v1:qchess:test")
         .stderr(std::process::Stdio::null());
     Served::from_command(command)
+}
+
+/// A web game on `board`, White a person and Black `black`, after White's first move (a job on
+/// the device): its id and White's seat token.
+fn web_game_after_a_move(http: &reqwest::blocking::Client, board: &Served, black: &str) -> (String, String) {
+    let body = serde_json::json!({ "backend": "remote", "white": "human", "black": black });
+    let game: Value =
+        http.post(format!("{}/api/games", board.url)).json(&body).send().expect("answers").json().expect("JSON");
+    let id = game["id"].as_str().expect("an id").to_owned();
+    let white = game["seats"]["white"]["token"].as_str().expect("a seat").to_owned();
+    let moved = http
+        .post(format!("{}/api/games/{id}/moves", board.url))
+        .bearer_auth(&white)
+        .json(&serde_json::json!({ "move": "g1^f3h3" }))
+        .send()
+        .expect("answers");
+    assert_eq!(moved.status(), 200, "{}", moved.text().unwrap_or_default());
+    (id, white)
 }
 
 /// The session the stand-in's jobs went into, when they all went into one.

@@ -466,13 +466,15 @@ impl Games {
             let _ = self.context.store.cancel_pending(id).await;
             self.cancel_jobs(&summary).await;
         }
-        // Read before the game goes: a game deleted before its end leaves its session open.
-        let session = self.context.store.provider_session(id).await.ok().flatten();
+        // Read before the game goes: a game deleted before its end leaves its session open (a
+        // finished game's was closed when it ended).
+        let session =
+            if summary.is_over() { None } else { self.context.store.provider_session(id).await.ok().flatten() };
         self.live.remove(id);
         if !self.context.store.delete_game(id).await.map_err(store_error)? {
             return Err(GamesError::NotFound(format!("no game `{id}` to delete")));
         }
-        if let Some(session) = session.filter(|_| !summary.is_over()) {
+        if let Some(session) = session {
             self.cancel_session(id, session).await;
         }
         Ok(json!({ "id": id, "deleted": true }))

@@ -419,10 +419,7 @@ fn wait(
 
 /// Asks the provider of `config` to cancel job `job_id` (a move given up while its job waits).
 pub fn cancel_job(config: &super::RemoteBoardConfig, job_id: &str) -> Result<(), RemoteBoardError> {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| RemoteBoardError::Runtime(e.to_string()))?;
+    let runtime = super::runtime()?;
     if let Some(braket) = &config.braket {
         let runner = crate::braket::BraketRunner::new(braket.clone(), config.seed).map_err(remote)?;
         return runtime.block_on(runner.cancel(job_id)).map_err(remote);

@@ -265,10 +265,7 @@ impl RemoteBoard {
             (None, Some(braket)) => Runner::Braket(Box::new(BraketRunner::new(braket.clone(), config.seed)?)),
             (None, None) => Runner::Ionq(Box::new(IonqClient::new(config.provider.clone())?)),
         };
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| RemoteBoardError::Runtime(e.to_string()))?;
+        let runtime = runtime()?;
         Ok(RemoteBoard {
             rng: ChaCha8Rng::seed_from_u64(config.seed),
             config,
@@ -579,4 +576,12 @@ impl QuantumBoard for RemoteBoard {
     fn is_exact(&self) -> bool {
         self.config.exact_results()
     }
+}
+
+/// The single-threaded runtime a board, or a call made for a board's game, blocks on.
+fn runtime() -> Result<tokio::runtime::Runtime, RemoteBoardError> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| RemoteBoardError::Runtime(e.to_string()))
 }

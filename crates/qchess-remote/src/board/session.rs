@@ -10,13 +10,11 @@ use crate::ibm::IbmClient;
 
 /// Cancels provider session `session` of games played as `config` says, with its queued jobs:
 /// for a game deleted before it ended, whose session nothing will join again. Only IBM Quantum
-/// boards keep sessions; for any other provider there is nothing to do.
+/// boards keep sessions (a board with IBM settings runs on IBM); for any other provider there is
+/// nothing to do.
 pub fn cancel_session(config: &RemoteBoardConfig, session: &str) -> Result<(), RemoteBoardError> {
-    let Some(ibm) = config.ibm.as_ref().filter(|_| config.braket.is_none()) else { return Ok(()) };
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| RemoteBoardError::Runtime(e.to_string()))?;
+    let Some(ibm) = &config.ibm else { return Ok(()) };
+    let runtime = super::runtime()?;
     let client = IbmClient::new(ibm.clone()).map_err(RemoteBoardError::Remote)?;
     runtime.block_on(client.end_session(session, true)).map_err(RemoteBoardError::Remote)
 }

@@ -158,11 +158,11 @@ GUARDS = [
 # `qchess bench` workloads whose table row the README states: (workload, excerpt of the row,
 # median microseconds per move, games per second or None, peak RSS MiB).
 BENCH_ROWS = [
-    ("fixed", "fixed                2800       1.05      2.28", 1.05, 63321, 7.0),
-    ("random-default", "random-default      57659       2.16      5.60", 2.16, 6825, 13.8),
-    ("random-split-heavy", "random-split-heavy  59398       3.71     49.12", 3.71, 2623, 14.0),
-    ("random-no-merge", "random-no-merge     57349       1.93      4.62", 1.93, 7787, 14.0),
-    ("growth", "growth                 30     253.94  26915.24", 253.94, None, 114.0),
+    ("fixed", "fixed                2800       0.76      2.10", 0.76, 83265, 8.3),
+    ("random-default", "random-default      57659       3.29      7.59", 3.29, 4602, 15.6),
+    ("random-split-heavy", "random-split-heavy  59398       5.89     74.08", 5.89, 1722, 15.8),
+    ("random-no-merge", "random-no-merge     57349       2.90      6.63", 2.90, 5287, 15.8),
+    ("growth", "growth                 30     252.46  40012.01", 252.46, None, 123.2),
 ]
 
 # The routing table's rows over all 24 circuits of a device (Routing onto devices, "One run"):

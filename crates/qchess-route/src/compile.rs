@@ -20,6 +20,7 @@ use crate::cost::Costs;
 use crate::device::Device;
 use crate::error::RouteError;
 use crate::frames::merge_z_rotations;
+use crate::iswap::rebuild_in_iswaps;
 use crate::layout::{Layout, choose_free};
 use crate::native::IsaOp;
 use crate::optimize::optimize;
@@ -27,7 +28,7 @@ use crate::post_layout::{cheaper_placement, expected_cost, relabel};
 use crate::program::{Instr, Program};
 use crate::resynth::resynthesize;
 use crate::sabre::route;
-use crate::target::Target;
+use crate::target::{Basis, Target};
 use crate::translate::{cx_to_native, expand_swaps, lower_iswaps, synthesize};
 use crate::verify::{Equivalence, SplitMix, check_equivalence, check_structure};
 use crate::vf2::{Pattern, place};
@@ -362,9 +363,13 @@ pub(crate) fn lower_to_cx(program: &mut Program, device: &Target) -> Result<(), 
     Ok(())
 }
 
-/// CX into native gates, the peephole passes, then one-qubit synthesis (and, where Z rotations
-/// are frame changes, Z rotations moved late and merged).
+/// CX into native gates (on iSWAP targets, runs of CX on a pair rebuilt in iSWAPs first), the
+/// peephole passes, then one-qubit synthesis (and, where Z rotations are frame changes, Z
+/// rotations moved late and merged).
 pub(crate) fn to_native(mut program: Program, device: &Target) -> Result<Vec<IsaOp>, RouteError> {
+    if device.basis == Basis::RigettiIswap {
+        rebuild_in_iswaps(&mut program);
+    }
     cx_to_native(&mut program, device)?;
     optimize(&mut program);
     let ops = synthesize(&program, device.basis)?;

@@ -342,8 +342,15 @@ fn same_up_to_phase(a: &Matrix4, b: &Matrix4, tolerance: f64) -> bool {
 /// `b`, in time order, whose product is `u` up to a global phase; `None` when it would take
 /// `below` CX or more (or the decomposition does not check out numerically).
 pub fn synthesize(u: &Matrix4, a: u32, b: u32, below: usize) -> Option<Vec<Instr>> {
+    synthesize_with(u, a, b, 0..below.min(4))
+}
+
+/// [`synthesize`] with the first CX count of `counts` (each 0 to 3) that builds `u`, for callers
+/// that need a count of one parity (see [`crate::iswap`]). Three CX build any `u`; two build the
+/// gates whose third KAK coordinate is zero, CX's class among them.
+pub fn synthesize_with(u: &Matrix4, a: u32, b: u32, counts: impl IntoIterator<Item = usize>) -> Option<Vec<Instr>> {
     let spectral = spectrum(&special(u))?;
-    for cx in 0..below.min(4) {
+    for cx in counts {
         let Some(core) = core(cx, &spectral.2, a, b) else { continue };
         let Some(v) = matrix_of(&core, a, b) else { continue };
         let Some(((k1a, k1b), (k2a, k2b))) = local_gates(&spectral, &v) else { continue };

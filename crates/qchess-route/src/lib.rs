@@ -12,7 +12,8 @@
 //! * [`vf2`], [`layout`] and [`sabre`]: the initial layout (a subgraph search for the cheapest
 //!   placement with no SWAP, else SABRE's forward-backward passes) and SWAP insertion with
 //!   look-ahead on error-weighted paths;
-//! * [`kak`] and [`resynth`]: two-qubit blocks rebuilt with the fewest CX;
+//! * [`kak`] and [`resynth`]: two-qubit blocks rebuilt with the fewest CX; [`iswap`]: with the
+//!   fewest iSWAPs, on iSWAP targets;
 //! * [`post_layout`]: a routed circuit placed again on cheaper qubits;
 //! * [`translate`] and [`frames`]: SWAP and CX into the target's two-qubit gate, one-qubit
 //!   matrices into its Euler form, Z rotations merged;
@@ -54,6 +55,7 @@ pub mod emit;
 pub mod error;
 pub mod frames;
 mod incremental;
+pub mod iswap;
 pub mod kak;
 pub mod layout;
 pub mod linalg;

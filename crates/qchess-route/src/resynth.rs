@@ -9,20 +9,45 @@
 //! replaces the old one where the old one ended; nothing between its first and last gate touched
 //! its qubits, so the order of everything else is kept.
 
+use qchess_circuit::ir::Matrix4;
+
 use crate::kak::{matrix_of, synthesize};
 use crate::program::{Instr, Program};
 
-/// One run: its pair (the first CX's control and target) and its instructions' indices.
-struct Run {
-    a: u32,
-    b: u32,
-    members: Vec<usize>,
-    cx: usize,
+/// One run: its pair (the first CX's control and target), its instructions' indices and how
+/// many of them are CX.
+pub(crate) struct Run {
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    pub(crate) members: Vec<usize>,
+    pub(crate) cx: usize,
+}
+
+impl Run {
+    /// The run's 4x4 unitary (`a` is index bit 0).
+    pub(crate) fn unitary(&self, program: &Program) -> Option<Matrix4> {
+        let instrs: Vec<Instr> = self.members.iter().map(|&i| program.instrs[i]).collect();
+        matrix_of(&instrs, self.a, self.b)
+    }
 }
 
 /// Rebuilds every run of CX on one pair with fewer CX where it can; returns how many CX it
 /// saved.
 pub fn resynthesize(program: &mut Program) -> usize {
+    let mut saved = 0;
+    let mut rebuilt = Vec::new();
+    for run in runs(program).into_iter().filter(|run| run.cx >= 2) {
+        let Some(unitary) = run.unitary(program) else { continue };
+        let Some(circuit) = synthesize(&unitary, run.a, run.b, run.cx) else { continue };
+        saved += run.cx - circuit.iter().filter(|i| matches!(i, Instr::Cx { .. })).count();
+        rebuilt.push((run, circuit));
+    }
+    replace_runs(program, rebuilt);
+    saved
+}
+
+/// The maximal runs of CX on one pair in `program`, in the order they start.
+pub(crate) fn runs(program: &Program) -> Vec<Run> {
     let n = program.num_qubits as usize;
     let mut open: Vec<Option<usize>> = vec![None; n];
     let mut runs: Vec<Run> = Vec::new();
@@ -65,31 +90,31 @@ pub fn resynthesize(program: &mut Program) -> usize {
             }
         }
     }
+    runs
+}
+
+/// Replaces each run by its new instructions, where the run ended (nothing between its first
+/// and last instruction touched its qubits, so the order of everything else is kept).
+pub(crate) fn replace_runs(program: &mut Program, rebuilt: Vec<(Run, Vec<Instr>)>) {
+    if rebuilt.is_empty() {
+        return;
+    }
     let mut replacement: Vec<Option<Vec<Instr>>> = vec![None; program.instrs.len()];
     let mut dropped = vec![false; program.instrs.len()];
-    let mut saved = 0;
-    for run in runs.iter().filter(|run| run.cx >= 2) {
-        let instrs: Vec<Instr> = run.members.iter().map(|&i| program.instrs[i]).collect();
-        let Some(unitary) = matrix_of(&instrs, run.a, run.b) else { continue };
-        let Some(rebuilt) = synthesize(&unitary, run.a, run.b, run.cx) else { continue };
-        saved += run.cx - rebuilt.iter().filter(|i| matches!(i, Instr::Cx { .. })).count();
+    for (run, instrs) in rebuilt {
         run.members.iter().for_each(|&i| dropped[i] = true);
         let last = *run.members.last().unwrap_or(&0);
-        replacement[last] = Some(rebuilt);
-    }
-    if saved == 0 {
-        return 0;
+        replacement[last] = Some(instrs);
     }
     let mut out = Vec::with_capacity(program.instrs.len());
     for (index, instr) in program.instrs.iter().enumerate() {
-        if let Some(rebuilt) = replacement[index].take() {
-            out.extend(rebuilt);
+        if let Some(instrs) = replacement[index].take() {
+            out.extend(instrs);
         } else if !dropped[index] {
             out.push(*instr);
         }
     }
     program.instrs = out;
-    saved
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@
 use crate::cost::Costs;
 use crate::device::Device;
 use crate::error::RouteError;
+use crate::final_swaps::{RunCost, elide_final_swaps};
 use crate::frames::merge_z_rotations;
 use crate::iswap::rebuild_in_iswaps;
 use crate::layout::{Layout, choose_free};
@@ -311,7 +312,11 @@ fn route_trial(
     let mut routed = route(logical, device, layout, costs, rng, trial)?;
     complete(&mut routed.layout, device, costs, rng)?;
     lower_to_cx(&mut routed.program, device)?;
-    let final_layout: Vec<u32> = routed.layout.physical.iter().map(|p| p.unwrap_or(u32::MAX)).collect();
+    let mut final_layout: Vec<u32> = routed.layout.physical.iter().map(|p| p.unwrap_or(u32::MAX)).collect();
+    let cost = if device.basis == Basis::RigettiIswap { RunCost::ISwap } else { RunCost::Cx };
+    if elide_final_swaps(&mut routed.program, &mut final_layout, cost) > 0 {
+        optimize(&mut routed.program);
+    }
     let expected = if device.is_calibrated() {
         let holding: Vec<u32> = routed.initial.iter().flatten().chain(&final_layout).copied().collect();
         expected_cost(&routed.program, &holding, device, costs)

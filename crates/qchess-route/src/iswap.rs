@@ -18,9 +18,9 @@
 //!
 //! which is the fewest any circuit of iSWAPs and one-qubit gates can take.
 
-use num_complex::Complex64;
 use qchess_circuit::ir::{GateKind, Matrix4};
 
+use crate::final_swaps::swap;
 use crate::kak::synthesize_with;
 use crate::linalg::mul4;
 use crate::native::NativeGate;
@@ -93,15 +93,6 @@ fn in_iswaps(circuit: &[Instr], a: u32, b: u32) -> Vec<Instr> {
         }
     }
     out
-}
-
-/// The SWAP's matrix (the same whichever qubit is bit 0).
-fn swap() -> Matrix4 {
-    let entry = |row: usize, column: usize| {
-        let image = [0, 2, 1, 3][column];
-        Complex64::new(if row == image { 1.0 } else { 0.0 }, 0.0)
-    };
-    std::array::from_fn(|row| std::array::from_fn(|column| entry(row, column)))
 }
 
 #[cfg(test)]

@@ -13,7 +13,8 @@
 //!   placement with no SWAP, else SABRE's forward-backward passes) and SWAP insertion with
 //!   look-ahead on error-weighted paths;
 //! * [`kak`] and [`resynth`]: two-qubit blocks rebuilt with the fewest CX; [`iswap`]: with the
-//!   fewest iSWAPs, on iSWAP targets;
+//!   fewest iSWAPs, on iSWAP targets; [`final_swaps`]: a last block's SWAP taken into the
+//!   final layout where that is cheaper;
 //! * [`post_layout`]: a routed circuit placed again on cheaper qubits;
 //! * [`translate`] and [`frames`]: SWAP and CX into the target's two-qubit gate, one-qubit
 //!   matrices into its Euler form, Z rotations merged;
@@ -53,6 +54,7 @@ pub mod cost;
 pub mod device;
 pub mod emit;
 pub mod error;
+pub mod final_swaps;
 pub mod frames;
 mod incremental;
 pub mod iswap;

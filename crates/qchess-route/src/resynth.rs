@@ -14,13 +14,14 @@ use qchess_circuit::ir::Matrix4;
 use crate::kak::{matrix_of, synthesize};
 use crate::program::{Instr, Program};
 
-/// One run: its pair (the first CX's control and target), its instructions' indices and how
-/// many of them are CX.
+/// One run: its pair (the first CX's control and target), its instructions' indices, how many
+/// of them are CX, and whether it is the last of the program on both its qubits.
 pub(crate) struct Run {
     pub(crate) a: u32,
     pub(crate) b: u32,
     pub(crate) members: Vec<usize>,
     pub(crate) cx: usize,
+    pub(crate) last: bool,
 }
 
 impl Run {
@@ -78,7 +79,7 @@ pub(crate) fn runs(program: &Program) -> Vec<Run> {
                     close(&mut open, &runs, target);
                     open[control as usize] = Some(runs.len());
                     open[target as usize] = Some(runs.len());
-                    runs.push(Run { a: control, b: target, members: vec![index], cx: 1 });
+                    runs.push(Run { a: control, b: target, members: vec![index], cx: 1, last: false });
                 }
             }
             other => {
@@ -89,6 +90,9 @@ pub(crate) fn runs(program: &Program) -> Vec<Run> {
                 }
             }
         }
+    }
+    for r in open.into_iter().flatten() {
+        runs[r].last = true;
     }
     runs
 }

@@ -12,8 +12,8 @@
 use num_complex::Complex64;
 use qchess_circuit::ir::Matrix4;
 
-use crate::iswap::fewest_iswaps;
-use crate::kak::synthesize;
+use crate::iswap::{fewest_iswaps, iswap_count};
+use crate::kak::{cx_count, synthesize};
 use crate::linalg::mul4;
 use crate::program::{Instr, Program};
 use crate::resynth::{replace_runs, runs};
@@ -60,8 +60,8 @@ pub fn elide_final_swaps(program: &mut Program, final_layout: &mut [u32], cost: 
 fn cheapest(u: &Matrix4, a: u32, b: u32, cost: RunCost) -> Option<(usize, Vec<Instr>)> {
     let circuit = synthesize(u, a, b, 4)?;
     let count = match cost {
-        RunCost::Cx => circuit.iter().filter(|i| matches!(i, Instr::Cx { .. })).count(),
-        RunCost::ISwap => fewest_iswaps(u, a, b)?.iter().filter(|i| matches!(i, Instr::Native { .. })).count(),
+        RunCost::Cx => cx_count(&circuit),
+        RunCost::ISwap => iswap_count(&fewest_iswaps(u, a, b)?),
     };
     Some((count, circuit))
 }

@@ -21,7 +21,7 @@
 use qchess_circuit::ir::{GateKind, Matrix4};
 
 use crate::final_swaps::swap;
-use crate::kak::synthesize_with;
+use crate::kak::{cx_count, synthesize_with};
 use crate::linalg::mul4;
 use crate::native::NativeGate;
 use crate::program::{Instr, Program};
@@ -35,7 +35,7 @@ pub fn rebuild_in_iswaps(program: &mut Program) -> usize {
     for run in runs(program) {
         let Some(unitary) = run.unitary(program) else { continue };
         let Some(circuit) = fewest_iswaps(&unitary, run.a, run.b) else { continue };
-        let iswaps = circuit.iter().filter(|i| matches!(i, Instr::Native { .. })).count();
+        let iswaps = iswap_count(&circuit);
         if iswaps < 2 * run.cx {
             saved += 2 * run.cx - iswaps;
             rebuilt.push((run, circuit));
@@ -51,9 +51,13 @@ pub fn fewest_iswaps(u: &Matrix4, a: u32, b: u32) -> Option<Vec<Instr>> {
     let even = synthesize_with(u, a, b, [0, 2]);
     // With an odd count the circuit of iSWAPs is SWAP times the CX circuit's product.
     let odd = synthesize_with(&mul4(&swap(), u), a, b, [1, 3]);
-    let cx = |circuit: &Vec<Instr>| circuit.iter().filter(|i| matches!(i, Instr::Cx { .. })).count();
-    let fewest = [even, odd].into_iter().flatten().min_by_key(cx)?;
+    let fewest = [even, odd].into_iter().flatten().min_by_key(|circuit| cx_count(circuit))?;
     Some(in_iswaps(&fewest, a, b))
+}
+
+/// How many native iSWAPs `circuit` has.
+pub fn iswap_count(circuit: &[Instr]) -> usize {
+    circuit.iter().filter(|i| matches!(i, Instr::Native { gate: NativeGate::ISwap, .. })).count()
 }
 
 /// `SWAP^k` times `circuit` (one-qubit gates and `k` CX on `a` and `b`) as one-qubit gates and

@@ -345,6 +345,11 @@ pub fn synthesize(u: &Matrix4, a: u32, b: u32, below: usize) -> Option<Vec<Instr
     synthesize_with(u, a, b, 0..below.min(4))
 }
 
+/// How many CX `circuit` has.
+pub fn cx_count(circuit: &[Instr]) -> usize {
+    circuit.iter().filter(|i| matches!(i, Instr::Cx { .. })).count()
+}
+
 /// [`synthesize`] with the first CX count of `counts` (each 0 to 3) that builds `u`, for callers
 /// that need a count of one parity (see [`crate::iswap`]). Three CX build any `u`; two build the
 /// gates whose third KAK coordinate is zero, CX's class among them.

@@ -11,7 +11,7 @@
 
 use qchess_circuit::ir::Matrix4;
 
-use crate::kak::{matrix_of, synthesize};
+use crate::kak::{cx_count, matrix_of, synthesize};
 use crate::program::{Instr, Program};
 
 /// One run: its pair (the first CX's control and target), its instructions' indices, how many
@@ -40,7 +40,7 @@ pub fn resynthesize(program: &mut Program) -> usize {
     for run in runs(program).into_iter().filter(|run| run.cx >= 2) {
         let Some(unitary) = run.unitary(program) else { continue };
         let Some(circuit) = synthesize(&unitary, run.a, run.b, run.cx) else { continue };
-        saved += run.cx - circuit.iter().filter(|i| matches!(i, Instr::Cx { .. })).count();
+        saved += run.cx - cx_count(&circuit);
         rebuilt.push((run, circuit));
     }
     replace_runs(program, rebuilt);

@@ -1,7 +1,7 @@
 use qchess_circuit::ir::GateKind;
 
 use super::*;
-use crate::kak::matrix_of;
+use crate::kak::{cx_count, matrix_of};
 use crate::linalg::equal_up_to_phase;
 use crate::program::Program;
 use crate::verify::SplitMix;
@@ -31,7 +31,7 @@ fn iswaps(u: &Matrix4) -> usize {
     let circuit = fewest_iswaps(u, 0, 1).expect("every two-qubit unitary takes at most 3 iSWAPs");
     assert!(equal_up_to_phase(&product(&circuit).concat(), &u.concat()), "{circuit:?}");
     assert!(circuit.iter().all(|i| matches!(i, Instr::One { .. } | Instr::Native { gate: NativeGate::ISwap, .. })));
-    circuit.iter().filter(|i| matches!(i, Instr::Native { .. })).count()
+    iswap_count(&circuit)
 }
 
 #[test]
@@ -84,8 +84,8 @@ fn a_program_keeps_everything_outside_its_runs() {
     };
     let mut after = before.clone();
     assert_eq!(rebuild_in_iswaps(&mut after), 7);
-    assert_eq!(after.instrs.iter().filter(|i| matches!(i, Instr::Native { .. })).count(), 1);
-    assert_eq!(after.instrs.iter().filter(|i| matches!(i, Instr::Cx { .. })).count(), 0);
+    assert_eq!(iswap_count(&after.instrs), 1);
+    assert_eq!(cx_count(&after.instrs), 0);
     assert_eq!(after.instrs.last(), before.instrs.last(), "the measurement stays last");
     let run: Vec<Instr> =
         after.instrs.iter().copied().filter(|i| i.qubits().0 != 2 && !matches!(i, Instr::Measure { .. })).collect();

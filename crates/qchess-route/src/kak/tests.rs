@@ -21,10 +21,6 @@ fn random_circuit(cx: usize, rng: &mut SplitMix) -> Vec<Instr> {
     instrs
 }
 
-fn cx_count(instrs: &[Instr]) -> usize {
-    instrs.iter().filter(|i| matches!(i, Instr::Cx { .. })).count()
-}
-
 /// The fewest CX `synthesize` finds for `u`, checking its circuit's product.
 fn fewest(u: &Matrix4) -> usize {
     let circuit = synthesize(u, 0, 1, 4).expect("every two-qubit unitary takes at most 3 CX");

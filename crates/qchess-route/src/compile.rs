@@ -29,7 +29,7 @@ use crate::post_layout::{cheaper_placement, expected_cost, relabel};
 use crate::program::{Instr, Program};
 use crate::resynth::resynthesize;
 use crate::sabre::route;
-use crate::target::{Basis, Target};
+use crate::target::Target;
 use crate::translate::{cx_to_native, expand_swaps, lower_iswaps, synthesize};
 use crate::verify::{Equivalence, SplitMix, check_equivalence, check_structure};
 use crate::vf2::{Pattern, place};
@@ -313,8 +313,7 @@ fn route_trial(
     complete(&mut routed.layout, device, costs, rng)?;
     lower_to_cx(&mut routed.program, device)?;
     let mut final_layout: Vec<u32> = routed.layout.physical.iter().map(|p| p.unwrap_or(u32::MAX)).collect();
-    let cost = if device.basis == Basis::RigettiIswap { RunCost::ISwap } else { RunCost::Cx };
-    if elide_final_swaps(&mut routed.program, &mut final_layout, cost) > 0 {
+    if elide_final_swaps(&mut routed.program, &mut final_layout, RunCost::of(device.basis)) > 0 {
         optimize(&mut routed.program);
     }
     let expected = if device.is_calibrated() {
@@ -372,7 +371,7 @@ pub(crate) fn lower_to_cx(program: &mut Program, device: &Target) -> Result<(), 
 /// peephole passes, then one-qubit synthesis (and, where Z rotations are frame changes, Z
 /// rotations moved late and merged).
 pub(crate) fn to_native(mut program: Program, device: &Target) -> Result<Vec<IsaOp>, RouteError> {
-    if device.basis == Basis::RigettiIswap {
+    if RunCost::of(device.basis) == RunCost::ISwap {
         rebuild_in_iswaps(&mut program);
     }
     cx_to_native(&mut program, device)?;

@@ -9,14 +9,14 @@
 //! layout (see [`crate::compile::Compiled::measure_at_end`]); a measurement kept in the program
 //! ends the run before it, so that run is not last.
 
-use num_complex::Complex64;
-use qchess_circuit::ir::Matrix4;
+use qchess_circuit::ir::{GateKind, Matrix4};
 
 use crate::iswap::{fewest_iswaps, iswap_count};
 use crate::kak::{cx_count, synthesize};
 use crate::linalg::mul4;
 use crate::program::{Instr, Program};
 use crate::resynth::{replace_runs, runs};
+use crate::target::Basis;
 
 /// What the target pays for a two-qubit run: its CX, or the native iSWAPs it is rebuilt in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,6 +27,14 @@ pub enum RunCost {
     ISwap,
 }
 
+impl RunCost {
+    /// How a target of `basis` pays: in iSWAPs on iSWAP targets, where runs are rebuilt in them
+    /// before translation, in CX on the others.
+    pub fn of(basis: Basis) -> RunCost {
+        if basis == Basis::RigettiIswap { RunCost::ISwap } else { RunCost::Cx }
+    }
+}
+
 /// Exchanges the last run on a pair for `SWAP . run` wherever that costs less by `cost`, and the
 /// pair's places in `final_layout` (physical qubit of each logical qubit) with it; returns how
 /// many runs it changed.
@@ -34,7 +42,8 @@ pub fn elide_final_swaps(program: &mut Program, final_layout: &mut [u32], cost: 
     let mut rebuilt = Vec::new();
     for run in runs(program).into_iter().filter(|run| run.last) {
         let Some(unitary) = run.unitary(program) else { continue };
-        let swapped = mul4(&swap(), &unitary);
+        let Some(swap) = GateKind::Swap.matrix4() else { continue };
+        let swapped = mul4(&swap, &unitary);
         let (Some(kept), Some(moved)) =
             (cheapest(&unitary, run.a, run.b, cost), cheapest(&swapped, run.a, run.b, cost))
         else {
@@ -64,12 +73,6 @@ fn cheapest(u: &Matrix4, a: u32, b: u32, cost: RunCost) -> Option<(usize, Vec<In
         RunCost::ISwap => iswap_count(&fewest_iswaps(u, a, b)?),
     };
     Some((count, circuit))
-}
-
-/// The SWAP's matrix (the same whichever qubit is bit 0).
-pub(crate) fn swap() -> Matrix4 {
-    let entry = |row: usize, column: usize| Complex64::new(if row == [0, 2, 1, 3][column] { 1.0 } else { 0.0 }, 0.0);
-    std::array::from_fn(|row| std::array::from_fn(|column| entry(row, column)))
 }
 
 #[cfg(test)]

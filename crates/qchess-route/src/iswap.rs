@@ -20,11 +20,10 @@
 
 use qchess_circuit::ir::{GateKind, Matrix4};
 
-use crate::final_swaps::swap;
 use crate::kak::{cx_count, synthesize_with};
 use crate::linalg::mul4;
 use crate::native::NativeGate;
-use crate::program::{Instr, Program};
+use crate::program::{Instr, Program, one};
 use crate::resynth::{replace_runs, runs};
 
 /// Rebuilds every run of CX on one pair in native iSWAPs where that takes fewer than two a CX;
@@ -50,7 +49,7 @@ pub fn rebuild_in_iswaps(program: &mut Program) -> usize {
 pub fn fewest_iswaps(u: &Matrix4, a: u32, b: u32) -> Option<Vec<Instr>> {
     let even = synthesize_with(u, a, b, [0, 2]);
     // With an odd count the circuit of iSWAPs is SWAP times the CX circuit's product.
-    let odd = synthesize_with(&mul4(&swap(), u), a, b, [1, 3]);
+    let odd = synthesize_with(&mul4(&GateKind::Swap.matrix4()?, u), a, b, [1, 3]);
     let fewest = [even, odd].into_iter().flatten().min_by_key(|circuit| cx_count(circuit))?;
     Some(in_iswaps(&fewest, a, b))
 }
@@ -64,10 +63,6 @@ pub fn iswap_count(circuit: &[Instr]) -> usize {
 /// `k` native iSWAPs: each `CX(c, t) = H_t . SWAP . iSWAP . (S^-1 (x) S^-1) . H_t`, its SWAP
 /// moved to the end.
 fn in_iswaps(circuit: &[Instr], a: u32, b: u32) -> Vec<Instr> {
-    let one = |qubit: u32, kind: GateKind| Instr::One {
-        qubit,
-        matrix: kind.matrix2().unwrap_or_else(crate::linalg::identity2),
-    };
     let mut out = Vec::with_capacity(circuit.len() + 4 * 3);
     // Whether an odd number of SWAPs has been moved past: the gates after act on the other qubit.
     let mut exchanged = false;

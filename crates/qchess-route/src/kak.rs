@@ -23,7 +23,7 @@ use num_complex::Complex64;
 use qchess_circuit::ir::{GateKind, Matrix2, Matrix4};
 
 use crate::linalg::{identity2, kron, mul4};
-use crate::program::Instr;
+use crate::program::{Instr, one};
 
 /// How close two eigenvalues must be to count as equal.
 const SPECTRUM_TOLERANCE: f64 = 1e-7;
@@ -249,10 +249,6 @@ fn local_gates(u: &Spectral, v: &Matrix4) -> Option<((Matrix2, Matrix2), (Matrix
         return Some((factor(&from_magic(&q))?, factor(&from_magic(&right))?));
     }
     None
-}
-
-fn one(qubit: u32, kind: GateKind) -> Instr {
-    Instr::One { qubit, matrix: kind.matrix2().unwrap_or_else(identity2) }
 }
 
 /// The core circuit of `cx` CX (0 to 3) on `a`, `b` whose `M` has the eigenvalues `l` of the

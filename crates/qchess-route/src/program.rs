@@ -181,13 +181,14 @@ fn renumber(error: LowerError, index: usize) -> LowerError {
     }
 }
 
+/// A one-qubit gate of `kind` (a constant kind with a 2x2 matrix; the identity otherwise).
+pub(crate) fn one(qubit: u32, kind: GateKind) -> Instr {
+    Instr::One { qubit, matrix: kind.matrix2().unwrap_or_else(crate::linalg::identity2) }
+}
+
 /// `iSWAP^t = exp(+i pi t/4 (XX + YY))` with two CX: the XX+YY rotation (Qiskit's
 /// `XXPlusYYGate` construction with beta = 0) diagonalised by a basis change on each qubit.
 pub fn iswap_power(t: f64, a: u32, b: u32) -> Vec<Instr> {
-    let one = |qubit: u32, kind: GateKind| Instr::One {
-        qubit,
-        matrix: kind.matrix2().unwrap_or_else(crate::linalg::identity2),
-    };
     let theta = -PI * t;
     vec![
         one(b, GateKind::Rz(-FRAC_PI_2)),
@@ -210,10 +211,6 @@ pub fn iswap_power(t: f64, a: u32, b: u32) -> Vec<Instr> {
 /// expanded as a phase polynomial the two phases leave only the parities `a`, `a^b`, `a^b^c`
 /// and `a^c`, which one Gray-code walk of four CX visits on `a` alone.
 pub fn controlled_iswap_power(t: f64, control: u32, on: bool, a: u32, b: u32) -> Vec<Instr> {
-    let one = |qubit: u32, kind: GateKind| Instr::One {
-        qubit,
-        matrix: kind.matrix2().unwrap_or_else(crate::linalg::identity2),
-    };
     let quarter = PI * t / 4.0;
     let flip: Vec<Instr> = if on { Vec::new() } else { vec![one(control, GateKind::X)] };
     let mut out = flip.clone();

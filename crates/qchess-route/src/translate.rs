@@ -18,12 +18,8 @@ use crate::error::RouteError;
 use crate::frames::fold_into_prx;
 use crate::linalg::{EPS, is_zero_angle, wrap, zyz_angles};
 use crate::native::{IsaOp, NativeGate};
-use crate::program::{Instr, Program, iswap_power};
+use crate::program::{Instr, Program, iswap_power, one};
 use crate::target::{Basis, Target};
-
-fn one(qubit: u32, kind: GateKind) -> Instr {
-    Instr::One { qubit, matrix: kind.matrix2().unwrap_or_else(crate::linalg::identity2) }
-}
 
 /// Replaces every SWAP by three CX, oriented so that a CX of a neighbouring instruction on the
 /// same pair can cancel against it and, on a directed target, two of the three run natively; a

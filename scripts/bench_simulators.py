@@ -13,6 +13,10 @@ Then, per circuit, best of `--repeat`:
   process, for each fusion setting of `--qsim-fuse`, the best kept;
 * qiskit-aer: `AerSimulator(method="statevector").run` alone, double and single precision.
 
+With `--pairs N`, qchess's double precision is also timed against its single precision pair by
+pair (N pairs a circuit), each timed process after an untimed one of the same precision, and
+the system time of every qchess process is recorded.
+
 One process at a time: a 28-qubit state is 2 GiB in single precision, 4 GiB in double. The
 load average of the last minute is recorded after every run. Needs `qsimcirq`, `cirq-core`,
 `qiskit` and `qiskit-aer` in the running Python (`scripts/bench_simulators.requirements.txt`).
@@ -23,6 +27,8 @@ load average of the last minute is recorded after every run. Needs `qsimcirq`, `
 import argparse
 import json
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -77,23 +83,52 @@ def run_child(kind, path, threads, precision, fuse, repeat):
     return result
 
 
+def run_qchess_once(binary, path, threads, precision):
+    """One whole `qchess sim` process: its wall time, its system time and its JSON report."""
+    command = [binary, "sim", path, "--shots", "1000", "--seed", "1", "--precision", precision,
+               "--threads", str(threads), "--json"]
+    system_before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime
+    started = time.perf_counter()
+    output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    wall = time.perf_counter() - started
+    system = resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime - system_before
+    return wall, system, json.loads(output)
+
+
 def run_qchess_sim(binary, path, threads, precision, repeat):
     """The whole `qchess sim` process, best of `repeat`, with the phases of its best run."""
     best = None
-    walls = []
+    walls, systems = [], []
     for _ in range(repeat):
-        command = [binary, "sim", path, "--shots", "1000", "--seed", "1", "--precision", precision,
-                   "--threads", str(threads), "--json"]
-        started = time.perf_counter()
-        output = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-        wall = time.perf_counter() - started
+        wall, system, report = run_qchess_once(binary, path, threads, precision)
         walls.append(wall)
-        report = json.loads(output)
+        systems.append(system)
         if best is None or wall < best["seconds"]:
             best = {"seconds": wall, "timings": report["timings"], "dense": report["dense"]}
     best["all"] = walls
+    best["system"] = systems
     best["load"] = load()
     return best
+
+
+def run_pairs(binary, path, threads, pairs):
+    """Double over single precision, pair by pair. Each timed process follows an untimed one of
+    the same precision, so that both find memory the previous process has just freed: on a
+    virtual machine that hands free memory back to its host, memory touched for the first time
+    in a while costs the host's work too (the guide's performance chapter)."""
+    ratios = []
+    runs = {"single": [], "double": []}
+    for _ in range(pairs):
+        pair = {}
+        for precision in ("double", "single"):
+            run_qchess_once(binary, path, threads, precision)
+            wall, system, _ = run_qchess_once(binary, path, threads, precision)
+            runs[precision].append({"seconds": wall, "system": system})
+            pair[precision] = wall
+        ratios.append(pair["double"] / pair["single"])
+    quartiles = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+    return {"median": statistics.median(ratios), "quartiles": [quartiles[0], quartiles[2]], "ratios": ratios,
+            "runs": runs, "load": load()}
 
 
 def run_workload(binary, directory, threads, qubits):
@@ -138,6 +173,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=3, help="best of this many runs of qchess and qsim")
     parser.add_argument("--aer-repeat", type=int, default=3, help="best of this many aer runs up to 24 qubits (one above)")
     parser.add_argument("--qsim-fuse", type=int, action="append", help="qsim's max_fused_gate_size settings (default 2 and 4)")
+    parser.add_argument("--pairs", type=int, default=0,
+                        help="also time double against single precision pair by pair, this many pairs a circuit")
     parser.add_argument("--out", help="write the results here as JSON")
     args = parser.parse_args()
 
@@ -158,6 +195,8 @@ def main():
         for precision in ("double", "single"):
             results[f"aer {precision}"] = run_child("aer", path, args.threads, precision, 0, aer_repeat)
         row = summarise(size, results, args.threads)
+        if args.pairs:
+            row["pairs"] = run_pairs(args.qchess, path, args.threads, args.pairs)
         row["workload"] = size
         row["results"] = results
         rows.append(row)
@@ -172,6 +211,14 @@ def main():
                       f"floor {floor * 1e3:.2f} ms ({row[f'{precision}_pass_to_floor']:.2f}x)", file=sys.stderr)
         print(f"  single / qsim {row['single_to_qsim']:.2f}x, double / single {row['double_to_single']:.2f}x, "
               f"double / aer double {row['double_to_aer_double']:.2f}x", file=sys.stderr)
+        if args.pairs:
+            pairs = row["pairs"]
+            medians = {p: statistics.median(r["seconds"] for r in pairs["runs"][p]) for p in ("single", "double")}
+            systems = {p: statistics.median(r["system"] for r in pairs["runs"][p]) for p in ("single", "double")}
+            print(f"  pairs: double / single median {pairs['median']:.2f}x (quartiles {pairs['quartiles'][0]:.2f}x-"
+                  f"{pairs['quartiles'][1]:.2f}x, {args.pairs} pairs); medians single {medians['single']:.3f} s, "
+                  f"double {medians['double']:.3f} s; system time {systems['single']:.3f} s, "
+                  f"{systems['double']:.3f} s", file=sys.stderr)
     output = {"machine": machine, "threads": args.threads, "circuits": rows}
     if args.out:
         with open(args.out, "w") as handle:

@@ -48,6 +48,7 @@ mod schedule;
 mod state;
 mod tiled;
 mod unitary;
+mod workers;
 
 pub use accelerated::{Acceleration, DEFAULT_FUSED_QUBITS, Precision};
 pub use block_kernel::Real;

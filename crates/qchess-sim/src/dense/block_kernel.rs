@@ -17,6 +17,7 @@ use std::ops::{Add, Mul, Sub};
 use num_complex::Complex;
 
 use super::fusion::Block;
+use super::workers;
 
 /// Groups processed together.
 const LANES: usize = 8;
@@ -147,11 +148,8 @@ pub(crate) fn apply<T: Real>(amplitudes: &mut [Complex<T>], block: &Prepared<T>,
         return;
     }
     let part = len / parts;
-    std::thread::scope(|scope| {
-        for (index, chunk) in amplitudes.chunks_mut(part).enumerate() {
-            scope.spawn(move || apply_part(chunk, block, index * part));
-        }
-    });
+    let chunks: Vec<(usize, &mut [Complex<T>])> = amplitudes.chunks_mut(part).enumerate().collect();
+    workers::for_each(parts, chunks, |(index, chunk)| apply_part(chunk, block, index * part));
 }
 
 /// Applies `block` to a part of the vector that holds whole groups and starts at index

@@ -119,8 +119,9 @@ fn memory<T: Real>(name: &str, n: usize) {
 /// The processor's rate of vector multiply-adds on `N` lanes of `T` (one full vector: 16
 /// floats or 8 doubles with AVX-512), with sixteen independent sums so that their latency hides:
 /// the arithmetic bound of the kernels. A dense block of `k` qubits does `4 * 2^k` real
-/// multiply-adds an amplitude.
-fn madd_rate<T: Real, const N: usize>(name: &str) {
+/// multiply-adds an amplitude. On `threads` threads at once (each round of each thread starts
+/// together), whether the processors share their vector units.
+fn madd_rate<T: Real, const N: usize>(name: &str, threads: usize) {
     struct Probe<T, const N: usize>(std::marker::PhantomData<T>);
     impl<T: Real, const N: usize> WithSimd for Probe<T, N> {
         type Output = f64;
@@ -142,7 +143,25 @@ fn madd_rate<T: Real, const N: usize>(name: &str) {
             seconds / (rounds * sums.len()) as f64
         }
     }
-    let best = (0..5).map(|_| Arch::new().dispatch(Probe::<T, N>(std::marker::PhantomData))).fold(f64::MAX, f64::min);
+    let together = std::sync::Barrier::new(threads);
+    let probe = || {
+        (0..5)
+            .map(|_| {
+                together.wait();
+                Arch::new().dispatch(Probe::<T, N>(std::marker::PhantomData))
+            })
+            .fold(f64::MAX, f64::min)
+    };
+    let per_thread: Vec<f64> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(probe)).collect();
+        handles.into_iter().map(|handle| handle.join().expect("probe thread")).collect()
+    });
+    if threads > 1 {
+        let each: Vec<String> = per_thread.iter().map(|t| format!("{:.3}", t * 1e9)).collect();
+        println!("{name} madd of {N} lanes on {threads} threads at once: {} ns each", each.join(", "));
+        return;
+    }
+    let best = per_thread[0];
     let per_amplitude = |k: usize| (4usize << k) as f64 / N as f64 * best * 1e9;
     println!(
         "{name} madd of {N} lanes: {:.3} ns; bound of a dense block: k=2 {:.3}, k=3 {:.3}, k=4 {:.3} ns/amp",
@@ -156,8 +175,9 @@ fn madd_rate<T: Real, const N: usize>(name: &str) {
 #[test]
 #[ignore = "prints timings; run by hand with --release"]
 fn cost_calibration() {
-    madd_rate::<f32, 16>("single");
-    madd_rate::<f64, 8>("double");
+    madd_rate::<f32, 16>("single", 1);
+    madd_rate::<f64, 8>("double", 1);
+    madd_rate::<f64, 8>("double", 2);
     kernel_costs::<f32>("single");
     kernel_costs::<f64>("double");
     memory::<f32>("single", 24);

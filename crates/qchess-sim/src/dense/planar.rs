@@ -22,6 +22,7 @@ use pulp::{Arch, Simd, WithSimd};
 use super::block_kernel::Real;
 use super::fusion::Block;
 use super::planar_kernel::{self, CHUNK, CHUNK_BITS, Lanes, PlanarBlock, Prefetch};
+use super::workers;
 
 /// States below this many amplitudes stay on one thread: spawning costs more than the pass.
 const THREADED_FROM: usize = 1 << 16;
@@ -86,11 +87,7 @@ pub(crate) fn reorder<T: Real>(values: &mut [T], threads: usize, reorder: fn(&mu
         return;
     }
     let part = (values.len() / parts).div_ceil(2 * CHUNK) * 2 * CHUNK;
-    std::thread::scope(|scope| {
-        for piece in values.chunks_mut(part) {
-            scope.spawn(move || reorder(piece));
-        }
-    });
+    workers::for_each(parts, values.chunks_mut(part).collect(), reorder);
 }
 
 /// Reorders interleaved amplitudes (`re, im, re, im, ...`) into planar chunks, in place.
@@ -176,15 +173,7 @@ fn apply_block<T: Real, const N: usize>(arch: Arch, planes: &mut [T], block: &Pl
     for &bit in &split_bits {
         views = views.into_iter().flat_map(|view| divide(view, bit)).collect();
     }
-    let mut views = views.into_iter();
-    let Some(first) = views.next() else { return };
-    std::thread::scope(|scope| {
-        for view in views {
-            let offsets = &offsets;
-            scope.spawn(move || run(arch, view, block, offsets));
-        }
-        run(arch, first, block, &offsets);
-    });
+    workers::for_each(threads, views, |view| run(arch, view, block, &offsets));
 }
 
 /// Splits a view in two on chunk bit `bit` (below its segment size): the chunks with the bit

@@ -24,6 +24,7 @@ use super::sampling::{Matcher, sorted_draws};
 use super::schedule::{self, Pass};
 use super::state::{DenseState, Limits};
 use super::tiled::TiledPass;
+use super::workers;
 use crate::deadline::Deadline;
 
 /// Amplitudes per part of the sums that sampling matches draws against: fixed, so that samples
@@ -184,13 +185,10 @@ impl<T: Real> PlanarState<T> {
         let parts: Vec<&[T]> = planes.chunks(part_values).collect();
         let mut sums = vec![0.0; parts.len()];
         let per_thread = parts.len().div_ceil(threads.max(1)).max(1);
-        std::thread::scope(|scope| {
-            for (sums, parts) in sums.chunks_mut(per_thread).zip(parts.chunks(per_thread)) {
-                scope.spawn(move || {
-                    for (sum, part) in sums.iter_mut().zip(parts) {
-                        *sum = Self::part_sum(part);
-                    }
-                });
+        let shares: Vec<_> = sums.chunks_mut(per_thread).zip(parts.chunks(per_thread)).collect();
+        workers::for_each(threads, shares, |(sums, parts)| {
+            for (sum, part) in sums.iter_mut().zip(parts) {
+                *sum = Self::part_sum(part);
             }
         });
         sums
@@ -229,19 +227,15 @@ impl<T: Real> PlanarState<T> {
         let parts: Vec<(usize, &[T])> = planes.chunks(part_values).enumerate().collect();
         let per_thread = parts.len().div_ceil(threads.max(1)).max(1);
         let mut found: Vec<Vec<(usize, u64)>> = vec![Vec::new(); parts.len().div_ceil(per_thread)];
-        std::thread::scope(|scope| {
-            for (found, parts) in found.iter_mut().zip(parts.chunks(per_thread)) {
-                let (starts, draws) = (&starts, &draws);
-                scope.spawn(move || {
-                    for &(p, part) in parts {
-                        let (offset, range) = &starts[p];
-                        if range.is_empty() {
-                            continue;
-                        }
-                        let local: Vec<f64> = draws[range.clone()].iter().map(|d| d - offset).collect();
-                        found.extend(Self::count_part_draws(part, p * PART, &local));
-                    }
-                });
+        let shares: Vec<_> = found.iter_mut().zip(parts.chunks(per_thread)).collect();
+        workers::for_each(threads, shares, |(found, parts)| {
+            for &(p, part) in parts {
+                let (offset, range) = &starts[p];
+                if range.is_empty() {
+                    continue;
+                }
+                let local: Vec<f64> = draws[range.clone()].iter().map(|d| d - offset).collect();
+                found.extend(Self::count_part_draws(part, p * PART, &local));
             }
         });
         let hits: Vec<(usize, u64)> = found.into_iter().flatten().filter(|&(i, _)| i < 1 << self.qubits).collect();

@@ -17,6 +17,7 @@ use super::block_kernel::Real;
 use super::fusion::Block;
 use super::planar::{Prepared, View};
 use super::planar_kernel::{self, CHUNK, CHUNK_BITS, PlanarBlock, Prefetch};
+use super::workers;
 
 /// A tiled pass ready to run.
 pub(crate) struct TiledPass<T> {
@@ -85,14 +86,7 @@ impl<T: Real> TiledPass<T> {
             }
             parts.push(part);
         }
-        let mut parts = parts.into_iter();
-        let Some(first) = parts.next() else { return };
-        std::thread::scope(|scope| {
-            for part in parts {
-                scope.spawn(move || arch.dispatch(Groups { views: part, pass: self }));
-            }
-            arch.dispatch(Groups { views: first, pass: self });
-        });
+        workers::for_each(threads, parts, |part| arch.dispatch(Groups { views: part, pass: self }));
     }
 }
 

@@ -39,10 +39,10 @@ impl RunCost {
 /// pair's places in `final_layout` (physical qubit of each logical qubit) with it; returns how
 /// many runs it changed.
 pub fn elide_final_swaps(program: &mut Program, final_layout: &mut [u32], cost: RunCost) -> usize {
+    let Some(swap) = GateKind::Swap.matrix4() else { return 0 };
     let mut rebuilt = Vec::new();
     for run in runs(program).into_iter().filter(|run| run.last) {
         let Some(unitary) = run.unitary(program) else { continue };
-        let Some(swap) = GateKind::Swap.matrix4() else { continue };
         let swapped = mul4(&swap, &unitary);
         let (Some(kept), Some(moved)) =
             (cheapest(&unitary, run.a, run.b, cost), cheapest(&swapped, run.a, run.b, cost))

@@ -12,14 +12,16 @@ use std::sync::{Mutex, OnceLock};
 use rayon::{ThreadPool, ThreadPoolBuilder};
 
 /// Runs `work` on every part, the parts at once on up to `threads` threads; returns when all
-/// are done. One part, or one thread, runs on the calling thread alone.
+/// are done. One part, or one thread, runs on the calling thread alone, and so do all parts
+/// where the system refuses the threads: the parts, and so the results, are the same.
 pub(crate) fn for_each<P: Send>(threads: usize, parts: Vec<P>, work: impl Fn(P) + Sync) {
-    if threads <= 1 || parts.len() <= 1 {
+    let pool = if threads <= 1 || parts.len() <= 1 { None } else { pool(threads) };
+    let Some(pool) = pool else {
         parts.into_iter().for_each(work);
         return;
-    }
+    };
     let work = &work;
-    pool(threads).scope(|scope| {
+    pool.scope(|scope| {
         let mut parts = parts.into_iter();
         let first = parts.next();
         for part in parts {
@@ -29,23 +31,23 @@ pub(crate) fn for_each<P: Send>(threads: usize, parts: Vec<P>, work: impl Fn(P) 
     });
 }
 
-/// The pool of `threads` threads, started on first use.
-fn pool(threads: usize) -> &'static ThreadPool {
+/// The pool of `threads` threads, started on first use; `None` when the system refuses to
+/// start them (tried again on the next call).
+fn pool(threads: usize) -> Option<&'static ThreadPool> {
     static POOLS: OnceLock<Mutex<Vec<(usize, &'static ThreadPool)>>> = OnceLock::new();
     let mut pools = POOLS.get_or_init(Mutex::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(&(_, pool)) = pools.iter().find(|(count, _)| *count == threads) {
-        return pool;
+        return Some(pool);
     }
+    let pool = ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|index| format!("qchess-dense-{index}"))
+        .build()
+        .ok()?;
     // Kept for the process: a few thread counts at most (the CLI uses one).
-    let pool: &'static ThreadPool = Box::leak(Box::new(
-        ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|index| format!("qchess-dense-{index}"))
-            .build()
-            .unwrap_or_else(|error| panic!("cannot start {threads} simulator threads: {error}")),
-    ));
+    let pool: &'static ThreadPool = Box::leak(Box::new(pool));
     pools.push((threads, pool));
-    pool
+    Some(pool)
 }
 
 #[cfg(test)]
@@ -64,15 +66,22 @@ mod tests {
 
     #[test]
     fn parts_run_on_several_threads() {
-        let names = Mutex::new(Vec::new());
-        let together = std::sync::Barrier::new(2);
-        // Each part waits for the other, so both must run at once.
+        // Each part counts itself in and waits (up to 10 s) for the other: on one thread the
+        // first part would wait alone and see a count of one.
+        let arrived = std::sync::atomic::AtomicUsize::new(0);
+        let seen = Mutex::new(Vec::new());
         for_each(2, vec![0, 1], |_| {
-            together.wait();
-            names.lock().expect("names").push(std::thread::current().id());
+            arrived.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let started = std::time::Instant::now();
+            while arrived.load(std::sync::atomic::Ordering::SeqCst) < 2 && started.elapsed().as_secs() < 10 {
+                std::thread::yield_now();
+            }
+            let count = arrived.load(std::sync::atomic::Ordering::SeqCst);
+            seen.lock().expect("seen").push((std::thread::current().id(), count));
         });
-        let names = names.into_inner().expect("names");
-        assert_eq!(names.len(), 2);
-        assert_ne!(names[0], names[1]);
+        let seen = seen.into_inner().expect("seen");
+        assert_eq!(seen.len(), 2);
+        assert_ne!(seen[0].0, seen[1].0, "both parts ran on one thread");
+        assert!(seen.iter().all(|&(_, count)| count == 2), "a part ran alone: {seen:?}");
     }
 }
